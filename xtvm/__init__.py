@@ -1,0 +1,1 @@
+"""xtvm: a hackable deep-learning compiler on xDSL."""
