@@ -1,0 +1,1 @@
+"""NumPy reference implementations (TVM's ``topi.testing``): pure NumPy, no IR."""

@@ -1,0 +1,147 @@
+"""The metadata blob every xtvm module carries (docs/abi.md, "Metadata").
+
+Layout, all offsets from the start of the blob:
+
+    0                 u64 little-endian header_len
+    8                 header_len bytes of UTF-8 JSON (padded with spaces so that
+                      8 + header_len is a multiple of 64)
+    8 + header_len    the parameter region: each parameter's raw bytes
+                      (C order, little-endian) at `params[name]["offset"]`,
+                      an offset from the start of this region, a multiple of 64
+
+If the blob itself is 64-byte aligned (`.balign 64` before the `.incbin`),
+every parameter is 64-byte aligned in memory. The JSON header:
+
+    {"version": 1,
+     "functions": {"NAME": {"args": [{"name": "A", "shape": [3], "dtype": "float32"}],
+                            "asserts": ["message of assert 0"]}},
+     "graph_json": "<graph JSON string>" | null,
+     "params": {"p0": {"shape": [3], "dtype": "float32", "offset": 0, "nbytes": 12}}}
+
+`pack_metadata` fills in `version` and `params` itself; the caller supplies
+`functions` and `graph_json`.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+import numpy as np
+
+from xtvm.runtime.base import XTVMError
+from xtvm.runtime.ndarray import ALIGNMENT, NDArray, dtype_name
+
+METADATA_VERSION = 1
+
+
+def _align(n: int) -> int:
+    return (n + ALIGNMENT - 1) // ALIGNMENT * ALIGNMENT
+
+
+def pack_metadata(header: dict[str, Any], params: dict[str, np.ndarray]) -> bytes:
+    """The metadata blob for `header` (`functions`, `graph_json`) and the parameters.
+
+    `header` is not modified; the blob's header gets `version` and a `params`
+    table computed from `params`.
+    """
+    functions = header.get("functions", {})
+    if not isinstance(functions, dict):
+        raise XTVMError("metadata header: 'functions' must be a dict of name -> signature")
+    graph_json = header.get("graph_json")
+    if graph_json is not None and not isinstance(graph_json, str):
+        raise XTVMError("metadata header: 'graph_json' must be a string or None")
+    table: dict[str, dict[str, Any]] = {}
+    chunks: list[tuple[int, np.ndarray]] = []
+    offset = 0
+    for name, value in params.items():
+        arr = np.ascontiguousarray(value)
+        dtype = dtype_name(arr.dtype)
+        arr = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
+        table[name] = {
+            "shape": list(arr.shape),
+            "dtype": dtype,
+            "offset": offset,
+            "nbytes": arr.nbytes,
+        }
+        chunks.append((offset, arr))
+        offset = _align(offset + arr.nbytes)
+    full = {**header, "version": METADATA_VERSION, "params": table}
+    text = json.dumps(full, separators=(",", ":")).encode()
+    text += b" " * (_align(8 + len(text)) - 8 - len(text))
+    blob = bytearray(8 + len(text) + offset)
+    struct.pack_into("<Q", blob, 0, len(text))
+    blob[8 : 8 + len(text)] = text
+    base = 8 + len(text)
+    for start, arr in chunks:
+        blob[base + start : base + start + arr.nbytes] = arr.tobytes()
+    return bytes(blob)
+
+
+def unpack_metadata(buf: bytes | bytearray | memoryview) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The header and parameters of a metadata blob.
+
+    The parameters are read-only NumPy views over `buf` (no copy), so `buf`
+    must outlive them; a NumPy view keeps a `bytes` or ctypes buffer alive.
+    """
+    view = memoryview(buf).cast("B")
+    if len(view) < 8:
+        raise XTVMError(f"not an xtvm metadata blob: {len(view)} bytes, shorter than its header")
+    (header_len,) = struct.unpack_from("<Q", view, 0)
+    if header_len > len(view) - 8:
+        raise XTVMError(
+            f"not an xtvm metadata blob: header length {header_len} exceeds the "
+            f"{len(view)}-byte blob"
+        )
+    try:
+        header = json.loads(bytes(view[8 : 8 + header_len]).decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise XTVMError(f"not an xtvm metadata blob: bad JSON header ({err})") from None
+    if not isinstance(header, dict) or header.get("version") != METADATA_VERSION:
+        version = header.get("version") if isinstance(header, dict) else None
+        raise XTVMError(
+            f"unsupported xtvm metadata version {version!r} (this runtime reads {METADATA_VERSION})"
+        )
+    header.setdefault("functions", {})
+    header.setdefault("graph_json", None)
+    table = header.setdefault("params", {})
+    base = 8 + header_len
+    data = np.frombuffer(view, dtype=np.uint8)
+    params: dict[str, np.ndarray] = {}
+    for name, info in table.items():
+        try:
+            dtype = np.dtype(dtype_name(info["dtype"])).newbyteorder("<")
+            shape = tuple(int(d) for d in info["shape"])
+            start, nbytes = base + int(info["offset"]), int(info["nbytes"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise XTVMError(f"xtvm metadata: malformed entry for parameter '{name}': {err}") from None
+        if nbytes != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or start + nbytes > len(
+            data
+        ):
+            raise XTVMError(
+                f"xtvm metadata: parameter '{name}' ({nbytes} bytes at offset "
+                f"{info['offset']}) does not fit its shape {shape} {dtype.name} or the blob"
+            )
+        arr = data[start : start + nbytes].view(dtype).reshape(shape)
+        arr.flags.writeable = False
+        params[name] = arr
+    return header, params
+
+
+def save_param_dict(params: dict[str, Any]) -> bytes:
+    """Serialise parameters (name -> array) to bytes, as `tvm.runtime.save_param_dict`.
+
+    The format is a metadata blob without functions or graph.
+    """
+    arrays = {
+        name: value.numpy() if isinstance(value, NDArray) else np.asarray(value)
+        for name, value in params.items()
+    }
+    return pack_metadata({"functions": {}, "graph_json": None}, arrays)
+
+
+def load_param_dict(data: bytes | bytearray | memoryview) -> dict[str, np.ndarray]:
+    """The parameters serialised by `save_param_dict` (read-only views over `data`)."""
+    return unpack_metadata(data)[1]
+

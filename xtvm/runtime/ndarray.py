@@ -1,0 +1,306 @@
+"""Devices and NDArrays: host tensors that kernels receive as DLPack `DLTensor`s.
+
+An `NDArray` owns (or aliases) 64-byte-aligned host memory and a ctypes
+`DLTensor` describing it (layout: docs/abi.md). Its `handle` is a pointer to
+that struct and stays valid, and constant, for the array's lifetime, so a
+caller can build a kernel's argument array once and reuse it.
+
+    >>> import numpy as np
+    >>> from xtvm.runtime import ndarray as nd
+    >>> a = nd.array(np.arange(3, dtype="float32"))
+    >>> a.shape, a.dtype, str(a.device)
+    ((3,), 'float32', 'cpu(0)')
+    >>> a.numpy()
+    array([0., 1., 2.], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from xtvm.runtime.base import XTVMError
+
+ALIGNMENT = 64
+"""Byte alignment of the data of every NDArray made by `array` and `empty`."""
+
+K_DL_CPU = 1
+"""DLPack device type of the host CPU."""
+
+_DEVICE_NAMES = {K_DL_CPU: "cpu"}
+_DEVICE_TYPES = {"cpu": K_DL_CPU, "llvm": K_DL_CPU}
+
+# dtype name -> (DLPack type code, bits). Code 0 int, 1 uint, 2 float, 6 bool.
+DTYPE_CODES: dict[str, tuple[int, int]] = {
+    "int8": (0, 8),
+    "int16": (0, 16),
+    "int32": (0, 32),
+    "int64": (0, 64),
+    "uint8": (1, 8),
+    "uint16": (1, 16),
+    "uint32": (1, 32),
+    "uint64": (1, 64),
+    "float16": (2, 16),
+    "float32": (2, 32),
+    "float64": (2, 64),
+    "bool": (6, 8),
+}
+
+
+class DLDevice(ctypes.Structure):
+    """DLPack `DLDevice`: device type and id."""
+
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    """DLPack `DLDataType`: type code, bits per lane, lanes."""
+
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    """DLPack `DLTensor` (48 bytes on x86-64), the struct a kernel argument points to."""
+
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+assert ctypes.sizeof(DLTensor) == 48, "DLTensor must be 48 bytes (docs/abi.md)"
+
+
+class Device:
+    """A device, as TVM's `Device`: `Device(1, 0)` is `cpu(0)`."""
+
+    __slots__ = ("device_type", "device_id")
+
+    def __init__(self, device_type: int, device_id: int = 0):
+        if device_type not in _DEVICE_NAMES:
+            raise XTVMError(
+                f"unsupported device type {device_type}; xtvm runs on cpu ({K_DL_CPU}) only"
+            )
+        self.device_type = device_type
+        self.device_id = device_id
+
+    def sync(self) -> None:
+        """Wait for pending work: a no-op on the CPU, where kernels run synchronously."""
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Device)
+            and self.device_type == other.device_type
+            and self.device_id == other.device_id
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.device_type, self.device_id))
+
+    def __str__(self) -> str:
+        return f"{_DEVICE_NAMES[self.device_type]}({self.device_id})"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def cpu(dev_id: int = 0) -> Device:
+    """The host CPU, `cpu(0)`."""
+    return Device(K_DL_CPU, dev_id)
+
+
+def device(dev_type: str | int, dev_id: int = 0) -> Device:
+    """A device by name (`"cpu"`, `"llvm"`) or DLPack type code, as `tvm.device`."""
+    if isinstance(dev_type, str):
+        name = dev_type.split()[0] if dev_type.strip() else dev_type
+        if name not in _DEVICE_TYPES:
+            raise XTVMError(
+                f"unknown device '{dev_type}'; known: {', '.join(sorted(_DEVICE_TYPES))}"
+            )
+        return Device(_DEVICE_TYPES[name], dev_id)
+    return Device(dev_type, dev_id)
+
+
+def dtype_name(dtype: Any) -> str:
+    """The canonical name of a supported dtype, or an `XTVMError` naming the supported ones."""
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        name = str(dtype)
+    if name not in DTYPE_CODES:
+        raise XTVMError(
+            f"unsupported dtype '{dtype}'; supported: {', '.join(DTYPE_CODES)}"
+        )
+    return name
+
+
+def _shape_tuple(shape: int | Sequence[int]) -> tuple[int, ...]:
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    try:
+        result = tuple(int(d) for d in dims)
+    except (TypeError, ValueError):
+        raise XTVMError(f"invalid shape {shape!r}: expected a sequence of integers") from None
+    if any(d < 0 for d in result):
+        raise XTVMError(f"invalid shape {result}: dimensions must be non-negative")
+    return result
+
+
+def _aligned_bytes(nbytes: int) -> np.ndarray:
+    """A uint8 array of `nbytes` (at least 1) whose data is `ALIGNMENT`-aligned."""
+    raw = np.empty(max(nbytes, 1) + ALIGNMENT, dtype=np.uint8)
+    start = (-raw.ctypes.data) % ALIGNMENT
+    return raw[start : start + max(nbytes, 1)]
+
+
+class NDArray:
+    """A host tensor with a persistent DLTensor, TVM's `tvm.nd.NDArray`.
+
+    Build one with `array`, `empty` or `alias`; the constructor wraps an
+    existing C-contiguous NumPy array without copying (it keeps it alive) and
+    is what those helpers use.
+    """
+
+    __slots__ = ("_array", "_shape_buf", "_tensor", "_handle", "_address", "_device", "__weakref__")
+
+    def __init__(self, data: np.ndarray, device: Device | None = None):
+        if not isinstance(data, np.ndarray) or not data.flags.c_contiguous:
+            raise XTVMError("NDArray wraps a C-contiguous numpy array; use xtvm.nd.array()")
+        dtype = dtype_name(data.dtype)
+        self._device = device if device is not None else cpu(0)
+        self._array = data
+        code, bits = DTYPE_CODES[dtype]
+        self._shape_buf = (ctypes.c_int64 * max(data.ndim, 1))(*data.shape)
+        tensor = DLTensor()
+        tensor.data = data.ctypes.data
+        tensor.device = DLDevice(self._device.device_type, self._device.device_id)
+        tensor.ndim = data.ndim
+        tensor.dtype = DLDataType(code, bits, 1)
+        tensor.shape = ctypes.cast(self._shape_buf, ctypes.POINTER(ctypes.c_int64))
+        tensor.strides = None
+        tensor.byte_offset = 0
+        self._tensor = tensor
+        self._handle = ctypes.pointer(tensor)
+        self._address = ctypes.addressof(tensor)
+
+    @property
+    def handle(self) -> ctypes._Pointer:
+        """A ctypes pointer to this array's DLTensor, stable for the array's lifetime."""
+        return self._handle
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._array.shape
+
+    @property
+    def dtype(self) -> str:
+        return self._array.dtype.name
+
+    @property
+    def ndim(self) -> int:
+        return self._array.ndim
+
+    @property
+    def device(self) -> Device:
+        return self._device
+
+    @property
+    def data_ptr(self) -> int:
+        """The address of the first element."""
+        return self._tensor.data
+
+    def numpy(self) -> np.ndarray:
+        """A NumPy copy of the contents."""
+        return self._array.copy()
+
+    asnumpy = numpy
+
+    def copyfrom(self, source: Any) -> NDArray:
+        """Copy `source` (an NDArray, a NumPy array, or a nested list/scalar) into this array.
+
+        NDArrays and NumPy arrays must match shape and dtype exactly; lists and
+        scalars are converted to this array's dtype.
+        """
+        if isinstance(source, NDArray):
+            src = source._array
+        elif isinstance(source, np.ndarray):
+            src = source
+        else:
+            try:
+                src = np.asarray(source, dtype=self._array.dtype)
+            except (TypeError, ValueError) as err:
+                raise XTVMError(f"copyfrom: cannot convert {type(source).__name__}: {err}") from None
+        if src.shape != self.shape or src.dtype != self._array.dtype:
+            raise XTVMError(
+                f"copyfrom: expected shape {self.shape} {self.dtype}, "
+                f"got {src.shape} {src.dtype.name}"
+            )
+        np.copyto(self._array, src)
+        return self
+
+    def copyto(self, target: NDArray | Device) -> NDArray:
+        """Copy into `target`: an NDArray (filled in place) or a Device (a new array)."""
+        if isinstance(target, NDArray):
+            return target.copyfrom(self)
+        if isinstance(target, Device):
+            return array(self._array, target)
+        raise XTVMError(f"copyto: expected an NDArray or a Device, got {type(target).__name__}")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if not (isinstance(index, slice) and index == slice(None)):
+            raise XTVMError("NDArray only supports whole-array assignment: arr[:] = value")
+        self.copyfrom(value)
+
+    def __repr__(self) -> str:
+        return f"<xtvm.nd.NDArray shape={self.shape}, {self._device}>\n{self._array!r}"
+
+    def __str__(self) -> str:
+        return str(self._array)
+
+
+def empty(
+    shape: int | Sequence[int], dtype: Any = "float32", device: Device | None = None
+) -> NDArray:
+    """An uninitialised, 64-byte-aligned NDArray."""
+    dims = _shape_tuple(shape)
+    dt = np.dtype(dtype_name(dtype))
+    nbytes = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
+    buf = _aligned_bytes(nbytes)
+    return NDArray(buf[:nbytes].view(dt).reshape(dims), device)
+
+
+def array(source: Any, device: Device | None = None) -> NDArray:
+    """A 64-byte-aligned NDArray holding a copy of `source` (NumPy array, NDArray, list)."""
+    src = source._array if isinstance(source, NDArray) else np.asarray(source)
+    result = empty(src.shape, src.dtype, device)
+    np.copyto(result._array, src)
+    return result
+
+
+def alias(base: NDArray, byte_offset: int, shape: Sequence[int], dtype: Any) -> NDArray:
+    """An NDArray viewing `shape`/`dtype` at `byte_offset` inside `base`'s memory.
+
+    Writes through either array are visible in the other; the view keeps
+    `base` alive. The graph executor places its entries in shared storage and
+    arenas with this. Its data is aligned as well as `base + byte_offset`.
+    """
+    dims = _shape_tuple(shape)
+    dt = np.dtype(dtype_name(dtype))
+    nbytes = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
+    flat = base._array.reshape(-1).view(np.uint8)
+    if byte_offset < 0 or byte_offset + nbytes > flat.nbytes:
+        raise XTVMError(
+            f"alias of {nbytes} bytes at offset {byte_offset} exceeds the "
+            f"{flat.nbytes}-byte buffer"
+        )
+    if (flat.ctypes.data + byte_offset) % dt.itemsize:
+        raise XTVMError(f"alias at offset {byte_offset} is misaligned for {dt.name}")
+    region = flat[byte_offset : byte_offset + nbytes]
+    return NDArray(region.view(dt).reshape(dims), base.device)
