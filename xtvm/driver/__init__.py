@@ -1,0 +1,1 @@
+"""Compilation driver: the pipeline and ``build``."""

@@ -1,0 +1,111 @@
+"""``xtvm.build``: relay module (+ params) → a graph executor factory module.
+
+```python
+mod, params = xtvm.frontend.from_onnx(onnx.load("mlp.onnx"), shape={"data": (1, 784)})
+with xtvm.transform.PassContext(opt_level=3):
+    lib = xtvm.build(mod, target="llvm", params=params)
+lib.export_library("mlp.so")
+gmod = lib["default"](xtvm.cpu(0))
+```
+
+The stages are those of :mod:`xtvm.driver.pipeline`; ``lower(..., stage=...)`` stops
+after any of them, which ``xtvm-compile --emit`` prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+
+from xtvm.driver.pipeline import STAGES, enabled, run_steps
+from xtvm.lowering.graph_codegen import GraphArtifact, arg_name, graph_codegen
+
+
+@dataclass
+class Lowered:
+    """A module lowered to the llvm dialect plus what the runtime needs."""
+
+    module: ModuleOp
+    graph: GraphArtifact | None
+    functions: dict[str, dict]
+
+    def header(self) -> dict:
+        graph_json = self.graph.graph_json if self.graph else None
+        return {"version": 1, "functions": self.functions, "graph_json": graph_json}
+
+
+def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "main") -> None:
+    """Replace ``@entry``'s arguments named in ``params`` by ``relay.const``."""
+    from xtvm.passes.relay.constants import const_from_numpy
+
+    fn = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry)
+    block = fn.body.block
+    keep: list[int] = []
+    for i, arg in enumerate(fn.args):
+        name = arg_name(fn, i, f"input{i}")
+        if name not in params:
+            keep.append(i)
+            continue
+        value = params[name]
+        array = value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+        const = const_from_numpy(array)
+        if const.result.type != arg.type:
+            raise ValueError(
+                f"param '{name}' has type {const.result.type}, but @{entry} expects {arg.type}"
+            )
+        block.insert_op_before(const, block.first_op)
+        arg.replace_by(const.result)
+    for i in reversed(range(len(fn.args))):
+        if i not in keep:
+            block.erase_arg(fn.args[i])
+    arg_attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+    fn.arg_attrs = ArrayAttr([arg_attrs[i] for i in keep]) if arg_attrs else None
+    fn.function_type = func.FunctionType.from_lists(
+        [a.type for a in fn.args], fn.function_type.outputs.data
+    )
+
+
+def lower(
+    module: ModuleOp, params: Mapping[str, object] | None = None, stage: str = "llvm-dialect"
+) -> Lowered:
+    """Run the pipeline on ``module`` (in place) up to and including ``stage``.
+
+    Past ``tir``, the graph function leaves the module as graph JSON (and the
+    kernels' signatures are recorded) before the kernels become llvm."""
+    from xtvm.codegen import tir_signature
+    from xtvm.dialects.tir import PrimFuncOp
+
+    if params:
+        bind_params(module, params)
+    graph, functions = None, {}
+    for s in STAGES:
+        if s.name == "llvm-dialect":
+            functions = {
+                op.sym_name.data: tir_signature(op)
+                for op in module.ops
+                if isinstance(op, PrimFuncOp)
+            }
+            graph = graph_codegen(module)
+        run_steps(module, enabled(s.steps))
+        if s.name == stage:
+            return Lowered(module, graph, functions)
+    raise ValueError(f"unknown stage '{stage}' (stages: {', '.join(s.name for s in STAGES)})")
+
+
+def build(
+    module: ModuleOp,
+    target: str | object = "llvm",
+    params: Mapping[str, object] | None = None,
+):
+    """Compile a relay module into a graph executor factory ``Module``:
+    ``lib["default"](dev)`` creates the executor, ``lib.export_library(path)``
+    writes a shared library that ``xtvm.runtime.load_module`` loads."""
+    from xtvm import codegen
+
+    lowered = lower(module.clone(), params)
+    assert lowered.graph is not None
+    return codegen.jit(lowered.module, lowered.header(), lowered.graph.params, target=target)

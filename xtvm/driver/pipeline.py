@@ -1,0 +1,147 @@
+"""The compilation pipeline on one page: TVM's ``relay.build`` as an ordered
+list of named stages, each a list of passes with a one-line reason.
+
+Every stage's output is textual IR that ``xtvm-opt`` parses again;
+``xtvm-compile --emit <stage>`` stops after any of them. Passes below the
+active ``PassContext``'s ``opt_level`` or in its ``disabled_pass`` are
+skipped; ``required`` passes always run (the lowering cannot do without
+them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from xtvm.passes.registry import PASSES
+from xtvm.transform import PassContext
+
+
+@dataclass(frozen=True)
+class Step:
+    """One pass of the pipeline: its name (with options), the minimum
+    ``opt_level`` it runs at, whether it may be disabled, and why it is there."""
+
+    spec: str
+    opt_level: int
+    why: str
+    required: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.spec.split("{", 1)[0]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A named point of the pipeline whose IR ``--emit`` can print."""
+
+    name: str
+    steps: tuple[Step, ...]
+    what: str
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("relay", (), "the graph as imported: relay ops in func.func @main"),
+    Stage(
+        "relay-opt",
+        (
+            Step("relay-infer-type", 0, "make every result type exact", required=True),
+            Step("relay-simplify-expr", 1, "algebraic identities (x+0, reshape∘reshape, ...)"),
+            Step("relay-fold-constant", 2, "evaluate constant subgraphs (weights, shapes)"),
+            Step("relay-dead-code-elimination", 1, "drop what nothing uses"),
+            Step("relay-fuse-ops", 1, "group ops into kernels by TVM's fusion rules"),
+        ),
+        "optimised relay, fused groups outlined as primitive functions",
+    ),
+    Stage(
+        "tir",
+        (
+            Step("convert-relay-to-tir", 0, "each primitive function becomes a tir.prim_func", True),
+            Step("tir-flatten-buffer", 0, "N-d buffers become 1-d with explicit indexing", True),
+            Step("tir-simplify", 1, "fold index arithmetic, drop unit loops"),
+            Step("tir-unroll-loop", 1, "unroll small loops (PassContext tir.UnrollLoop)"),
+        ),
+        "loop programs, called from the graph with relay.call_lowered",
+    ),
+    Stage(
+        "llvm-dialect",
+        (Step("convert-tir-to-llvm", 0, "loops, buffers and maths to llvm ops", True),),
+        "xDSL's llvm dialect: kernels and their packed entry points",
+    ),
+)
+
+STAGE_NAMES = [s.name for s in STAGES] + ["llvm-ir"]
+
+
+def steps_until(stage: str) -> list[Step]:
+    """Every step up to and including the named stage."""
+    steps: list[Step] = []
+    for s in STAGES:
+        steps += s.steps
+        if s.name == stage:
+            return steps
+    raise ValueError(f"unknown stage '{stage}' (stages: {', '.join(STAGE_NAMES)})")
+
+
+def stage_steps(stage: str) -> tuple[Step, ...]:
+    for s in STAGES:
+        if s.name == stage:
+            return s.steps
+    raise ValueError(f"unknown stage '{stage}' (stages: {', '.join(STAGE_NAMES)})")
+
+
+def enabled(steps: Sequence[Step], ctx: PassContext | None = None) -> list[Step]:
+    """The steps the pass context lets run."""
+    ctx = ctx or PassContext.current()
+    return [s for s in steps if s.required or ctx.pass_enabled(s.name, s.opt_level)]
+
+
+def pipeline_string(steps: Sequence[Step]) -> str:
+    """The ``xtvm-opt -p`` string that reproduces these steps."""
+    return ",".join(s.spec for s in steps)
+
+
+def run_steps(
+    module: ModuleOp,
+    steps: Sequence[Step],
+    on_pass: Callable[[Step, ModuleOp], None] | None = None,
+) -> None:
+    """Apply steps to the module in place, verifying after each."""
+    ctx = mlir_context()
+    for step in steps:
+        pass_: ModulePass = _instantiate(step.spec)
+        pass_.apply(ctx, module)
+        module.verify()
+        if on_pass is not None:
+            on_pass(step, module)
+
+
+def _instantiate(spec: str) -> ModulePass:
+    from xdsl.utils.parse_pipeline import parse_pipeline
+
+    (pass_spec,) = list(parse_pipeline(spec))
+    try:
+        factory = PASSES[pass_spec.name]
+    except KeyError:
+        raise ValueError(f"unknown pass '{pass_spec.name}'") from None
+    return factory().from_pass_spec(pass_spec)
+
+
+def mlir_context() -> Context:
+    """A context with every builtin and xtvm dialect registered (lazily)."""
+    from xdsl.universe import Universe
+
+    from xtvm.dialects.registry import DIALECTS
+
+    ctx = Context()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    for name, factory in DIALECTS.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx

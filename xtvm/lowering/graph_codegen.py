@@ -1,0 +1,158 @@
+"""Graph executor codegen: the lowered graph function becomes TVM's graph JSON
+plus a parameter dict, and leaves the module (TVM's GraphExecutorCodegen).
+
+Input: a module whose ``func.func @main`` holds only ``relay.const``,
+``relay.call_lowered``, ``relay.tuple``/``relay.tuple_get`` and
+``func.return`` (the output of ``convert-relay-to-tir``), next to the
+``tir.prim_func`` kernels it calls.
+Output: the JSON described in ``docs/abi.md`` (a ``null`` node per input and
+constant, a ``tvm_op`` node per kernel call, one storage id per entry until
+memory planning assigns shared storage), the constants by name, and the
+module with the graph function erased, ready for ``convert-tir-to-llvm``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.ir import SSAValue
+from xdsl.utils.exceptions import DiagnosticException
+
+from xtvm.dialects.relay import CallLoweredOp, ConstOp, TupleGetOp, TupleOp
+from xtvm.dtypes import dtype_name
+
+
+class GraphCodegenError(DiagnosticException):
+    """The graph function holds something the graph executor cannot run."""
+
+
+@dataclass
+class GraphArtifact:
+    """What the graph executor needs besides the kernels."""
+
+    graph_json: str
+    params: dict[str, np.ndarray] = field(default_factory=dict)
+    input_names: list[str] = field(default_factory=list)
+    output_names: list[str] = field(default_factory=list)
+
+
+def const_to_numpy(op: ConstOp) -> np.ndarray:
+    ty = op.result.type
+    assert isinstance(ty, TensorType)
+    dtype = np.dtype(dtype_name(ty.element_type))
+    shape = ty.get_shape()
+    data = np.frombuffer(op.value.data.data, dtype=dtype)
+    if data.size == 1 and int(np.prod(shape)) != 1:  # a splat
+        return np.full(shape, data[0], dtype)
+    return data.reshape(shape)
+
+
+def arg_name(fn: func.FuncOp, index: int, default: str) -> str:
+    attrs = fn.arg_attrs.data[index].data if fn.arg_attrs is not None else {}
+    name = attrs.get("relay.name")
+    return name.data if isinstance(name, StringAttr) else default
+
+
+def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
+    """Build the graph JSON of ``@entry`` and erase every graph function."""
+    fn = next(
+        (op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry),
+        None,
+    )
+    if fn is None:
+        raise GraphCodegenError(f"graph codegen: no func.func @{entry} in the module")
+
+    nodes: list[dict] = []
+    shapes: list[list[int]] = []
+    dtypes: list[str] = []
+    entries: dict[SSAValue, list[int]] = {}  # value -> [node id, output index, version]
+    tuples: dict[SSAValue, list[SSAValue]] = {}
+    params: dict[str, np.ndarray] = {}
+    arg_nodes: list[int] = []
+
+    def add_node(node: dict, outputs: list[SSAValue]) -> None:
+        nid = len(nodes)
+        nodes.append(node)
+        for i, value in enumerate(outputs):
+            ty = value.type
+            assert isinstance(ty, TensorType)
+            shapes.append(list(ty.get_shape()))
+            dtypes.append(dtype_name(ty.element_type))
+            entries[value] = [nid, i, 0]
+
+    input_names = []
+    for i, arg in enumerate(fn.args):
+        name = arg_name(fn, i, f"input{i}")
+        input_names.append(name)
+        arg_nodes.append(len(nodes))
+        add_node({"op": "null", "name": name, "inputs": []}, [arg])
+
+    def flat(values) -> list[SSAValue]:
+        out: list[SSAValue] = []
+        for v in values:
+            out += flat(tuples[v]) if v in tuples else [v]
+        return out
+
+    for op in fn.body.block.ops:
+        if isinstance(op, ConstOp):
+            name = f"p{len(params)}"
+            params[name] = const_to_numpy(op)
+            arg_nodes.append(len(nodes))
+            add_node({"op": "null", "name": name, "inputs": []}, [op.result])
+        elif isinstance(op, CallLoweredOp):
+            inputs = flat(op.args)
+            callee = op.callee.string_value()
+            add_node(
+                {
+                    "op": "tvm_op",
+                    "name": callee,
+                    "attrs": {
+                        "func_name": callee,
+                        "num_inputs": str(len(inputs)),
+                        "num_outputs": str(len(op.res)),
+                        "flatten_data": "0",
+                    },
+                    "inputs": [entries[v] for v in inputs],
+                },
+                list(op.res),
+            )
+        elif isinstance(op, TupleOp):
+            tuples[op.result] = list(op.fields)
+        elif isinstance(op, TupleGetOp):
+            fields = tuples[op.tuple]
+            entries[op.result] = entries[flat([fields[op.attrs["index"]]])[0]]
+        elif isinstance(op, func.ReturnOp):
+            heads = [entries[v] for v in flat(op.arguments)]
+        else:
+            raise GraphCodegenError(
+                f"graph codegen: @{entry} still holds '{op.name}'; run convert-relay-to-tir "
+                f"first. The op:\n{op}"
+            )
+
+    graph = {
+        "nodes": nodes,
+        "arg_nodes": arg_nodes,
+        "heads": heads,
+        "node_row_ptr": _row_ptr(nodes),
+        "attrs": {
+            "shape": ["list_shape", shapes],
+            "dltype": ["list_str", dtypes],
+            "storage_id": ["list_int", list(range(len(shapes)))],
+        },
+    }
+    output_names = [f"output{i}" for i in range(len(heads))]
+    for op in list(module.ops):
+        if isinstance(op, func.FuncOp):
+            module.body.block.erase_op(op)
+    return GraphArtifact(json.dumps(graph), params, input_names, output_names)
+
+
+def _row_ptr(nodes: list[dict]) -> list[int]:
+    ptr = [0]
+    for node in nodes:
+        ptr.append(ptr[-1] + int(node.get("attrs", {}).get("num_outputs", "1")))
+    return ptr

@@ -1,0 +1,99 @@
+"""``xtvm-compile``: a model (ONNX, or relay IR as ``.mlir``) to a shared
+library, or, with ``--emit``, the IR of one pipeline stage.
+
+```
+xtvm-compile model.onnx -o model.so [--target llvm] [--shape data=1,784]
+xtvm-compile model.onnx --emit relay|relay-opt|tir|llvm-dialect|llvm-ir [-o out.mlir]
+```
+Every ``--emit`` output but ``llvm-ir`` parses again with ``xtvm-opt``; its
+first line states the command that reproduces it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from xtvm.driver.pipeline import STAGE_NAMES
+
+
+def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    shapes = {}
+    for item in items:
+        name, _, dims = item.partition("=")
+        if not dims:
+            raise ValueError(f"--shape expects NAME=D0,D1,..., got '{item}'")
+        shapes[name] = tuple(int(d) for d in dims.split(","))
+    return shapes
+
+
+def load_model(path: Path, shapes: dict[str, tuple[int, ...]]):
+    """(relay module, params) from an ONNX file or a textual relay module."""
+    if path.suffix == ".mlir":
+        from xdsl.parser import Parser
+
+        from xtvm.driver.pipeline import mlir_context
+
+        return Parser(mlir_context(), path.read_text(), str(path)).parse_module(), {}
+    from xtvm.frontend import from_onnx
+
+    return from_onnx(str(path), shape=shapes or None)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="xtvm-compile", description=__doc__.split("\n")[0])
+    parser.add_argument("model", type=Path, help="an .onnx model or a relay .mlir module")
+    parser.add_argument("-o", "--output", type=Path, help="output .so (or IR file with --emit)")
+    parser.add_argument("--target", default="llvm", help="e.g. 'llvm -mcpu=native'")
+    parser.add_argument("--emit", choices=STAGE_NAMES, help="print this stage's IR instead")
+    parser.add_argument("--shape", action="append", default=[], help="input shape NAME=D0,D1")
+    parser.add_argument("--opt-level", type=int, default=3)
+    args = parser.parse_args(argv)
+    if args.emit is None and args.output is None:
+        parser.error("give -o OUTPUT.so, or --emit STAGE")
+    try:
+        run(args, argv)
+    except (ValueError, KeyError, OSError) as e:
+        print(f"xtvm-compile: error: {e}", file=sys.stderr)
+        sys.exit(1)
+    except Exception as e:  # verifier and pass diagnostics carry their own text
+        from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+        if isinstance(e, DiagnosticException | ParseError):
+            print(f"xtvm-compile: error: {e}", file=sys.stderr)
+            sys.exit(1)
+        raise
+
+
+def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
+    from xtvm.driver.build_module import build, lower
+    from xtvm.transform import PassContext
+
+    module, params = load_model(args.model, parse_shapes(args.shape))
+    with PassContext(opt_level=args.opt_level):
+        if args.emit is None:
+            lib = build(module, target=args.target, params=params)
+            lib.export_library(str(args.output))
+            print(f"wrote {args.output}")
+            return
+        command = " ".join(["xtvm-compile", *(argv if argv is not None else sys.argv[1:])])
+        if args.emit == "relay":
+            text = str(module)
+        elif args.emit == "llvm-ir":
+            from xtvm.codegen import emit_llvm_ir
+
+            text = emit_llvm_ir(lower(module, params).module)
+        else:
+            text = str(lower(module, params, args.emit).module)
+    comment = ";" if args.emit == "llvm-ir" else "//"
+    out = f"{comment} {command}\n{text}\n"
+    if args.output:
+        args.output.write_text(out)
+    else:
+        sys.stdout.write(out)
+
+
+if __name__ == "__main__":
+    main()
