@@ -8,3 +8,7 @@ names the object at fault, what was expected and what was given.
 
 class XTVMError(Exception):
     """An error raised by the xtvm runtime (TVM's `TVMError`)."""
+
+
+class Object:
+    """Base of the runtime objects that may cross a PackedFunc boundary (Modules)."""

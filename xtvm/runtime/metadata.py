@@ -40,7 +40,7 @@ def _align(n: int) -> int:
     return (n + ALIGNMENT - 1) // ALIGNMENT * ALIGNMENT
 
 
-def pack_metadata(header: dict[str, Any], params: dict[str, np.ndarray]) -> bytes:
+def pack_metadata(header: dict[str, Any], params: dict[str, np.ndarray | NDArray]) -> bytes:
     """The metadata blob for `header` (`functions`, `graph_json`) and the parameters.
 
     `header` is not modified; the blob's header gets `version` and a `params`
@@ -54,11 +54,11 @@ def pack_metadata(header: dict[str, Any], params: dict[str, np.ndarray]) -> byte
         raise XTVMError("metadata header: 'graph_json' must be a string or None")
     table: dict[str, dict[str, Any]] = {}
     chunks: list[tuple[int, np.ndarray]] = []
-    offset = 0
+    offset = end = 0
     for name, value in params.items():
-        arr = np.ascontiguousarray(value)
+        arr = value.numpy() if isinstance(value, NDArray) else np.asarray(value)
         dtype = dtype_name(arr.dtype)
-        arr = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
+        arr = arr.astype(arr.dtype.newbyteorder("<"), order="C", copy=False)
         table[name] = {
             "shape": list(arr.shape),
             "dtype": dtype,
@@ -66,11 +66,12 @@ def pack_metadata(header: dict[str, Any], params: dict[str, np.ndarray]) -> byte
             "nbytes": arr.nbytes,
         }
         chunks.append((offset, arr))
-        offset = _align(offset + arr.nbytes)
+        end = offset + arr.nbytes
+        offset = _align(end)
     full = {**header, "version": METADATA_VERSION, "params": table}
     text = json.dumps(full, separators=(",", ":")).encode()
     text += b" " * (_align(8 + len(text)) - 8 - len(text))
-    blob = bytearray(8 + len(text) + offset)
+    blob = bytearray(8 + len(text) + end)
     struct.pack_into("<Q", blob, 0, len(text))
     blob[8 : 8 + len(text)] = text
     base = 8 + len(text)
@@ -79,7 +80,9 @@ def pack_metadata(header: dict[str, Any], params: dict[str, np.ndarray]) -> byte
     return bytes(blob)
 
 
-def unpack_metadata(buf: bytes | bytearray | memoryview) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def unpack_metadata(
+    buf: bytes | bytearray | memoryview,
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The header and parameters of a metadata blob.
 
     The parameters are read-only NumPy views over `buf` (no copy), so `buf`
@@ -115,7 +118,9 @@ def unpack_metadata(buf: bytes | bytearray | memoryview) -> tuple[dict[str, Any]
             shape = tuple(int(d) for d in info["shape"])
             start, nbytes = base + int(info["offset"]), int(info["nbytes"])
         except (KeyError, TypeError, ValueError) as err:
-            raise XTVMError(f"xtvm metadata: malformed entry for parameter '{name}': {err}") from None
+            raise XTVMError(
+                f"xtvm metadata: malformed entry for parameter '{name}': {err}"
+            ) from None
         if nbytes != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or start + nbytes > len(
             data
         ):
@@ -129,19 +134,14 @@ def unpack_metadata(buf: bytes | bytearray | memoryview) -> tuple[dict[str, Any]
     return header, params
 
 
-def save_param_dict(params: dict[str, Any]) -> bytes:
+def save_param_dict(params: dict[str, np.ndarray | NDArray]) -> bytes:
     """Serialise parameters (name -> array) to bytes, as `tvm.runtime.save_param_dict`.
 
     The format is a metadata blob without functions or graph.
     """
-    arrays = {
-        name: value.numpy() if isinstance(value, NDArray) else np.asarray(value)
-        for name, value in params.items()
-    }
-    return pack_metadata({"functions": {}, "graph_json": None}, arrays)
+    return pack_metadata({"functions": {}, "graph_json": None}, params)
 
 
 def load_param_dict(data: bytes | bytearray | memoryview) -> dict[str, np.ndarray]:
     """The parameters serialised by `save_param_dict` (read-only views over `data`)."""
     return unpack_metadata(data)[1]
-

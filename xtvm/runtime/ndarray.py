@@ -136,9 +136,7 @@ def dtype_name(dtype: Any) -> str:
     except TypeError:
         name = str(dtype)
     if name not in DTYPE_CODES:
-        raise XTVMError(
-            f"unsupported dtype '{dtype}'; supported: {', '.join(DTYPE_CODES)}"
-        )
+        raise XTVMError(f"unsupported dtype '{dtype}'; supported: {', '.join(DTYPE_CODES)}")
     return name
 
 
@@ -171,8 +169,10 @@ class NDArray:
     __slots__ = ("_array", "_shape_buf", "_tensor", "_handle", "_address", "_device", "__weakref__")
 
     def __init__(self, data: np.ndarray, device: Device | None = None):
-        if not isinstance(data, np.ndarray) or not data.flags.c_contiguous:
-            raise XTVMError("NDArray wraps a C-contiguous numpy array; use xtvm.nd.array()")
+        if not (isinstance(data, np.ndarray) and data.flags.c_contiguous and data.dtype.isnative):
+            raise XTVMError(
+                "NDArray wraps a C-contiguous, native-byte-order numpy array; use xtvm.nd.array()"
+            )
         dtype = dtype_name(data.dtype)
         self._device = device if device is not None else cpu(0)
         self._array = data
@@ -236,7 +236,9 @@ class NDArray:
             try:
                 src = np.asarray(source, dtype=self._array.dtype)
             except (TypeError, ValueError) as err:
-                raise XTVMError(f"copyfrom: cannot convert {type(source).__name__}: {err}") from None
+                raise XTVMError(
+                    f"copyfrom: cannot convert {type(source).__name__}: {err}"
+                ) from None
         if src.shape != self.shape or src.dtype != self._array.dtype:
             raise XTVMError(
                 f"copyfrom: expected shape {self.shape} {self.dtype}, "
@@ -297,8 +299,7 @@ def alias(base: NDArray, byte_offset: int, shape: Sequence[int], dtype: Any) -> 
     flat = base._array.reshape(-1).view(np.uint8)
     if byte_offset < 0 or byte_offset + nbytes > flat.nbytes:
         raise XTVMError(
-            f"alias of {nbytes} bytes at offset {byte_offset} exceeds the "
-            f"{flat.nbytes}-byte buffer"
+            f"alias of {nbytes} bytes at offset {byte_offset} exceeds the {flat.nbytes}-byte buffer"
         )
     if (flat.ctypes.data + byte_offset) % dt.itemsize:
         raise XTVMError(f"alias at offset {byte_offset} is misaligned for {dt.name}")

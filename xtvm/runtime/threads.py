@@ -1,0 +1,72 @@
+"""The number of worker threads compiled kernels may use.
+
+The setting, by priority: the last `set_num_threads(n)`, else the environment
+variable `XTVM_NUM_THREADS` (read when a graph executor is created, and by
+`get_num_threads`), else `os.cpu_count()`.
+
+The runtime has no thread pool of its own: generated code does. A library
+that has one exports `void xtvm_set_num_threads(int32)`; every loaded module
+exporting that symbol is told the setting when it is loaded, when a graph
+executor is created on it, and whenever `set_num_threads` is called.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from collections.abc import Callable
+
+from xtvm.runtime.base import XTVMError
+
+ENV_VAR = "XTVM_NUM_THREADS"
+
+_explicit: int | None = None
+# Native setters of the live modules that export `xtvm_set_num_threads`.
+_setters: weakref.WeakKeyDictionary[object, Callable[[int], None]] = weakref.WeakKeyDictionary()
+
+
+def _from_env() -> int | None:
+    text = os.environ.get(ENV_VAR)
+    if text is None or not text.strip():
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise XTVMError(f"{ENV_VAR} must be a positive integer, got '{text}'")
+    return value
+
+
+def get_num_threads() -> int:
+    """The number of worker threads kernels should use."""
+    if _explicit is not None:
+        return _explicit
+    return _from_env() or os.cpu_count() or 1
+
+
+def set_num_threads(n: int) -> None:
+    """Use `n` worker threads from now on, in every loaded module that has a thread pool."""
+    global _explicit
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise XTVMError(f"set_num_threads: expected a positive integer, got {n!r}")
+    _explicit = n
+    for setter in list(_setters.values()):
+        setter(n)
+
+
+def attach(owner: object, setter: Callable[[int], None]) -> None:
+    """Tell `setter` (a module's `xtvm_set_num_threads`) the setting now and on every change.
+
+    It is forgotten when `owner` is garbage-collected.
+    """
+    _setters[owner] = setter
+    setter(get_num_threads())
+
+
+def apply(owner: object) -> None:
+    """Re-send the current setting (re-reading `XTVM_NUM_THREADS`) to `owner`'s setter."""
+    setter = _setters.get(owner)
+    n = get_num_threads()
+    if setter is not None:
+        setter(n)
