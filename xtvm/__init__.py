@@ -10,6 +10,10 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "nd": ("xtvm.nd", None),
     "cpu": ("xtvm.runtime.ndarray", "cpu"),
     "device": ("xtvm.runtime.ndarray", "device"),
+    "build": ("xtvm.driver.build_module", "build"),
+    "transform": ("xtvm.transform", None),
+    "frontend": ("xtvm.frontend", None),
+    "target": ("xtvm.target", None),
 }
 
 
