@@ -1,0 +1,228 @@
+"""The converter framework: TVM's ``OnnxOpConverter`` scheme on xDSL.
+
+One :class:`OnnxOpConverter` subclass per ONNX op, with one classmethod per
+op version, ``_impl_v<N>``. The importer picks, for a model importing the
+default domain at opset ``K``, the method with the largest ``N <= K``; an op
+without such a method is unsupported at that opset. A converter method takes
+the :class:`OnnxNode` being converted and returns its output: an SSA value it
+emitted, or a NumPy array when the output is a compile-time constant (as
+``Constant`` does), which becomes a ``relay.const`` only where a later node
+uses it as a tensor::
+
+    class Relu(OnnxOpConverter):
+        @classmethod
+        def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+            return node.emit(ReluOp(node.input(0)))
+
+Relay op constructors infer result types and raise ``RelayTypeError`` on bad
+operands; the importer re-raises those naming the ONNX node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Block, SSAValue
+
+from xtvm.dialects.relay import ConstOp, RelayOp
+from xtvm.frontend.onnx.common import (
+    OnnxImportError,
+    const_attr,
+    element_type_from_numpy,
+    value_name,
+)
+
+Output = SSAValue | np.ndarray
+"""What a converter returns: an emitted value, or a constant's value."""
+
+Converter = Callable[["OnnxNode"], Output]
+
+
+class OnnxOpConverter:
+    """Base of the op converters: one subclass per ONNX op type, one
+    ``_impl_v<N>`` classmethod per op version it implements."""
+
+    @classmethod
+    def versions(cls) -> list[int]:
+        """The op versions this converter implements, ascending."""
+        prefix = "_impl_v"
+        return sorted(int(name[len(prefix) :]) for name in dir(cls) if name.startswith(prefix))
+
+    @classmethod
+    def get_converter(cls, opset: int) -> Converter | None:
+        """The method for a model at ``opset``: the latest ``_impl_v<N>``
+        with ``N <= opset``, or None when every implemented version is newer."""
+        usable = [v for v in cls.versions() if v <= opset]
+        return getattr(cls, f"_impl_v{usable[-1]}") if usable else None
+
+
+def static_shape(value: SSAValue) -> tuple[int, ...]:
+    """The shape of a tensor value (the frontend imports static shapes only)."""
+    assert isinstance(value.type, TensorType)
+    return tuple(value.type.get_shape())
+
+
+class GraphScope:
+    """The values of the ONNX graph being converted, by ONNX name, and the
+    block that receives the converted ops.
+
+    Initializers and ``Constant`` outputs are known NumPy values. They turn
+    into IR only when a node uses them as tensors: an initializer becomes a
+    ``main`` argument (kept in ONNX initializer order after the graph inputs)
+    or, with ``freeze_params``, a ``relay.const``; a ``Constant`` output
+    always becomes a ``relay.const``. Values consumed only as compile-time
+    constants (a ``Reshape`` shape) never appear in the IR.
+    """
+
+    def __init__(
+        self, block: Block, initializers: dict[str, np.ndarray], freeze_params: bool
+    ) -> None:
+        self.block = block
+        self.constants: dict[str, np.ndarray] = dict(initializers)
+        self.arg_names: list[str] = []
+        """The ONNX name of each block argument, in order."""
+        self._initializer_order = {name: i for i, name in enumerate(initializers)}
+        self._num_params = 0
+        self._freeze_params = freeze_params
+        self._values: dict[str, SSAValue] = {}
+
+    def add_input(self, name: str, ty: Attribute) -> None:
+        """Adds a graph input to the arguments (before any parameter)."""
+        self._insert_arg(name, ty, len(self.arg_names) - self._num_params)
+
+    def params(self) -> dict[str, np.ndarray]:
+        """The initializers that became arguments, in argument order."""
+        return {n: self.constants[n] for n in self.arg_names if n in self._initializer_order}
+
+    def bind(self, name: str, value: Output) -> None:
+        """Records a node output under its ONNX name."""
+        if isinstance(value, np.ndarray):
+            self.constants[name] = value
+            return
+        if value.name_hint is None:
+            value.name_hint = value_name(name)
+        self._values[name] = value
+
+    def is_defined(self, name: str) -> bool:
+        return name in self._values or name in self.constants
+
+    def lookup(self, name: str) -> SSAValue:
+        """The SSA value of ``name``, materializing a known constant on first use."""
+        if name not in self._values:
+            array = self.constants[name]
+            is_initializer = name in self._initializer_order
+            what = f"initializer '{name}'" if is_initializer else f"constant '{name}'"
+            if is_initializer and not self._freeze_params:
+                ty = TensorType(element_type_from_numpy(array.dtype, what), array.shape)
+                order = self._initializer_order[name]
+                params = self.arg_names[len(self.arg_names) - self._num_params :]
+                earlier = sum(1 for p in params if self._initializer_order[p] < order)
+                self._insert_arg(name, ty, len(self.arg_names) - len(params) + earlier)
+                self._num_params += 1
+            else:
+                const = ConstOp(const_attr(array, what))
+                self.block.add_op(const)
+                self.bind(name, const.result)
+        return self._values[name]
+
+    def _insert_arg(self, name: str, ty: Attribute, index: int) -> None:
+        arg = self.block.insert_arg(ty, index)
+        arg.name_hint = value_name(name)
+        self.arg_names.insert(index, name)
+        self._values[name] = arg
+
+
+def _attribute_value(attr: onnx.AttributeProto) -> Any:
+    value = onnx.helper.get_attribute_value(attr)
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, onnx.TensorProto):
+        return numpy_helper.to_array(value)
+    if isinstance(value, list) and value and isinstance(value[0], bytes):
+        return [v.decode() for v in value]
+    return value
+
+
+class OnnxNode:
+    """One ONNX node under conversion: its attributes, its inputs as SSA
+    values or constants, and where its ops go. Errors it creates name the
+    node: ``node 'fc1' (Gemm, opset 13): ...``."""
+
+    def __init__(self, proto: onnx.NodeProto, index: int, opset: int, scope: GraphScope):
+        self.proto = proto
+        self.opset = opset
+        self.scope = scope
+        self.label = node_label(proto, index, opset)
+        self.attrs: dict[str, Any] = {a.name: _attribute_value(a) for a in proto.attribute}
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        """The attribute's Python value (ints, floats, str, lists, arrays)."""
+        return self.attrs.get(name, default)
+
+    def error(self, message: str) -> OnnxImportError:
+        return OnnxImportError(f"{self.label}: {message}")
+
+    def input_label(self, i: int) -> str:
+        """``input 'C' ('bias')``: the schema's name for input ``i``, and the
+        model's value name when there is one."""
+        formals = onnx.defs.get_schema(self.proto.op_type, self.opset).inputs
+        formal = formals[i].name if i < len(formals) else str(i)
+        actual = self.proto.input[i] if i < len(self.proto.input) else ""
+        return f"input '{formal}'" + (f" ('{actual}')" if actual else "")
+
+    def has_input(self, i: int) -> bool:
+        """Whether optional input ``i`` is given (present and not ``""``)."""
+        return i < len(self.proto.input) and self.proto.input[i] != ""
+
+    def _name(self, i: int) -> str:
+        if not self.has_input(i):
+            raise self.error(f"missing {self.input_label(i)}")
+        name = self.proto.input[i]
+        if not self.scope.is_defined(name):
+            raise self.error(
+                f"{self.input_label(i)} is not a graph input, an initializer "
+                "or the output of an earlier node"
+            )
+        return name
+
+    def input(self, i: int) -> SSAValue:
+        """Input ``i`` as a tensor value; an error naming it when absent."""
+        return self.scope.lookup(self._name(i))
+
+    def optional_input(self, i: int) -> SSAValue | None:
+        return self.input(i) if self.has_input(i) else None
+
+    def constant_input(self, i: int) -> np.ndarray:
+        """The value of input ``i``, which must be an initializer or the
+        output of a ``Constant`` node."""
+        name = self._name(i)
+        if name not in self.scope.constants:
+            raise self.error(
+                f"{self.input_label(i)} must be a constant (an initializer or a "
+                "Constant node's output); computed values are not supported here"
+            )
+        return self.scope.constants[name]
+
+    def emit(self, op: RelayOp) -> SSAValue:
+        """Appends ``op`` to the graph and returns its result."""
+        self.scope.block.add_op(op)
+        return op.results[0]
+
+    def const(self, array: np.ndarray) -> SSAValue:
+        """Emits ``relay.const`` of ``array``."""
+        return self.emit(ConstOp(const_attr(array, f"a constant of {self.label}")))
+
+
+def node_label(proto: onnx.NodeProto, index: int, opset: int) -> str:
+    """How errors name a node: ``node 'fc1' (Gemm, opset 13)``; an unnamed
+    node is named by its position in the graph, ``node #3``."""
+    name = f"'{proto.name}'" if proto.name else f"#{index}"
+    op_type = proto.op_type
+    if proto.domain not in ("", "ai.onnx"):
+        op_type = f"{proto.domain}.{op_type}"
+    return f"node {name} ({op_type}, opset {opset})"

@@ -1,0 +1,253 @@
+"""``from_onnx``: an ONNX model → a ``builtin.module`` holding ``func.func
+@main`` of relay ops, and its parameters (TVM's ``relay.frontend.from_onnx``).
+
+```mlir
+builtin.module {
+  func.func @main(%data: tensor<1x784xf32> {relay.name = "data"},
+                  %fc1.weight: tensor<256x784xf32> {relay.name = "fc1.weight"},
+                  %fc1.bias: tensor<256xf32> {relay.name = "fc1.bias"}, ...)
+      -> (tensor<1x10xf32> {relay.name = "probs"}) {
+    %0 = relay.nn.dense %data, %fc1.weight
+        : (tensor<1x784xf32>, tensor<256x784xf32>) -> tensor<1x256xf32>
+    %fc1 = relay.add %0, %fc1.bias : (tensor<1x256xf32>, tensor<256xf32>) -> tensor<1x256xf32>
+    %relu1 = relay.nn.relu %fc1 : tensor<1x256xf32>
+    ...
+    %probs = relay.nn.softmax %fc3 {axis = 1 : i64} : tensor<1x10xf32>
+    func.return %probs : tensor<1x10xf32>
+  }
+}
+```
+
+SSA values are named after the ONNX values they hold.
+
+The import: load the model, validate it with ``onnx.checker``, find a
+converter for every node (reporting all unsupported nodes at once), type the
+graph inputs (static shapes only: ``shape`` must fix every symbolic
+dimension), then convert the nodes in graph order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import onnx
+from google.protobuf.message import DecodeError
+from onnx import numpy_helper
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.ir import Block, Region
+
+from xtvm.dialects.relay import RelayTypeError
+from xtvm.frontend.onnx import nn, tensor, transform
+from xtvm.frontend.onnx.common import (
+    OnnxImportError,
+    element_type_from_numpy,
+    element_type_from_onnx,
+)
+from xtvm.frontend.onnx.converter import (
+    Converter,
+    GraphScope,
+    OnnxNode,
+    OnnxOpConverter,
+    node_label,
+)
+
+CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    **tensor.CONVERTERS,
+    **nn.CONVERTERS,
+    **transform.CONVERTERS,
+}
+"""ONNX op type (default domain) → its converter: the one table of supported ops."""
+
+ShapeDict = Mapping[str, Sequence[int]]
+
+
+def from_onnx(
+    model: onnx.ModelProto | str | os.PathLike[str],
+    shape: ShapeDict | None = None,
+    dtype: str | Mapping[str, str] = "float32",
+    freeze_params: bool = False,
+) -> tuple[ModuleOp, dict[str, np.ndarray]]:
+    """Converts an ONNX model to relay IR.
+
+    Args:
+        model: a ``ModelProto`` or the path of a ``.onnx`` file.
+        shape: static shapes of graph inputs, overriding the model's; needed
+            for every input with a symbolic or unknown dimension.
+        dtype: element type (NumPy name) of graph inputs the model leaves
+            untyped; a dict maps input names to element types and overrides
+            the model's.
+        freeze_params: embed initializers as ``relay.const`` instead of making
+            them ``main`` arguments.
+
+    Returns:
+        The module with ``func.func @main`` — graph inputs (ONNX order), then
+        one argument per initializer used as a tensor (initializer order),
+        each with its ONNX name as ``{relay.name = ...}``; results are the
+        graph outputs, named likewise — and the parameters: initializer name
+        → value for those arguments (empty with ``freeze_params``).
+
+    Raises:
+        OnnxImportError: the model is invalid, uses unsupported ops or
+            attribute values, has an unresolved symbolic shape, or a node's
+            operands break a relay type rule; the message names the culprit.
+    """
+    proto = _load(model)
+    try:
+        onnx.checker.check_model(proto)
+    except onnx.checker.ValidationError as e:
+        raise OnnxImportError(f"invalid ONNX model: {e}") from None
+    return _GraphImporter(proto, shape or {}, dtype, freeze_params).run()
+
+
+def _load(model: onnx.ModelProto | str | os.PathLike[str]) -> onnx.ModelProto:
+    if isinstance(model, onnx.ModelProto):
+        return model
+    if not isinstance(model, (str, os.PathLike)):
+        raise TypeError(f"from_onnx expects a ModelProto or a path, got {type(model).__name__}")
+    try:
+        return onnx.load(model)
+    except (OSError, DecodeError, ValueError) as e:
+        raise OnnxImportError(f"cannot load ONNX model from '{os.fspath(model)}': {e}") from None
+
+
+class _GraphImporter:
+    """Converts the main graph of one validated model."""
+
+    def __init__(
+        self,
+        model: onnx.ModelProto,
+        shape: ShapeDict,
+        dtype: str | Mapping[str, str],
+        freeze_params: bool,
+    ) -> None:
+        self.graph = model.graph
+        self.opsets = {
+            ("" if o.domain == "ai.onnx" else o.domain): o.version for o in model.opset_import
+        }
+        self.shape = shape
+        self.dtype = dtype
+        self.freeze_params = freeze_params
+        initializer_names = {t.name for t in self.graph.initializer}
+        self.input_names = [i.name for i in self.graph.input if i.name not in initializer_names]
+        dtypes = dtype if isinstance(dtype, Mapping) else {}
+        for option, names in (("shape", shape), ("dtype", dtypes)):
+            for name in names:
+                if name not in self.input_names:
+                    raise OnnxImportError(
+                        f"{option} names '{name}', which is not a graph input "
+                        f"(inputs: {', '.join(self.input_names) or 'none'})"
+                    )
+
+    def run(self) -> tuple[ModuleOp, dict[str, np.ndarray]]:
+        plan = self._plan()
+        if self.graph.sparse_initializer:
+            names = ", ".join(f"'{s.values.name}'" for s in self.graph.sparse_initializer)
+            raise OnnxImportError(f"sparse initializers are not supported: {names}")
+        initializers = {t.name: numpy_helper.to_array(t) for t in self.graph.initializer}
+        scope = GraphScope(Block(), initializers, self.freeze_params)
+        for value_info in self.graph.input:
+            if value_info.name in self.input_names:
+                scope.add_input(value_info.name, self._input_type(value_info))
+
+        for index, proto, opset, convert in plan:
+            node = OnnxNode(proto, index, opset, scope)
+            try:
+                result = convert(node)
+            except RelayTypeError as e:
+                raise node.error(str(e)) from None
+            scope.bind(proto.output[0], result)
+
+        outputs = []
+        for value_info in self.graph.output:
+            if not scope.is_defined(value_info.name):
+                raise OnnxImportError(
+                    f"graph output '{value_info.name}' is not produced by any node"
+                )
+            outputs.append(scope.lookup(value_info.name))
+        scope.block.add_op(func.ReturnOp(*outputs))
+        main = func.FuncOp(
+            "main",
+            ([arg.type for arg in scope.block.args], [v.type for v in outputs]),
+            Region(scope.block),
+            arg_attrs=_names(scope.arg_names),
+            res_attrs=_names([o.name for o in self.graph.output]),
+        )
+        return ModuleOp([main]), scope.params()
+
+    def _plan(self) -> list[tuple[int, onnx.NodeProto, int, Converter]]:
+        """A converter for every node, or one error listing every node without."""
+        plan, unsupported = [], []
+        for index, proto in enumerate(self.graph.node):
+            domain = "" if proto.domain == "ai.onnx" else proto.domain
+            opset = self.opsets.get(domain, 0)
+            converter = CONVERTERS.get(proto.op_type) if domain == "" else None
+            convert = converter.get_converter(opset) if converter else None
+            if convert is None:
+                unsupported.append(node_label(proto, index, opset))
+            else:
+                plan.append((index, proto, opset, convert))
+        if unsupported:
+            raise OnnxImportError(
+                f"{len(unsupported)} unsupported node(s):\n  " + "\n  ".join(unsupported)
+            )
+        return plan
+
+    def _input_type(self, value_info: onnx.ValueInfoProto) -> TensorType:
+        """The tensor type of a graph input, from the model and the overrides."""
+        name = value_info.name
+        if value_info.type.WhichOneof("value") != "tensor_type":
+            raise OnnxImportError(f"input '{name}' is not a tensor")
+        tensor_type = value_info.type.tensor_type
+        what = f"input '{name}'"
+        if isinstance(self.dtype, Mapping) and name in self.dtype:
+            element_type = element_type_from_numpy(self.dtype[name], what)
+        elif tensor_type.elem_type == onnx.TensorProto.UNDEFINED:
+            element_type = element_type_from_numpy(
+                self.dtype if isinstance(self.dtype, str) else "float32", what
+            )
+        else:
+            element_type = element_type_from_onnx(tensor_type.elem_type, what)
+        dims = list(tensor_type.shape.dim)  # the checker ensures a shape is present
+        if name in self.shape:
+            return TensorType(element_type, _override(name, dims, self.shape[name]))
+        for axis, dim in enumerate(dims):
+            if not dim.HasField("dim_value"):
+                kind = f"symbolic dimension '{dim.dim_param}'" if dim.dim_param else None
+                raise OnnxImportError(
+                    f"input '{name}' has {kind or 'an unknown dimension'} at axis {axis}: "
+                    "pass its static shape, "
+                    f"e.g. shape={{'{name}': (...)}}"
+                )
+        return TensorType(element_type, [d.dim_value for d in dims])
+
+
+def _override(
+    name: str, dims: Sequence[onnx.TensorShapeProto.Dimension], override: Sequence[int]
+) -> list[int]:
+    """A user's static shape for input ``name``, checked against the model's."""
+    try:
+        shape = [int(d) for d in override]
+    except (TypeError, ValueError):
+        raise OnnxImportError(
+            f"shape of input '{name}' must be a sequence of ints, got {override!r}"
+        ) from None
+    if any(d < 0 for d in shape):
+        raise OnnxImportError(f"shape of input '{name}' has a negative size: {tuple(shape)}")
+    if len(dims) != len(shape):
+        raise OnnxImportError(
+            f"shape of input '{name}' has rank {len(shape)}, but the model's has rank {len(dims)}"
+        )
+    for axis, (dim, size) in enumerate(zip(dims, shape)):
+        if dim.HasField("dim_value") and dim.dim_value != size:
+            raise OnnxImportError(
+                f"shape of input '{name}' sets axis {axis} to {size}, "
+                f"but the model fixes it to {dim.dim_value}"
+            )
+    return shape
+
+
+def _names(names: Sequence[str]) -> ArrayAttr[DictionaryAttr]:
+    return ArrayAttr([DictionaryAttr({"relay.name": StringAttr(n)}) for n in names])
