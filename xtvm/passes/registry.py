@@ -15,4 +15,22 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "relay-infer-type": _lazy("xtvm.passes.relay.infer_type", "InferTypePass"),
+    "relay-fold-constant": _lazy("xtvm.passes.relay.fold_constant", "FoldConstantPass"),
+    "relay-dead-code-elimination": _lazy(
+        "xtvm.passes.relay.dead_code_elimination", "DeadCodeEliminationPass"
+    ),
+    "relay-simplify-expr": _lazy("xtvm.passes.relay.simplify_expr", "SimplifyExprPass"),
+    "relay-fuse-ops": _lazy("xtvm.passes.relay.fuse_ops", "FuseOpsPass"),
+    "convert-relay-to-tir": _lazy(
+        "xtvm.lowering.relay_to_tir.convert_relay_to_tir", "ConvertRelayToTirPass"
+    ),
+    "tir-flatten-buffer": _lazy("xtvm.passes.tir.flatten_buffer", "TirFlattenBufferPass"),
+    "tir-simplify": _lazy("xtvm.passes.tir.simplify", "TirSimplifyPass"),
+    "tir-unroll-loop": _lazy("xtvm.passes.tir.unroll_loop", "TirUnrollLoopPass"),
+    "convert-tir-to-llvm": _lazy(
+        "xtvm.lowering.tir_to_llvm.convert_tir_to_llvm", "ConvertTirToLlvmPass"
+    ),
+    "memory-manifest-alloc": _lazy("xtvm.passes.memory.manifest_alloc", "ManifestAllocPass"),
+    "memory-plan": _lazy("xtvm.passes.memory.plan_memory", "PlanMemoryPass"),
 }

@@ -1,0 +1,127 @@
+"""The declarative rewrite DSL: patterns compile, user rules take a few lines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from relay_graphs import GraphBuilder
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+from xdsl.pattern_rewriter import PatternRewriteWalker, RewritePattern
+from xdsl.utils.exceptions import PassFailedException
+
+from xtvm.dialects.relay import AddOp, ConstOp, MultiplyOp, ReluOp, SubtractOp
+from xtvm.passes.relay.constants import const_from_numpy, numpy_from_const
+from xtvm.passes.relay.evaluate import evaluate_function
+from xtvm.rewrite import Pat, apply_rules, const_value, match, rewrite, same_type, static_shape
+
+T4 = TensorType(f32, [4])
+
+
+def _ops(module: ModuleOp) -> list[str]:
+    main = next(iter(module.ops))
+    assert isinstance(main, func.FuncOp)
+    return [op.name for op in main.body.block.ops]
+
+
+def test_user_rule_in_a_few_lines() -> None:
+    # x * 2 -> x + x
+    times_two = rewrite(
+        Pat(MultiplyOp, "x", Pat(ConstOp, name="c"), commutative=True),
+        when=[const_value("c", 2.0)],
+        to=lambda x: AddOp(x, x),
+        name="times-two",
+    )
+    g = GraphBuilder(T4)
+    two = g.const(np.full(4, 2, np.float32))
+    y = g.add(MultiplyOp(two, g.args[0]))
+    module = g.module([g.add(ReluOp(y))])
+    x = np.arange(-2, 2, dtype=np.float32)
+    expected = evaluate_function(module, "main", [x])
+
+    assert isinstance(times_two, RewritePattern)
+    assert apply_rules(module, [times_two])
+    module.verify()
+    assert _ops(module) == ["relay.add", "relay.nn.relu", "func.return"]
+    np.testing.assert_array_equal(evaluate_function(module, "main", [x])[0], expected[0])
+
+
+def test_repeated_capture_must_bind_one_value() -> None:
+    # x - x -> zeros
+    self_subtract = rewrite(
+        Pat(SubtractOp, "x", "x"),
+        when=[static_shape("x")],
+        to=lambda x: const_from_numpy(np.zeros(x.type.get_shape(), np.float32)),
+    )
+    g = GraphBuilder(T4, T4)
+    x, y = g.args
+    module = g.module([g.add(SubtractOp(x, x)), g.add(SubtractOp(x, y))])
+    apply_rules(module, [self_subtract])
+    assert _ops(module) == ["relay.const", "relay.subtract", "func.return"]
+    const = next(op for op in module.walk() if isinstance(op, ConstOp))
+    np.testing.assert_array_equal(numpy_from_const(const), np.zeros(4))
+
+
+def test_commutative_match_yields_both_orders() -> None:
+    g = GraphBuilder(T4, T4)
+    a, b = g.args
+    g.add(AddOp(a, b))
+    module = g.module([a])
+    add = next(op for op in module.walk() if isinstance(op, AddOp))
+    bindings = list(match(Pat(AddOp, "x", "y", commutative=True), add))
+    assert [(c["x"], c["y"]) for c in bindings] == [(a, b), (b, a)]
+    assert all(c["root"] is add for c in bindings)
+    assert list(match(Pat(AddOp, "x", "x"), add)) == []
+    assert list(match(Pat(MultiplyOp), add)) == []
+
+
+def test_plain_function_constraint_and_rejected_bindings() -> None:
+    # Constraints reject the first binding; the commuted one matches.
+    keep_positive = rewrite(
+        Pat(AddOp, "x", Pat(ConstOp, name="c"), commutative=True),
+        when=[lambda c: bool(numpy_from_const(c).min() > 0), same_type("x", "root")],
+        to="x",
+    )
+    g = GraphBuilder(T4)
+    c = g.const(np.ones(4, np.float32))
+    module = g.module([g.add(AddOp(c, g.args[0]))])
+    apply_rules(module, [keep_positive])
+    assert _ops(module) == ["func.return"]
+
+
+def test_result_of_another_type_is_not_applied() -> None:
+    # x + y -> relu(y): only applied when the types agree; nothing is left behind.
+    g = GraphBuilder(TensorType(f32, [2, 4]), T4)
+    wide, narrow = g.args
+    module = g.module([g.add(AddOp(wide, narrow))])
+    drop_broadcast = rewrite(Pat(AddOp, "x", "y"), to=lambda y: ReluOp(y))
+    assert not apply_rules(module, [drop_broadcast])
+    assert len(list(narrow.uses)) == 1  # the discarded ReluOp dropped its use
+
+
+def test_rule_errors_are_reported_when_the_rule_is_made() -> None:
+    with pytest.raises(ValueError, match="the result asks for 'y', but the pattern captures"):
+        rewrite(Pat(ReluOp, "x"), to=lambda y: y)
+    with pytest.raises(ValueError, match="reads 'z', which the pattern does not capture"):
+        rewrite(Pat(ReluOp, "x"), when=[static_shape("z")], to="x")
+    with pytest.raises(ValueError, match="the result 'w' is not a capture"):
+        rewrite(Pat(ReluOp, "x"), to="w")
+    with pytest.raises(ValueError, match="names both an op and a value"):
+        Pat(AddOp, "x", Pat(ReluOp, name="x")).captures()
+    with pytest.raises(ValueError, match="commutative patterns need two operand patterns"):
+        Pat(ReluOp, "x", commutative=True)
+    with pytest.raises(TypeError, match="an operand pattern is a capture name, a Pat or None"):
+        Pat(AddOp, 3, "x")
+    with pytest.raises(TypeError, match="Pat expects an op class first"):
+        Pat("relay.add")
+
+
+def test_failure_inside_a_rule_names_the_rule() -> None:
+    def broken(x):
+        raise RuntimeError("no luck")
+
+    g = GraphBuilder(T4)
+    module = g.module([g.add(ReluOp(g.args[0]))])
+    rule = rewrite(Pat(ReluOp, "x"), to=broken, name="broken-rule")
+    with pytest.raises(PassFailedException, match="rewrite rule 'broken-rule' failed: no luck"):
+        PatternRewriteWalker(rule).rewrite_module(module)

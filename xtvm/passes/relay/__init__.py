@@ -1,0 +1,20 @@
+"""Relay-level passes: module-to-module transformations of graph functions.
+
+| pass | module | TVM |
+|---|---|---|
+| ``relay-infer-type`` | :mod:`.infer_type` | ``relay.transform.InferType`` |
+| ``relay-fold-constant`` | :mod:`.fold_constant` | ``FoldConstant`` |
+| ``relay-dead-code-elimination`` | :mod:`.dead_code_elimination` | ``DeadCodeElimination`` |
+| ``relay-simplify-expr`` | :mod:`.simplify_expr` | ``SimplifyExpr`` |
+| ``relay-fuse-ops`` | :mod:`.fuse_ops` | ``FuseOps`` |
+
+Helpers shared with the frontend and the tests: :mod:`.constants`
+(``relay.const`` <-> NumPy) and :mod:`.evaluate` (run a graph function on
+NumPy arrays with the op references).
+
+Nothing is imported here, so registering a pass does not import NumPy.
+"""
+
+PRIMITIVE_ATTR = "relay.primitive"
+"""The unit attribute marking a fused function (made by ``relay-fuse-ops``):
+lowering turns each such function into one kernel."""

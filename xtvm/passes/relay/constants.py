@@ -1,0 +1,98 @@
+"""``relay.const`` <-> NumPy: the one place that maps element types to dtypes.
+
+Used by ``relay-fold-constant``, the declarative rewrites' constant checks,
+the ONNX frontend (initializers become constants) and the graph evaluator.
+Data moves as raw bytes (``DenseIntOrFPElementsAttr(type, BytesAttr(...))``),
+which is instant for millions of elements and prints as hex.
+
+```python
+c = const_from_numpy(np.ones((2, 2), np.float32))
+# relay.const dense<1.000000e+00> : tensor<2x2xf32>
+numpy_from_const(c)   # array([[1., 1.], [1., 1.]], dtype=float32), read-only
+```
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    SignednessAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+from xtvm.dialects.relay import ConstOp
+
+_FLOATS: dict[type[Attribute], np.dtype] = {
+    Float16Type: np.dtype("<f2"),
+    Float32Type: np.dtype("<f4"),
+    Float64Type: np.dtype("<f8"),
+}
+
+
+def numpy_dtype(element_type: Attribute) -> np.dtype:
+    """The NumPy dtype of a tensor element type (``i1`` is ``bool``; signless
+    integers are signed)."""
+    if type(element_type) in _FLOATS:
+        return _FLOATS[type(element_type)]
+    if isinstance(element_type, IntegerType):
+        width = element_type.width.data
+        if width == 1:
+            return np.dtype(bool)
+        if width in (8, 16, 32, 64):
+            unsigned = element_type.signedness.data == Signedness.UNSIGNED
+            return np.dtype(f"<{'u' if unsigned else 'i'}{width // 8}")
+    raise ValueError(f"no NumPy dtype for tensor element type {element_type}")
+
+
+def element_type(dtype: np.dtype) -> Attribute:
+    """The tensor element type of a NumPy dtype (``bool`` is ``i1``, ``uint8``
+    is ``ui8``, ``int32`` is ``i32``)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return IntegerType(1)
+    for attr_type, np_dtype in _FLOATS.items():
+        if dtype == np_dtype:
+            return attr_type()
+    if dtype.kind in "iu" and dtype.itemsize in (1, 2, 4, 8):
+        signedness = Signedness.UNSIGNED if dtype.kind == "u" else Signedness.SIGNLESS
+        return IntegerType(dtype.itemsize * 8, SignednessAttr(signedness))
+    raise ValueError(f"relay.const does not support NumPy dtype {dtype}")
+
+
+def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
+    """A dense elements attribute holding ``array``'s values (copied as bytes)."""
+    array = np.asarray(array)
+    attr_type = TensorType(element_type(array.dtype), array.shape)
+    if array.dtype == np.bool_:
+        # MLIR stores `true` as all-ones bytes; keep the parser's representation.
+        array = -array.astype(np.int8)
+    data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+    return DenseIntOrFPElementsAttr(attr_type, BytesAttr(data))
+
+
+def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """The values of a dense elements attribute as a read-only array of its shape
+    (zero copy, except for ``i1``)."""
+    dtype = numpy_dtype(attr.get_element_type())
+    shape = attr.get_shape()
+    if dtype == np.bool_:
+        return (np.frombuffer(attr.data.data, np.int8) != 0).reshape(shape)
+    return np.frombuffer(attr.data.data, dtype).reshape(shape)
+
+
+def const_from_numpy(array: np.ndarray) -> ConstOp:
+    """A new (not inserted) ``relay.const`` holding ``array``."""
+    return ConstOp(dense_from_numpy(array))
+
+
+def numpy_from_const(op: ConstOp) -> np.ndarray:
+    """The value of a ``relay.const`` as a read-only NumPy array."""
+    return numpy_from_dense(op.value)

@@ -1,0 +1,85 @@
+"""``relay-fold-constant``: evaluate constant subgraphs at compile time.
+
+TVM's ``relay.transform.FoldConstant``: an op whose operands are all
+``relay.const`` is run with its NumPy reference and replaced by a
+``relay.const`` of the result; folding repeats until no such op is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.utils.exceptions import PassFailedException
+
+from xtvm.dialects.relay import CallLoweredOp, ConstOp, RelayOp
+from xtvm.passes.relay.constants import const_from_numpy, numpy_dtype, numpy_from_const
+from xtvm.reference.relay import REFERENCES, evaluate
+
+
+class FoldConstantOp(RewritePattern):
+    """Replace a relay op on constants by the constant it computes."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: RelayOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op, ConstOp | CallLoweredOp) or op.name not in REFERENCES:
+            return
+        if not all(isinstance(o.owner, ConstOp) for o in op.operands):
+            return
+        (result_type,) = op.result_types
+        # A value whose declared type is imprecise keeps it (relay-infer-type first).
+        if not isinstance(result_type, TensorType) or not result_type.has_static_shape():
+            return
+        inputs = [numpy_from_const(o.owner) for o in op.operands]
+        with np.errstate(all="ignore"):  # IEEE results (inf, nan) are folded as they are
+            value = evaluate(op.name, inputs, op.attrs)
+        expected = numpy_dtype(result_type.element_type)
+        if value.dtype != expected or value.shape != result_type.get_shape():
+            raise PassFailedException(
+                f"relay-fold-constant: the reference of '{op.name}' returned "
+                f"{value.dtype}{list(value.shape)}, but the op's type is {result_type}\n"
+                f"  in: {op!s}"
+            )
+        rewriter.replace(op, const_from_numpy(value))
+
+
+@dataclass(frozen=True)
+class FoldConstantPass(ModulePass):
+    """Fold every relay op whose operands are all constants into a constant.
+
+    Input: relay IR; ops to fold need a NumPy reference and a static result
+    type (run ``relay-infer-type`` first where types are imprecise).
+
+    Output: no relay op with a reference has only ``relay.const`` operands;
+    constants left without uses, and other dead pure ops, are erased.
+
+    Invariants: results equal the references' (bit for bit); ops without a
+    reference, ``relay.call_lowered`` and tuples are never folded.
+
+    ```mlir
+    %a = relay.const dense<[1.0, 2.0]> : tensor<2xf32>
+    %b = relay.const dense<3.0> : tensor<2xf32>
+    %c = relay.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %d = relay.multiply %x, %c : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    // becomes
+    %c = relay.const dense<[4.0, 5.0]> : tensor<2xf32>
+    %d = relay.multiply %x, %c : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ```
+    """
+
+    name = "relay-fold-constant"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([FoldConstantOp()]), apply_recursively=True
+        ).rewrite_module(op)
