@@ -21,7 +21,14 @@ def _tir() -> Dialect:
     return TIR
 
 
+def _memory() -> Dialect:
+    from xtvm.dialects.memory import MEMORY
+
+    return MEMORY
+
+
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "relay": _relay,
     "tir": _tir,
+    "memory": _memory,
 }

@@ -1,0 +1,194 @@
+"""storage_plan, memory-manifest-alloc and memory-plan on random graph
+functions, checked against an independent liveness oracle and by running the
+graph (NumPy stand-in kernels) in the planned memory."""
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from memory_graphs import RandomGraph, Tensor
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.parser import Parser
+
+from xtvm.dialects.memory import AllocTensorOp, InvokeKernelOp, KillOp
+from xtvm.driver.pipeline import mlir_context
+from xtvm.passes.memory import MemoryPlanError, storage_plan
+from xtvm.passes.memory.manifest_alloc import ManifestAllocPass
+from xtvm.passes.memory.plan_memory import PlanMemoryPass
+
+
+def main_of(graph: RandomGraph) -> tuple[func.FuncOp, dict[str, object]]:
+    """The parsed @main and its tensor values by name."""
+    fn = graph.module().body.block.first_op
+    assert isinstance(fn, func.FuncOp)
+    values = {v.name_hint: v for v in fn.args}
+    for op in fn.walk():
+        values |= {r.name_hint: r for r in op.results}
+    return fn, values
+
+
+def run_graph(graph: RandomGraph, place: Callable[[Tensor], np.ndarray]) -> list[np.ndarray]:
+    """Run the graph with each tensor in the array ``place`` gives it.
+
+    Each stand-in kernel first poisons its outputs, then reads its inputs, so
+    a plan that lets a kernel's output overlap a live tensor changes the
+    result.
+    """
+    for t in graph.tensors:
+        if t.kind != "kernel":
+            place(t)[:] = np.arange(t.elements, dtype=np.float32) * 0.25 + len(t.name)
+    for i, k in enumerate(graph.kernels):
+        for out in k.outputs:
+            place(out)[:] = np.nan
+        values = np.concatenate([place(t) for t in k.inputs])
+        for j, out in enumerate(k.outputs):
+            place(out)[:] = np.resize(values, out.elements) * 0.5 + i + j
+    return [place(t).copy() for t in graph.returned]
+
+
+def separate_buffers(graph: RandomGraph) -> Callable[[Tensor], np.ndarray]:
+    arrays = {t.name: np.empty(t.elements, np.float32) for t in graph.tensors}
+    return lambda t: arrays[t.name]
+
+
+def views(buffers: dict[int, np.ndarray], key: Callable[[Tensor], tuple[int, int]]):
+    def place(t: Tensor) -> np.ndarray:
+        buffer, offset = key(t)
+        return buffers[buffer][offset : offset + t.nbytes].view(np.float32)
+
+    return place
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_storage_plan_on_random_graphs(seed: int) -> None:
+    rng = random.Random(seed)
+    graph = RandomGraph.make(rng, rng.randint(1, 14))
+    fn, values = main_of(graph)
+    plan = storage_plan(fn)
+    value = {t.name: values[t.name] for t in graph.tensors}
+    sid = {t.name: plan.storage_ids[value[t.name]] for t in graph.tensors}
+    offset = {t.name: plan.offsets[value[t.name]] for t in graph.tensors}
+
+    for a in graph.tensors:
+        assert offset[a.name] % 64 == 0
+        assert offset[a.name] + a.nbytes <= plan.arena_bytes
+        assert plan.storage_bytes[sid[a.name]] >= a.nbytes
+        for b in graph.tensors:
+            if graph.must_not_share(a, b):
+                assert sid[a.name] != sid[b.name], (a.name, b.name)
+                lo, hi = sorted([(offset[a.name], a), (offset[b.name], b)], key=lambda p: p[0])
+                assert lo[0] + lo[1].nbytes <= hi[0], (a.name, b.name)
+    assert plan.arena_bytes <= plan.naive_bytes
+    assert sum(-(-s // 64) * 64 for s in plan.storage_bytes) <= plan.naive_bytes
+
+    expected = run_graph(graph, separate_buffers(graph))
+    arena = {0: np.empty(plan.arena_bytes, np.uint8)}
+    in_arena = run_graph(graph, views(arena, lambda t: (0, offset[t.name])))
+    pools = {s: np.empty(n, np.uint8) for s, n in enumerate(plan.storage_bytes)}
+    in_pools = run_graph(graph, views(pools, lambda t: (sid[t.name], 0)))
+    for e, a, p in zip(expected, in_arena, in_pools, strict=True):
+        np.testing.assert_array_equal(a, e)
+        np.testing.assert_array_equal(p, e)
+
+
+@pytest.mark.parametrize("arena", [True, False])
+@pytest.mark.parametrize("seed", range(15))
+def test_passes_on_random_graphs(seed: int, arena: bool) -> None:
+    rng = random.Random(1000 + seed)
+    graph = RandomGraph.make(rng, rng.randint(1, 12))
+    module = graph.module()
+    ctx = mlir_context()
+    ManifestAllocPass().apply(ctx, module)
+    module.verify()
+    fn = module.body.block.first_op
+    assert isinstance(fn, func.FuncOp)
+    kills = [op.tensor.name_hint for op in fn.walk() if isinstance(op, KillOp)]
+    kernel_outputs = [t for t in graph.tensors if t.kind == "kernel"]
+    assert sorted(kills) == sorted(t.name for t in kernel_outputs if t not in graph.returned)
+    assert sum(isinstance(op, InvokeKernelOp) for op in fn.walk()) == len(graph.kernels)
+
+    PlanMemoryPass(arena=arena).apply(ctx, module)
+    module.verify()  # kills still follow every use, tensors fit their storage
+    allocs = {op.result.name_hint: op for op in fn.walk() if isinstance(op, AllocTensorOp)}
+    assert set(allocs) == {t.name for t in kernel_outputs}
+    for a in kernel_outputs:
+        for b in kernel_outputs:
+            if not graph.must_not_share(a, b):
+                continue
+            x, y = allocs[a.name], allocs[b.name]
+            if x.storage != y.storage:
+                continue
+            assert arena, f"{a.name} and {b.name} share a storage id"
+            ox, oy = x.offset.value.data, y.offset.value.data
+            assert ox + a.nbytes <= oy or oy + b.nbytes <= ox, (a.name, b.name)
+    planned = fn.attributes["memory.planned_bytes"]
+    naive = fn.attributes["memory.naive_bytes"]
+    assert isinstance(planned, IntegerAttr) and isinstance(naive, IntegerAttr)
+    assert planned.value.data <= naive.value.data
+    assert naive.value.data == sum(-(-t.nbytes // 64) * 64 for t in kernel_outputs)
+
+
+@pytest.mark.parametrize("n", [2, 5, 9])
+def test_chain_of_n_equal_tensors_needs_two_slots(n: int) -> None:
+    args = "%x: tensor<256xf32>"
+    body = ["%t0 = relay.call_lowered @k(%x) : (tensor<256xf32>) -> tensor<256xf32>"]
+    body += [
+        f"%t{i} = relay.call_lowered @k(%t{i - 1}) : (tensor<256xf32>) -> tensor<256xf32>"
+        for i in range(1, n)
+    ]
+    text = (
+        f"func.func @main({args}) -> tensor<256xf32> {{\n  "
+        + "\n  ".join(body)
+        + f"\n  func.return %t{n - 1} : tensor<256xf32>\n}}"
+    )
+    module = Parser(mlir_context(), text).parse_module()
+    fn = module.body.block.first_op
+    assert isinstance(fn, func.FuncOp)
+    plan = storage_plan(fn)
+    kernel_values = [v for v in plan.offsets if v.name_hint != "x"]
+    assert len({plan.storage_ids[v] for v in kernel_values}) == 2
+    assert len({plan.offsets[v] for v in kernel_values}) == 2
+    assert plan.arena_bytes == 3 * 1024  # the input, and two slots
+
+    ctx = Context()
+    ManifestAllocPass().apply(ctx, module)
+    PlanMemoryPass().apply(ctx, module)
+    assert fn.attributes["memory.planned_bytes"] == IntegerAttr(2048, 64)
+
+
+def test_inputs_and_constants_get_storage_of_their_own() -> None:
+    text = """
+    func.func @main(%x: tensor<16xf32>) -> tensor<16xf32> {
+      %w = relay.const dense<1.0> : tensor<16xf32>
+      %a = relay.call_lowered @k1(%x, %w) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+      %b = relay.call_lowered @k2(%a) : (tensor<16xf32>) -> tensor<16xf32>
+      %c = relay.call_lowered @k3(%b) : (tensor<16xf32>) -> tensor<16xf32>
+      func.return %c : tensor<16xf32>
+    }
+    """
+    fn = Parser(mlir_context(), text).parse_module().body.block.first_op
+    assert isinstance(fn, func.FuncOp)
+    plan = storage_plan(fn)
+    by_name = {v.name_hint: v for v in plan.storage_ids}
+    ids = {n: plan.storage_ids[v] for n, v in by_name.items()}
+    assert ids == {"x": 0, "w": 1, "a": 2, "b": 3, "c": 2}
+    offsets = {n: plan.offsets[v] for n, v in by_name.items()}
+    assert len({offsets["x"], offsets["w"], offsets["a"], offsets["b"]}) == 4
+    assert offsets["c"] == offsets["a"]
+    assert plan.arena_bytes == 4 * 64 and plan.naive_bytes == 5 * 64
+
+
+def test_storage_plan_rejects_a_dynamic_shape() -> None:
+    text = """
+    func.func @main(%x: tensor<?xf32>) -> tensor<4xf32> {
+      %a = relay.call_lowered @k(%x) : (tensor<?xf32>) -> tensor<4xf32>
+      func.return %a : tensor<4xf32>
+    }
+    """
+    fn = Parser(mlir_context(), text).parse_module().body.block.first_op
+    assert isinstance(fn, func.FuncOp)
+    with pytest.raises(MemoryPlanError, match=r"graph input 0 has type tensor<\?xf32>"):
+        storage_plan(fn)

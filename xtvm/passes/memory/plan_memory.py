@@ -1,0 +1,131 @@
+"""``memory-plan``: share storage between tensors whose lifetimes do not
+overlap (TVM's ``GraphPlanMemory`` and ``StaticMemoryPlan``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xtvm.dialects.memory import DEFAULT_ALIGNMENT, AllocStorageOp, AllocTensorOp
+from xtvm.passes.memory.liveness import MemoryPlanError, analyze_liveness, op_text
+from xtvm.passes.memory.planner import (
+    align_up,
+    naive_bytes,
+    plan_arena,
+    plan_storage_ids,
+)
+
+PLANNED_BYTES = "memory.planned_bytes"
+"""Function attribute: bytes of the planned storage (aligned)."""
+NAIVE_BYTES = "memory.naive_bytes"
+"""Function attribute: bytes of one aligned storage per tensor."""
+
+
+def _plan_function(fn: func.FuncOp, arena: bool, alignment: int) -> None:
+    live = analyze_liveness(fn)
+    allocs = [v.owner for v in live.lifetimes if isinstance(v.owner, AllocTensorOp)]
+    if not allocs:
+        return
+    old_storages = []
+    for alloc in allocs:
+        storage = alloc.storage.owner
+        if not isinstance(storage, AllocStorageOp) or storage.parent is not fn.body.block:
+            raise MemoryPlanError(
+                f"memory-plan: @{fn.sym_name.data} places a tensor in storage that is not "
+                f"allocated in the function:\n{op_text(alloc)}"
+            )
+        if storage in old_storages:
+            continue
+        if any(not isinstance(use.operation, AllocTensorOp) for use in storage.storage.uses):
+            raise MemoryPlanError(
+                f"memory-plan: @{fn.sym_name.data} uses a storage for something other "
+                f"than memory.alloc_tensor:\n{op_text(storage)}"
+            )
+        old_storages.append(storage)
+    lifetimes = [live.lifetimes[a.result] for a in allocs]
+
+    if arena:
+        offsets, total = plan_arena(lifetimes, alignment)
+        storages = [AllocStorageOp(total, alignment)]
+        storages[0].storage.name_hint = "arena"
+        places = [(storages[0].storage, o) for o in offsets]
+    else:
+        ids, sizes = plan_storage_ids(lifetimes)
+        storages = [AllocStorageOp(size, alignment) for size in sizes]
+        for sid, s in enumerate(storages):
+            s.storage.name_hint = f"storage{sid}"
+        total = sum(align_up(size, alignment) for size in sizes)
+        places = [(storages[sid].storage, 0) for sid in ids]
+
+    Rewriter.insert_op(storages, InsertPoint.at_start(fn.body.block))
+    for alloc, (storage, offset) in zip(allocs, places, strict=True):
+        assert isinstance(alloc.result.type, TensorType)
+        Rewriter.replace_op(alloc, AllocTensorOp(storage, offset, alloc.result.type))
+    for storage in old_storages:
+        Rewriter.erase_op(storage)
+    fn.attributes[PLANNED_BYTES] = IntegerAttr(total, i64)
+    fn.attributes[NAIVE_BYTES] = IntegerAttr(naive_bytes(lifetimes, alignment), i64)
+
+
+@dataclass(frozen=True)
+class PlanMemoryPass(ModulePass):
+    """Plan the storage of every ``memory.alloc_tensor`` of straight-line
+    graph functions, so that tensors whose lifetimes do not overlap share
+    bytes.
+
+    A tensor lives from its ``memory.alloc_tensor`` to its last use (through
+    ``relay.tuple``/``relay.tuple_get``; ``memory.kill`` is not a use); a
+    returned tensor to ``func.return``, so no kernel overwrites an output. A
+    kernel's inputs and outputs are live at the same op, so they never share
+    bytes.
+
+    Options: ``arena=true`` (default) places every tensor at an aligned
+    offset of one ``memory.alloc_storage`` (greedy by size: largest first,
+    each at the lowest offset free of conflicting tensors; the storage-id
+    plan laid out back to back when that is smaller); ``arena=false`` gives
+    one storage per storage id (TVM's graph-executor plan: a dead tensor's
+    storage goes to a free list, a new tensor takes the best-fitting free
+    one). ``alignment`` (default 64) sets the alignment of offsets and
+    storage.
+
+    Input: the output of ``memory-manifest-alloc`` (or of this pass: planning
+    again gives the same plan); each ``memory.alloc_tensor``'s storage is a
+    ``memory.alloc_storage`` of the same function used only by tensors.
+
+    Output: new storage at the top of the function, the old storage erased,
+    each tensor re-placed; attributes ``memory.planned_bytes`` (the planned
+    storage, aligned) and ``memory.naive_bytes`` (one aligned storage per
+    tensor) on the function. Kernel calls, kills and all other ops are
+    unchanged.
+
+    ```mlir
+    // after memory-manifest-alloc, a chain x -> a -> b -> c of 16-byte tensors
+    // becomes, with arena=true:
+    func.func @main(...) -> tensor<4xf32>
+        attributes {memory.planned_bytes = 128 : i64, memory.naive_bytes = 192 : i64} {
+      %arena = memory.alloc_storage {size = 128 : i64, alignment = 64 : i64} : !memory.storage
+      %a = memory.alloc_tensor %arena {offset = 0 : i64} : tensor<4xf32>
+      ...
+      %b = memory.alloc_tensor %arena {offset = 64 : i64} : tensor<4xf32>
+      ...
+      %c = memory.alloc_tensor %arena {offset = 0 : i64} : tensor<4xf32>
+    ```
+    """
+
+    name = "memory-plan"
+    arena: bool = True
+    alignment: int = DEFAULT_ALIGNMENT
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.alignment <= 0 or self.alignment & (self.alignment - 1):
+            raise MemoryPlanError(f"memory-plan: alignment {self.alignment} is not a power of two")
+        for fn in op.ops:
+            if isinstance(fn, func.FuncOp) and any(
+                isinstance(o, AllocTensorOp) for o in fn.walk()
+            ):
+                _plan_function(fn, self.arena, self.alignment)
