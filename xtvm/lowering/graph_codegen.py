@@ -6,8 +6,9 @@ Input: a module whose ``func.func @main`` holds only ``relay.const``,
 ``func.return`` (the output of ``convert-relay-to-tir``), next to the
 ``tir.prim_func`` kernels it calls.
 Output: the JSON described in ``docs/abi.md`` (a ``null`` node per input and
-constant, a ``tvm_op`` node per kernel call, one storage id per entry until
-memory planning assigns shared storage), the constants by name, and the
+constant, a ``tvm_op`` node per kernel call, and the static memory plan of
+:func:`xtvm.passes.memory.storage_plan`: storage ids that non-overlapping
+lifetimes share, and offsets into one arena), the constants by name, and the
 module with the graph function erased, ready for ``convert-tir-to-llvm``.
 """
 
@@ -24,6 +25,8 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from xtvm.dialects.relay import CallLoweredOp, ConstOp, TupleGetOp, TupleOp
 from xtvm.dtypes import dtype_name
+from xtvm.passes.memory import storage_plan
+from xtvm.passes.relay.constants import numpy_from_const
 
 
 class GraphCodegenError(DiagnosticException):
@@ -38,17 +41,6 @@ class GraphArtifact:
     params: dict[str, np.ndarray] = field(default_factory=dict)
     input_names: list[str] = field(default_factory=list)
     output_names: list[str] = field(default_factory=list)
-
-
-def const_to_numpy(op: ConstOp) -> np.ndarray:
-    ty = op.result.type
-    assert isinstance(ty, TensorType)
-    dtype = np.dtype(dtype_name(ty.element_type))
-    shape = ty.get_shape()
-    data = np.frombuffer(op.value.data.data, dtype=dtype)
-    if data.size == 1 and int(np.prod(shape)) != 1:  # a splat
-        return np.full(shape, data[0], dtype)
-    return data.reshape(shape)
 
 
 def arg_name(fn: func.FuncOp, index: int, default: str) -> str:
@@ -70,6 +62,7 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
     shapes: list[list[int]] = []
     dtypes: list[str] = []
     entries: dict[SSAValue, list[int]] = {}  # value -> [node id, output index, version]
+    entry_values: list[SSAValue] = []  # graph entry index -> the value it holds
     tuples: dict[SSAValue, list[SSAValue]] = {}
     params: dict[str, np.ndarray] = {}
     arg_nodes: list[int] = []
@@ -83,6 +76,7 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
             shapes.append(list(ty.get_shape()))
             dtypes.append(dtype_name(ty.element_type))
             entries[value] = [nid, i, 0]
+            entry_values.append(value)
 
     input_names = []
     for i, arg in enumerate(fn.args):
@@ -100,7 +94,7 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
     for op in fn.body.block.ops:
         if isinstance(op, ConstOp):
             name = f"p{len(params)}"
-            params[name] = const_to_numpy(op)
+            params[name] = numpy_from_const(op)
             arg_nodes.append(len(nodes))
             add_node({"op": "null", "name": name, "inputs": []}, [op.result])
         elif isinstance(op, CallLoweredOp):
@@ -133,6 +127,7 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
                 f"first. The op:\n{op}"
             )
 
+    plan = storage_plan(fn)
     graph = {
         "nodes": nodes,
         "arg_nodes": arg_nodes,
@@ -141,7 +136,8 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
         "attrs": {
             "shape": ["list_shape", shapes],
             "dltype": ["list_str", dtypes],
-            "storage_id": ["list_int", list(range(len(shapes)))],
+            "storage_id": ["list_int", [plan.storage_ids[v] for v in entry_values]],
+            "storage_offset": ["list_int", [plan.offsets[v] for v in entry_values]],
         },
     }
     output_names = [f"output{i}" for i in range(len(heads))]

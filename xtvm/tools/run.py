@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> None:
     outputs = [gmod.get_output(i).numpy() for i in range(gmod.get_num_outputs())]
     for i, out in enumerate(outputs):
         print(f"output {i}: shape {tuple(out.shape)} {out.dtype}")
+        print("  " + np.array2string(out, threshold=12, edgeitems=3, precision=5).replace("\n", "\n  "))
     print(f"latency: median {statistics.median(times) * 1e3:.3f} ms over {len(times)} runs")
     if args.output:
         np.savez(args.output, *outputs)
