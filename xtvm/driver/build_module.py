@@ -58,7 +58,7 @@ def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "ma
                 f"param '{name}' has type {const.result.type}, but @{entry} expects {arg.type}"
             )
         block.insert_op_before(const, block.first_op)
-        arg.replace_by(const.result)
+        arg.replace_all_uses_with(const.result)
     for i in reversed(range(len(fn.args))):
         if i not in keep:
             block.erase_arg(fn.args[i])

@@ -122,7 +122,7 @@ def run_steps(
 
 
 def _instantiate(spec: str) -> ModulePass:
-    from xdsl.utils.parse_pipeline import parse_pipeline
+    from xdsl.utils.arg_spec import parse_pipeline
 
     (pass_spec,) = list(parse_pipeline(spec))
     try:
