@@ -61,7 +61,11 @@ def make_mlp(seed: int = SEED) -> onnx.ModelProto:
 
 
 def main() -> Path:
-    path = Path(__file__).resolve().parent / "mlp.onnx"
+    import argparse
+
+    parser = argparse.ArgumentParser(description="write the example MLP as ONNX")
+    parser.add_argument("--output", type=Path, default=Path(__file__).resolve().parent / "mlp.onnx")
+    path = parser.parse_args().output
     onnx.save(make_mlp(), path)
     print(path)
     return path

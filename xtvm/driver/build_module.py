@@ -1,4 +1,6 @@
-"""``xtvm.build``: relay module (+ params) → a graph executor factory module.
+"""``xtvm.build``: a relay module (+ params) → a graph executor factory
+module; a ``tir.prim_func`` (e.g. from ``te.create_prim_func``) → a kernel
+library.
 
 ```python
 mod, params = xtvm.frontend.from_onnx(onnx.load("mlp.onnx"), shape={"data": (1, 784)})
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.ir import Operation
 
 from xtvm.driver.pipeline import STAGES, enabled, run_steps
 from xtvm.lowering.graph_codegen import GraphArtifact, arg_name, graph_codegen
@@ -69,17 +72,27 @@ def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "ma
     )
 
 
+def has_graph(module: ModuleOp, entry: str = "main") -> bool:
+    """Whether the module has a graph function (else it is a kernel library)."""
+    return any(isinstance(op, func.FuncOp) and op.sym_name.data == entry for op in module.ops)
+
+
 def lower(
     module: ModuleOp, params: Mapping[str, object] | None = None, stage: str = "llvm-dialect"
 ) -> Lowered:
     """Run the pipeline on ``module`` (in place) up to and including ``stage``.
 
     Past ``tir``, the graph function leaves the module as graph JSON (and the
-    kernels' signatures are recorded) before the kernels become llvm."""
+    kernels' signatures are recorded) before the kernels become llvm. A
+    module of ``tir.prim_func``s alone (no ``@main``) is a kernel library: it
+    has no graph, and the relay stages find nothing to do."""
     from xtvm.codegen import tir_signature
     from xtvm.dialects.tir import PrimFuncOp
 
+    graph_module = has_graph(module)
     if params:
+        if not graph_module:
+            raise ValueError("params given, but the module has no graph function @main")
         bind_params(module, params)
     graph, functions = None, {}
     for s in STAGES:
@@ -89,7 +102,7 @@ def lower(
                 for op in module.ops
                 if isinstance(op, PrimFuncOp)
             }
-            graph = graph_codegen(module)
+            graph = graph_codegen(module) if graph_module else None
         run_steps(module, enabled(s.steps))
         if s.name == stage:
             return Lowered(module, graph, functions)
@@ -97,15 +110,21 @@ def lower(
 
 
 def build(
-    module: ModuleOp,
+    module: ModuleOp | Operation,
     target: str | object = "llvm",
     params: Mapping[str, object] | None = None,
 ):
-    """Compile a relay module into a graph executor factory ``Module``:
-    ``lib["default"](dev)`` creates the executor, ``lib.export_library(path)``
-    writes a shared library that ``xtvm.runtime.load_module`` loads."""
+    """Compile to a runtime ``Module``.
+
+    A relay module (with ``func.func @main``) gives a graph executor factory:
+    ``lib["default"](dev)`` creates the executor. A ``tir.prim_func``, or a
+    module of them, gives a kernel library: ``lib["name"](a, b)``. Either way
+    ``lib.export_library(path)`` writes a shared library that
+    ``xtvm.runtime.load_module`` loads in a fresh process."""
     from xtvm import codegen
 
+    if not isinstance(module, ModuleOp):
+        module = ModuleOp([module.clone()])
     lowered = lower(module.clone(), params)
-    assert lowered.graph is not None
-    return codegen.jit(lowered.module, lowered.header(), lowered.graph.params, target=target)
+    kernel_params = lowered.graph.params if lowered.graph else {}
+    return codegen.jit(lowered.module, lowered.header(), kernel_params, target=target)
