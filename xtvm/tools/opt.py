@@ -62,7 +62,9 @@ class XtvmOptMain(xDSLOptMain):
                 module.verify()
             if previous is None:
                 return
-            done.append(previous.pipeline_pass_spec().__str__())
+            spec = previous.pipeline_pass_spec()
+            kebab = type(spec)(spec.name, {k.replace("_", "-"): v for k, v in spec.parameters.items()})
+            done.append(str(kebab))
             print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stderr)
             print(f"// reproduce: xtvm-opt -p '{','.join(done)}'", file=sys.stderr)
             Printer(stream=sys.stderr).print_op(module)
