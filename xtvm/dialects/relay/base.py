@@ -27,7 +27,9 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     ArrayAttr,
+    BoolAttr,
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
@@ -36,6 +38,8 @@ from xdsl.dialects.builtin import (
     TensorType,
     TupleType,
     UnrankedTensorType,
+    f64,
+    i64,
 )
 from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation
@@ -111,9 +115,7 @@ class RelayOp(IRDLOperation):
     PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
 
     @classmethod
-    def infer(
-        cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]
-    ) -> list[Attribute]:
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> list[Attribute]:
         """Result types from operand types and attribute values."""
         raise NotImplementedError(f"{cls.name} has no type rule")
 
@@ -121,6 +123,17 @@ class RelayOp(IRDLOperation):
     def attrs(self) -> dict[str, Any]:
         """The op's properties as Python values (for type rules and references)."""
         return {name: attr_to_py(value) for name, value in self.properties.items()}
+
+    @classmethod
+    def with_defaults(cls, attrs: Mapping[str, Any]) -> dict[str, Any]:
+        """``attrs`` completed with the default of every property left out, so
+        a type rule can be called with only the attributes that differ."""
+        defaults = {
+            name: attr_to_py(prop.default_value)
+            for name, prop in cls.get_irdl_definition().properties.items()
+            if prop.default_value is not None
+        }
+        return defaults | dict(attrs)
 
     def inferred_types(self) -> list[Attribute]:
         return self.infer([o.type for o in self.operands], self.attrs)
@@ -154,9 +167,7 @@ def tensor_type(op: type[RelayOp] | str, value: Attribute, what: str) -> TensorT
     return value
 
 
-def broadcast_shapes(
-    op_name: str, lhs: Sequence[int], rhs: Sequence[int]
-) -> list[int]:
+def broadcast_shapes(op_name: str, lhs: Sequence[int], rhs: Sequence[int]) -> list[int]:
     """NumPy broadcasting of two shapes (``?`` broadcasts like an unknown size)."""
     rank = max(len(lhs), len(rhs))
     a = [1] * (rank - len(lhs)) + list(lhs)
@@ -181,3 +192,86 @@ def normalize_axis(op_name: str, axis: int, rank: int, what: str = "axis") -> in
     if not -rank <= axis < rank:
         raise RelayTypeError(f"'{op_name}' {what} {axis} is out of range for rank {rank}")
     return axis % rank if rank else 0
+
+
+def int_array(values: Sequence[int]) -> DenseArrayBase:
+    """An ``array<i64: ...>`` property."""
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+
+
+def i64_attr(value: int) -> IntegerAttr:
+    """An ``N : i64`` property."""
+    return IntegerAttr(int(value), i64)
+
+
+def f64_attr(value: float) -> FloatAttr:
+    """An ``X : f64`` property."""
+    return FloatAttr(float(value), f64)
+
+
+def bool_attr(value: bool) -> IntegerAttr:
+    """A ``true``/``false`` property."""
+    return BoolAttr.from_bool(bool(value))
+
+
+def int_tuple(
+    op_name: str, what: str, values: Sequence[int], count: int, minimum: int
+) -> tuple[int, ...]:
+    """``values`` as a tuple of ``count`` integers ``>= minimum``, or a type error."""
+    if len(values) != count or any(v < minimum for v in values):
+        raise RelayTypeError(
+            f"'{op_name}' {what} must be {count} integers >= {minimum}, got {list(values)}"
+        )
+    return tuple(values)
+
+
+def is_float(element_type: Attribute) -> bool:
+    """Whether an element type is a floating-point type."""
+    return isinstance(element_type, AnyFloat)
+
+
+def same_element_type(op_name: str, *types: TensorType) -> Attribute:
+    """The element type all ``types`` share, or a type error."""
+    first = types[0].element_type
+    for other in types[1:]:
+        if other.element_type != first:
+            raise RelayTypeError(
+                f"'{op_name}' operands must have one element type, "
+                f"got {first} and {other.element_type}"
+            )
+    return first
+
+
+def window_output_size(
+    op_name: str,
+    what: str,
+    size: int,
+    pad_before: int,
+    pad_after: int,
+    window: int,
+    stride: int,
+    dilation: int,
+    ceil_mode: bool = False,
+) -> int:
+    """Number of positions of a sliding window (convolution or pooling) along
+    one spatial axis, ONNX/onnxruntime rules.
+
+    The dilated window spans ``(window - 1) * dilation + 1`` elements. With
+    ``ceil_mode`` a last partial window is kept, unless it would start in the
+    trailing padding. ``?`` in gives ``?`` out.
+    """
+    if size == DYNAMIC_INDEX:
+        return DYNAMIC_INDEX
+    span = (window - 1) * dilation + 1
+    padded = size + pad_before + pad_after
+    if span > padded:
+        raise RelayTypeError(
+            f"'{op_name}' window {what} {span} (with dilation) is larger than the "
+            f"padded input {what} {padded}"
+        )
+    if not ceil_mode:
+        return (padded - span) // stride + 1
+    out = -(-(padded - span) // stride) + 1
+    if (out - 1) * stride >= size + pad_before:
+        out -= 1
+    return out

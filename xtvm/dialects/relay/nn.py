@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, BoolAttr, FloatAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -21,8 +22,13 @@ from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    bool_attr,
     broadcast_shapes,
+    f64_attr,
+    i64_attr,
+    is_float,
     normalize_axis,
+    same_element_type,
     shape_str,
     tensor_type,
 )
@@ -46,8 +52,7 @@ class ReluOp(UnaryOp):
 def _same_dtype(op: str, a: TensorType, b: TensorType) -> None:
     if a.element_type != b.element_type:
         raise RelayTypeError(
-            f"'{op}' operands must have one element type, "
-            f"got {a.element_type} and {b.element_type}"
+            f"'{op}' operands must have one element type, got {a.element_type} and {b.element_type}"
         )
 
 
@@ -217,3 +222,207 @@ class SoftmaxOp(RelayOp):
         data = tensor_type(cls, operand_types[0], "its input")
         normalize_axis(cls.name, attrs.get("axis", -1), len(data.get_shape()))
         return [data]
+
+
+@irdl_op_definition
+class BatchNormOp(RelayOp):
+    """Batch normalization for inference, along ``axis`` (default 1):
+
+    ``(data - moving_mean) / sqrt(moving_var + epsilon) * gamma + beta``
+
+    ``gamma``, ``beta``, ``moving_mean`` and ``moving_var`` are 1-d of the
+    size of ``data``'s ``axis``; ``scale = false`` drops ``gamma`` and
+    ``center = false`` drops ``beta``. TVM's ``nn.batch_norm`` returns a
+    3-tuple (output, new mean, new variance) whose last two fields only
+    training uses; this op is the inference form and has the normalized
+    tensor as its single result.
+
+    ```mlir
+    %y = relay.nn.batch_norm %x, %g, %b, %m, %v {epsilon = 1.000000e-03 : f64} : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+    ```
+    """
+
+    name = "relay.nn.batch_norm"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    gamma = operand_def(TensorType)
+    beta = operand_def(TensorType)
+    moving_mean = operand_def(TensorType)
+    moving_var = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=i64_attr(1))
+    epsilon = prop_def(FloatAttr, default_value=f64_attr(1e-5))
+    center = prop_def(BoolAttr, default_value=bool_attr(True))
+    scale = prop_def(BoolAttr, default_value=bool_attr(True))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data `,` $gamma `,` $beta `,` $moving_mean `,` $moving_var " + _FUNCTIONAL
+
+    def __init__(
+        self,
+        data: SSAValue,
+        gamma: SSAValue,
+        beta: SSAValue,
+        moving_mean: SSAValue,
+        moving_var: SSAValue,
+        axis: int = 1,
+        epsilon: float = 1e-5,
+        center: bool = True,
+        scale: bool = True,
+    ):
+        operands = [data, gamma, beta, moving_mean, moving_var]
+        attrs = {"axis": axis, "epsilon": epsilon, "center": center, "scale": scale}
+        (ty,) = self.infer([o.type for o in operands], attrs)
+        props = {
+            "axis": i64_attr(axis),
+            "epsilon": f64_attr(epsilon),
+            "center": bool_attr(center),
+            "scale": bool_attr(scale),
+        }
+        super().__init__(operands=operands, result_types=[ty], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        attrs = cls.with_defaults(attrs)
+        names = ("data", "gamma", "beta", "moving_mean", "moving_var")
+        data, *params = (tensor_type(cls, t, n) for t, n in zip(operand_types, names))
+        same_element_type(cls.name, data, *params)
+        shape = data.get_shape()
+        axis = normalize_axis(cls.name, attrs["axis"], len(shape))
+        for name, param in zip(names[1:], params):
+            if param.get_shape() != (shape[axis],):
+                raise RelayTypeError(
+                    f"'{cls.name}' {name} must have shape {shape_str([shape[axis]])} "
+                    f"(data axis {axis}), got {shape_str(param.get_shape())}"
+                )
+        if attrs["epsilon"] < 0:
+            raise RelayTypeError(f"'{cls.name}' epsilon must be >= 0, got {attrs['epsilon']}")
+        return [data]
+
+
+@irdl_op_definition
+class LrnOp(RelayOp):
+    """Local response normalization across ``axis`` (default 1), ONNX ``LRN``:
+
+    ``y[c] = x[c] / (bias + alpha / size * sum(x[j] ** 2)) ** beta`` over
+    ``j`` in ``[c - (size - 1) // 2, c + size // 2]`` (clipped to the axis);
+    note that ``alpha`` is divided by ``size``. Defaults are TVM's (``size =
+    5``, ``alpha = 1e-5``, ``beta = 0.75``, ``bias = 2``).
+
+    ```mlir
+    %y = relay.nn.lrn %x {size = 5 : i64, alpha = 1.000000e-04 : f64, bias = 1.000000e+00 : f64} : tensor<1x8x4x4xf32>
+    ```
+    """
+
+    name = "relay.nn.lrn"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    T: ClassVar = UnaryOp.T
+    input = operand_def(T)
+    result = result_def(T)
+    size = prop_def(IntegerAttr, default_value=i64_attr(5))
+    axis = prop_def(IntegerAttr, default_value=i64_attr(1))
+    alpha = prop_def(FloatAttr, default_value=f64_attr(1e-5))
+    beta = prop_def(FloatAttr, default_value=f64_attr(0.75))
+    bias = prop_def(FloatAttr, default_value=f64_attr(2.0))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(
+        self,
+        input: SSAValue,
+        size: int = 5,
+        axis: int = 1,
+        alpha: float = 1e-5,
+        beta: float = 0.75,
+        bias: float = 2.0,
+    ):
+        self.infer([input.type], {"size": size, "axis": axis})
+        props = {
+            "size": i64_attr(size),
+            "axis": i64_attr(axis),
+            "alpha": f64_attr(alpha),
+            "beta": f64_attr(beta),
+            "bias": f64_attr(bias),
+        }
+        super().__init__(operands=[input], result_types=[input.type], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        attrs = cls.with_defaults(attrs)
+        data = tensor_type(cls, operand_types[0], "its input")
+        if not is_float(data.element_type):
+            raise RelayTypeError(
+                f"'{cls.name}' expects a floating-point tensor, got {data.element_type}"
+            )
+        normalize_axis(cls.name, attrs["axis"], len(data.get_shape()))
+        if attrs["size"] < 1:
+            raise RelayTypeError(f"'{cls.name}' size must be >= 1, got {attrs['size']}")
+        return [data]
+
+
+@irdl_op_definition
+class DropoutOp(RelayOp):
+    """Dropout at inference: the identity. ``rate`` in ``[0, 1)`` is kept for
+    the record. TVM's ``nn.dropout`` returns (output, mask); this op has the
+    output as its single result.
+
+    ```mlir
+    %y = relay.nn.dropout %x {rate = 2.000000e-01 : f64} : tensor<1x128xf32>
+    ```
+    """
+
+    name = "relay.nn.dropout"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    T: ClassVar = UnaryOp.T
+    input = operand_def(T)
+    result = result_def(T)
+    rate = prop_def(FloatAttr, default_value=f64_attr(0.5))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue, rate: float = 0.5):
+        self.infer([input.type], {"rate": rate})
+        super().__init__(
+            operands=[input], result_types=[input.type], properties={"rate": f64_attr(rate)}
+        )
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        rate = cls.with_defaults(attrs)["rate"]
+        if not 0 <= rate < 1:
+            raise RelayTypeError(f"'{cls.name}' rate must be in [0, 1), got {rate}")
+        return [tensor_type(cls, operand_types[0], "its input")]
+
+
+@irdl_op_definition
+class BatchFlattenOp(RelayOp):
+    """Flattens every axis but the first: ``[N, d1, ..., dk]`` → ``[N, d1 * ... * dk]``.
+
+    ```mlir
+    %y = relay.nn.batch_flatten %x : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+    ```
+    """
+
+    name = "relay.nn.batch_flatten"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$input " + _FUNCTIONAL
+
+    def __init__(self, input: SSAValue):
+        (ty,) = self.infer([input.type], {})
+        super().__init__(operands=[input], result_types=[ty])
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        shape = data.get_shape()
+        if not shape:
+            raise RelayTypeError(f"'{cls.name}' expects a tensor of rank >= 1, got a scalar")
+        rest = 1
+        for d in shape[1:]:
+            rest = DYNAMIC_INDEX if DYNAMIC_INDEX in (d, rest) else rest * d
+        return [TensorType(data.element_type, [shape[0], rest])]

@@ -1,8 +1,10 @@
 """Constants and elementwise maths: ``relay.const``, the broadcasting binary
-ops and the unary elementwise ops.
+ops, the unary elementwise ops, ``relay.clip``, ``relay.cast`` and
+``relay.shape_of``.
 
 A new binary op is a subclass of :class:`BinaryOp` with a name and a
-docstring; a new unary op a subclass of :class:`UnaryOp`. The broadcasting
+docstring; a new unary op a subclass of :class:`UnaryOp` (or of
+:class:`FloatUnaryOp` when it is defined on floating-point tensors only). The
 type rule, traits, pattern kind and assembly format come from the base.
 """
 
@@ -14,11 +16,14 @@ from typing import Any, ClassVar
 from xdsl.dialects.builtin import (
     AnyAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
+    StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     ParamAttrConstraint,
+    ParsePropInAttrDict,
     VarConstraint,
     base,
     irdl_op_definition,
@@ -34,8 +39,11 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     broadcast_shapes,
+    f64_attr,
+    is_float,
     tensor_type,
 )
+from xtvm.dtypes import element_type
 
 
 @irdl_op_definition
@@ -144,12 +152,202 @@ class UnaryOp(RelayOp):
     traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input)"
 
-    def __init__(self, input: SSAValue):
-        super().__init__(operands=[input], result_types=[input.type])
+    def __init__(self, input: SSAValue, *, properties: Mapping[str, Attribute] | None = None):
+        super().__init__(
+            operands=[input], result_types=[input.type], properties=dict(properties or {})
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         return [tensor_type(cls, operand_types[0], "its input")]
 
 
-BINARY_OPS = [AddOp, SubtractOp, MultiplyOp, DivideOp]
+@irdl_op_definition
+class MaximumOp(BinaryOp):
+    """Elementwise ``max(lhs, rhs)`` with broadcasting (NaN propagates, as NumPy)."""
+
+    name = "relay.maximum"
+
+
+@irdl_op_definition
+class MinimumOp(BinaryOp):
+    """Elementwise ``min(lhs, rhs)`` with broadcasting (NaN propagates, as NumPy)."""
+
+    name = "relay.minimum"
+
+
+@irdl_op_definition
+class PowerOp(BinaryOp):
+    """Elementwise ``lhs ** rhs`` with broadcasting."""
+
+    name = "relay.power"
+
+
+class FloatUnaryOp(UnaryOp):
+    """Base of the unary ops defined on floating-point tensors only.
+
+    ```mlir
+    %y = relay.exp %x : tensor<4x3xf32>
+    ```
+    """
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        if not is_float(data.element_type):
+            raise RelayTypeError(
+                f"'{cls.name}' expects a floating-point tensor, got {data.element_type}"
+            )
+        return [data]
+
+
+@irdl_op_definition
+class SigmoidOp(FloatUnaryOp):
+    """``1 / (1 + exp(-x))`` elementwise."""
+
+    name = "relay.sigmoid"
+
+
+@irdl_op_definition
+class TanhOp(FloatUnaryOp):
+    """Hyperbolic tangent elementwise."""
+
+    name = "relay.tanh"
+
+
+@irdl_op_definition
+class ExpOp(FloatUnaryOp):
+    """``e ** x`` elementwise."""
+
+    name = "relay.exp"
+
+
+@irdl_op_definition
+class SqrtOp(FloatUnaryOp):
+    """Square root elementwise (NaN below zero)."""
+
+    name = "relay.sqrt"
+
+
+@irdl_op_definition
+class LogOp(FloatUnaryOp):
+    """Natural logarithm elementwise (``-inf`` at zero, NaN below)."""
+
+    name = "relay.log"
+
+
+@irdl_op_definition
+class NegativeOp(UnaryOp):
+    """``-x`` elementwise (wraps around for the smallest signed integer)."""
+
+    name = "relay.negative"
+
+
+@irdl_op_definition
+class AbsOp(UnaryOp):
+    """``|x|`` elementwise."""
+
+    name = "relay.abs"
+
+
+@irdl_op_definition
+class ClipOp(UnaryOp):
+    """Clamps every element to ``[a_min, a_max]``: ``min(max(x, a_min), a_max)``
+    (so ``a_max`` wins when ``a_min > a_max``, as in ONNX). The bounds are
+    ``f64`` attributes converted to the element type; ``±inf`` leaves a side
+    unbounded.
+
+    ```mlir
+    %y = relay.clip %x {a_min = 0.000000e+00 : f64, a_max = 6.000000e+00 : f64} : tensor<1x8xf32>
+    ```
+    """
+
+    name = "relay.clip"
+    a_min = prop_def(FloatAttr)
+    a_max = prop_def(FloatAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, input: SSAValue, a_min: float, a_max: float):
+        super().__init__(input, properties={"a_min": f64_attr(a_min), "a_max": f64_attr(a_max)})
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        if attrs["a_min"] != attrs["a_min"] or attrs["a_max"] != attrs["a_max"]:
+            raise RelayTypeError(f"'{cls.name}' bounds must not be NaN")
+        return super().infer(operand_types, attrs)
+
+
+@irdl_op_definition
+class CastOp(RelayOp):
+    """Converts the elements to ``dtype`` (a dtype name such as ``"float32"``
+    or ``"int8"``): float → int truncates toward zero, as C and TVM.
+
+    ```mlir
+    %y = relay.cast %x {dtype = "int32"} : (tensor<4xf32>) -> tensor<4xi32>
+    ```
+    """
+
+    name = "relay.cast"
+    PATTERN: ClassVar[OpPattern] = OpPattern.ELEMWISE
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    dtype = prop_def(StringAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, input: SSAValue, dtype: str):
+        (ty,) = self.infer([input.type], {"dtype": dtype})
+        super().__init__(
+            operands=[input], result_types=[ty], properties={"dtype": StringAttr(dtype)}
+        )
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        return [TensorType(dtype_element_type(cls.name, attrs["dtype"]), data.get_shape())]
+
+
+def dtype_element_type(op_name: str, dtype: str) -> Attribute:
+    """The element type of a dtype attribute, or a type error naming the op."""
+    try:
+        return element_type(dtype)
+    except ValueError:
+        raise RelayTypeError(f"'{op_name}' has unsupported dtype '{dtype}'") from None
+
+
+@irdl_op_definition
+class ShapeOfOp(RelayOp):
+    """The shape of a tensor as a 1-d integer tensor of its rank; ``dtype`` is
+    ``"int64"`` (default, as ONNX ``Shape``) or ``"int32"``.
+
+    ```mlir
+    %s = relay.shape_of %x : (tensor<1x3x224x224xf32>) -> tensor<4xi64>
+    ```
+    """
+
+    name = "relay.shape_of"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    dtype = prop_def(StringAttr, default_value=StringAttr("int64"))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
+
+    def __init__(self, input: SSAValue, dtype: str = "int64"):
+        (ty,) = self.infer([input.type], {"dtype": dtype})
+        super().__init__(
+            operands=[input], result_types=[ty], properties={"dtype": StringAttr(dtype)}
+        )
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        dtype = cls.with_defaults(attrs)["dtype"]
+        if dtype not in ("int32", "int64"):
+            raise RelayTypeError(f"'{cls.name}' dtype must be int32 or int64, got '{dtype}'")
+        return [TensorType(element_type(dtype), [len(data.get_shape())])]
+
+
+BINARY_OPS = [AddOp, SubtractOp, MultiplyOp, DivideOp, MaximumOp, MinimumOp, PowerOp]

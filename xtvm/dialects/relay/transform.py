@@ -1,16 +1,21 @@
-"""Shape and layout ops: ``relay.reshape``, ``relay.transpose``, tuples, and
-``relay.call_lowered`` (a call of a lowered ``tir.prim_func``)."""
+"""Shape and layout ops: ``relay.reshape``, ``relay.transpose``,
+``relay.concatenate``, ``relay.split``, ``relay.squeeze``,
+``relay.expand_dims``, ``relay.full``, tuples, and ``relay.call_lowered`` (a
+call of a lowered ``tir.prim_func``)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseArrayBase,
     FlatSymbolRefAttrConstr,
     IntegerAttr,
+    StringAttr,
     SymbolRefAttr,
     TensorType,
     TupleType,
@@ -34,9 +39,14 @@ from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    i64_attr,
+    int_array,
+    normalize_axis,
+    same_element_type,
     shape_str,
     tensor_type,
 )
+from xtvm.dialects.relay.tensor import dtype_element_type
 
 _FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
@@ -129,7 +139,9 @@ class TransposeOp(RelayOp):
         if sorted(a % rank if rank else a for a in axes) != list(range(rank)) or any(
             not -rank <= a < rank for a in axes
         ):
-            raise RelayTypeError(f"'{cls.name}' axes {list(axes)} are not a permutation of rank {rank}")
+            raise RelayTypeError(
+                f"'{cls.name}' axes {list(axes)} are not a permutation of rank {rank}"
+            )
         return [a % rank for a in axes]
 
     @classmethod
@@ -228,3 +240,257 @@ class CallLoweredOp(RelayOp):
 
     def verify_(self) -> None:
         """The callee's signature is checked by the lowering that creates it."""
+
+
+@irdl_op_definition
+class ConcatenateOp(RelayOp):
+    """Joins tensors along ``axis`` (default 0); the other sizes must agree.
+
+    ```mlir
+    %y = relay.concatenate %a, %b {axis = 1 : i64} : (tensor<1x2x4xf32>, tensor<1x3x4xf32>) -> tensor<1x5x4xf32>
+    ```
+    """
+
+    name = "relay.concatenate"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=i64_attr(0))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$inputs " + _FUNCTIONAL
+
+    def __init__(self, inputs: Sequence[SSAValue], axis: int = 0):
+        (ty,) = self.infer([i.type for i in inputs], {"axis": axis})
+        super().__init__(operands=[inputs], result_types=[ty], properties={"axis": i64_attr(axis)})
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        if not operand_types:
+            raise RelayTypeError(f"'{cls.name}' needs at least one input")
+        tensors = [tensor_type(cls, t, f"input {i}") for i, t in enumerate(operand_types)]
+        element = same_element_type(cls.name, *tensors)
+        shape = list(tensors[0].get_shape())
+        axis = normalize_axis(cls.name, cls.with_defaults(attrs)["axis"], len(shape))
+        for i, t in enumerate(tensors[1:], 1):
+            other = t.get_shape()
+            if len(other) != len(shape) or any(
+                a != b and DYNAMIC_INDEX not in (a, b)
+                for k, (a, b) in enumerate(zip(shape, other))
+                if k != axis
+            ):
+                raise RelayTypeError(
+                    f"'{cls.name}' input {i} has shape {shape_str(other)}, which does not "
+                    f"match {shape_str(tensors[0].get_shape())} outside axis {axis}"
+                )
+            for k, d in enumerate(other):
+                if k == axis:
+                    both = DYNAMIC_INDEX in (shape[k], d)
+                    shape[k] = DYNAMIC_INDEX if both else shape[k] + d
+                elif shape[k] == DYNAMIC_INDEX:
+                    shape[k] = d
+        return [TensorType(element, shape)]
+
+
+@irdl_op_definition
+class SplitOp(RelayOp):
+    """Splits a tensor along ``axis`` (default 0). ``indices_or_sections`` is
+    either a count of equal sections (which must divide the axis) or the
+    ascending indices where pieces start (``[2, 5]`` gives ``[0:2]``,
+    ``[2:5]``, ``[5:]``). The pieces are the op's results (TVM returns a
+    tuple).
+
+    ```mlir
+    %a, %b = relay.split %x {indices_or_sections = 2 : i64, axis = 1 : i64} : (tensor<1x6xf32>) -> (tensor<1x3xf32>, tensor<1x3xf32>)
+    %c:3 = relay.split %x {indices_or_sections = array<i64: 1, 4>, axis = 1 : i64} : (tensor<1x6xf32>) -> (tensor<1x1xf32>, tensor<1x3xf32>, tensor<1x2xf32>)
+    ```
+    """
+
+    name = "relay.split"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    input = operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    indices_or_sections = prop_def(IntegerAttr | DenseArrayBase)
+    axis = prop_def(IntegerAttr, default_value=i64_attr(0))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input " + _FUNCTIONAL
+
+    def __init__(self, input: SSAValue, indices_or_sections: int | Sequence[int], axis: int = 0):
+        split: Attribute
+        if isinstance(indices_or_sections, int):
+            split, value = i64_attr(indices_or_sections), indices_or_sections
+        else:
+            split, value = int_array(indices_or_sections), tuple(indices_or_sections)
+        types = self.infer([input.type], {"indices_or_sections": value, "axis": axis})
+        super().__init__(
+            operands=[input],
+            result_types=[types],
+            properties={"indices_or_sections": split, "axis": i64_attr(axis)},
+        )
+
+    @classmethod
+    def bounds(cls, size: int, indices_or_sections: int | Sequence[int]) -> list[tuple[int, int]]:
+        """``(begin, end)`` of each piece along an axis of ``size`` elements."""
+        if isinstance(indices_or_sections, int):
+            sections = indices_or_sections
+            if sections < 1 or size % sections:
+                raise RelayTypeError(
+                    f"'{cls.name}' {sections} sections do not divide the axis of size {size}"
+                )
+            step = size // sections
+            return [(k * step, (k + 1) * step) for k in range(sections)]
+        indices = list(indices_or_sections)
+        if any(b < a for a, b in itertools.pairwise(indices)) or any(
+            not 0 <= i <= size for i in indices
+        ):
+            raise RelayTypeError(
+                f"'{cls.name}' split indices {indices} must be ascending and within [0, {size}]"
+            )
+        edges = [0, *indices, size]
+        return list(itertools.pairwise(edges))
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        attrs = cls.with_defaults(attrs)
+        data = tensor_type(cls, operand_types[0], "its input")
+        shape = data.get_shape()
+        axis = normalize_axis(cls.name, attrs["axis"], len(shape))
+        split = attrs["indices_or_sections"]
+        if shape[axis] == DYNAMIC_INDEX:
+            count = split if isinstance(split, int) else len(split) + 1
+            sizes = [DYNAMIC_INDEX] * count
+        else:
+            sizes = [end - begin for begin, end in cls.bounds(shape[axis], split)]
+        return [
+            TensorType(data.element_type, [*shape[:axis], size, *shape[axis + 1 :]])
+            for size in sizes
+        ]
+
+
+@irdl_op_definition
+class SqueezeOp(RelayOp):
+    """Removes size-1 axes: those in ``axis``, or every one when ``axis`` is
+    absent (a ``?`` axis is then kept).
+
+    ```mlir
+    %y = relay.squeeze %x {axis = array<i64: 2, 3>} : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+    ```
+    """
+
+    name = "relay.squeeze"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = opt_prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input " + _FUNCTIONAL
+
+    def __init__(self, input: SSAValue, axis: Sequence[int] | None = None):
+        attrs = {} if axis is None else {"axis": tuple(axis)}
+        (ty,) = self.infer([input.type], attrs)
+        props = {} if axis is None else {"axis": int_array(axis)}
+        super().__init__(operands=[input], result_types=[ty], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        shape = data.get_shape()
+        if attrs.get("axis") is None:
+            return [TensorType(data.element_type, [d for d in shape if d != 1])]
+        axes = {normalize_axis(cls.name, a, len(shape)) for a in attrs["axis"]}
+        for a in sorted(axes):
+            if shape[a] not in (1, DYNAMIC_INDEX):
+                raise RelayTypeError(
+                    f"'{cls.name}' cannot squeeze axis {a} of size {shape[a]} "
+                    f"(shape {shape_str(shape)})"
+                )
+        return [TensorType(data.element_type, [d for i, d in enumerate(shape) if i not in axes])]
+
+
+@irdl_op_definition
+class ExpandDimsOp(RelayOp):
+    """Inserts ``num_newaxis`` (default 1) size-1 axes at ``axis``, which may
+    be in ``[-rank - 1, rank]``.
+
+    ```mlir
+    %y = relay.expand_dims %x {axis = 1 : i64, num_newaxis = 2 : i64} : (tensor<8xf32>) -> tensor<8x1x1xf32>
+    ```
+    """
+
+    name = "relay.expand_dims"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    num_newaxis = prop_def(IntegerAttr, default_value=i64_attr(1))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input " + _FUNCTIONAL
+
+    def __init__(self, input: SSAValue, axis: int, num_newaxis: int = 1):
+        (ty,) = self.infer([input.type], {"axis": axis, "num_newaxis": num_newaxis})
+        props = {"axis": i64_attr(axis), "num_newaxis": i64_attr(num_newaxis)}
+        super().__init__(operands=[input], result_types=[ty], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        attrs = cls.with_defaults(attrs)
+        data = tensor_type(cls, operand_types[0], "its input")
+        shape = list(data.get_shape())
+        axis, rank = attrs["axis"], len(shape)
+        if not -rank - 1 <= axis <= rank:
+            raise RelayTypeError(
+                f"'{cls.name}' axis {axis} is out of range [{-rank - 1}, {rank}] "
+                f"for an input of rank {rank}"
+            )
+        axis %= rank + 1
+        count = attrs["num_newaxis"]
+        if count < 0:
+            raise RelayTypeError(f"'{cls.name}' num_newaxis must be >= 0, got {count}")
+        return [TensorType(data.element_type, shape[:axis] + [1] * count + shape[axis:])]
+
+
+@irdl_op_definition
+class FullOp(RelayOp):
+    """A tensor of ``shape`` filled with the scalar operand ``fill_value``,
+    converted to ``dtype`` (default: the fill value's dtype).
+
+    ```mlir
+    %z = relay.full %v {shape = array<i64: 2, 3>, dtype = "float32"} : (tensor<i64>) -> tensor<2x3xf32>
+    ```
+    """
+
+    name = "relay.full"
+    PATTERN: ClassVar[OpPattern] = OpPattern.ELEMWISE
+    fill_value = operand_def(TensorType)
+    result = result_def(TensorType)
+    shape = prop_def(DenseArrayBase)
+    dtype = opt_prop_def(StringAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$fill_value " + _FUNCTIONAL
+
+    def __init__(self, fill_value: SSAValue, shape: Sequence[int], dtype: str | None = None):
+        attrs: dict[str, Any] = {"shape": tuple(shape)}
+        props: dict[str, Attribute] = {"shape": int_array(shape)}
+        if dtype is not None:
+            attrs["dtype"], props["dtype"] = dtype, StringAttr(dtype)
+        (ty,) = self.infer([fill_value.type], attrs)
+        super().__init__(operands=[fill_value], result_types=[ty], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        fill = tensor_type(cls, operand_types[0], "fill_value")
+        if fill.get_shape():
+            raise RelayTypeError(
+                f"'{cls.name}' fill_value must be a scalar tensor, got shape "
+                f"{shape_str(fill.get_shape())}"
+            )
+        shape = list(attrs["shape"])
+        if any(d < 0 for d in shape):
+            raise RelayTypeError(f"'{cls.name}' shape {shape} has a negative size")
+        dtype = attrs.get("dtype")
+        element = fill.element_type if dtype is None else dtype_element_type(cls.name, dtype)
+        return [TensorType(element, shape)]

@@ -2,8 +2,9 @@
 
 Pure NumPy, no IR imports: used by ``relay-fold-constant`` to evaluate
 constant subgraphs and by every numerical test. ``evaluate(name, inputs,
-attrs)`` runs one op; ``attrs`` are the op's properties as Python values
-(``RelayOp.attrs``).
+attrs)`` runs a single-result op, ``evaluate_results`` any op (``relay.split``
+has several results); ``attrs`` are the op's properties as Python values
+(``RelayOp.attrs``, where properties left out hold their defaults).
 """
 
 from __future__ import annotations
@@ -13,21 +14,37 @@ from typing import Any
 
 import numpy as np
 
-from xtvm.reference.relay import nn, tensor, transform
+from xtvm.reference.relay import conv, indexing, nn, pool, reduce, tensor, transform
 
-Reference = Callable[[Sequence[np.ndarray], Mapping[str, Any]], np.ndarray]
+Reference = Callable[[Sequence[np.ndarray], Mapping[str, Any]], np.ndarray | list[np.ndarray]]
 
 REFERENCES: dict[str, Reference] = {
     **tensor.REFERENCES,
+    **reduce.REFERENCES,
     **nn.REFERENCES,
+    **conv.REFERENCES,
+    **pool.REFERENCES,
     **transform.REFERENCES,
+    **indexing.REFERENCES,
 }
 
 
-def evaluate(name: str, inputs: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:
-    """The output of relay op ``name`` on ``inputs`` with attribute values ``attrs``."""
+def evaluate_results(
+    name: str, inputs: Sequence[np.ndarray], attrs: Mapping[str, Any]
+) -> list[np.ndarray]:
+    """Every output of relay op ``name`` on ``inputs`` with attribute values ``attrs``."""
     try:
         reference = REFERENCES[name]
     except KeyError:
         raise KeyError(f"no NumPy reference for '{name}'") from None
-    return np.asarray(reference(list(inputs), dict(attrs)))
+    out = reference(list(inputs), dict(attrs))
+    return [np.asarray(o) for o in out] if isinstance(out, list) else [np.asarray(out)]
+
+
+def evaluate(name: str, inputs: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:
+    """The output of single-result relay op ``name`` on ``inputs`` with
+    attribute values ``attrs``."""
+    results = evaluate_results(name, inputs, attrs)
+    if len(results) != 1:
+        raise ValueError(f"'{name}' has {len(results)} results; use evaluate_results")
+    return results[0]

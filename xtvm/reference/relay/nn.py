@@ -1,4 +1,5 @@
-"""NumPy semantics of ``relay.nn.*`` ops."""
+"""NumPy semantics of ``relay.nn.*`` ops (convolution and pooling live in
+``conv`` and ``pool``)."""
 
 from __future__ import annotations
 
@@ -34,10 +35,64 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
 
 
+def batch_norm(
+    data: np.ndarray,
+    gamma: np.ndarray,
+    beta: np.ndarray,
+    moving_mean: np.ndarray,
+    moving_var: np.ndarray,
+    axis: int = 1,
+    epsilon: float = 1e-5,
+    center: bool = True,
+    scale: bool = True,
+) -> np.ndarray:
+    """Inference batch norm: ``(x - mean) / sqrt(var + eps) * gamma + beta``."""
+    shape = [1] * data.ndim
+    shape[axis % data.ndim] = -1
+
+    def along(p: np.ndarray) -> np.ndarray:
+        return p.astype(np.float64).reshape(shape)
+
+    out = (data - along(moving_mean)) / np.sqrt(along(moving_var) + epsilon)
+    if scale:
+        out = out * along(gamma)
+    if center:
+        out = out + along(beta)
+    return out.astype(data.dtype)
+
+
+def lrn(
+    x: np.ndarray,
+    size: int = 5,
+    axis: int = 1,
+    alpha: float = 1e-5,
+    beta: float = 0.75,
+    bias: float = 2.0,
+) -> np.ndarray:
+    """ONNX LRN: ``x / (bias + alpha / size * window_sum(x²)) ** beta`` with the
+    window ``[c - (size - 1) // 2, c + size // 2]`` along ``axis``."""
+    axis %= x.ndim
+    before = (size - 1) // 2
+    pads = [(0, 0)] * x.ndim
+    pads[axis] = (before, size - 1 - before)
+    squares = np.pad(x.astype(np.float64) ** 2, pads)
+    n = x.shape[axis]
+    window_sum = sum(np.take(squares, range(k, k + n), axis=axis) for k in range(size))
+    return (x / (bias + alpha / size * window_sum) ** beta).astype(x.dtype)
+
+
+def batch_flatten(x: np.ndarray) -> np.ndarray:
+    return x.reshape(x.shape[0], -1)
+
+
 REFERENCES = {
     "relay.nn.relu": lambda ins, attrs: relu(ins[0]),
     "relay.nn.dense": lambda ins, attrs: dense(*ins),
     "relay.nn.matmul": lambda ins, attrs: matmul(*ins, **attrs),
     "relay.nn.bias_add": lambda ins, attrs: bias_add(*ins, **attrs),
     "relay.nn.softmax": lambda ins, attrs: softmax(ins[0], **attrs),
+    "relay.nn.batch_norm": lambda ins, attrs: batch_norm(*ins, **attrs),
+    "relay.nn.lrn": lambda ins, attrs: lrn(ins[0], **attrs),
+    "relay.nn.dropout": lambda ins, attrs: ins[0].copy(),
+    "relay.nn.batch_flatten": lambda ins, attrs: batch_flatten(ins[0]),
 }

@@ -1,0 +1,196 @@
+"""Indexing: ``relay.take`` (gather along an axis) and ``relay.strided_slice``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+
+from xtvm.dialects.relay.base import (
+    OpPattern,
+    RelayOp,
+    RelayTypeError,
+    i64_attr,
+    int_array,
+    normalize_axis,
+    tensor_type,
+)
+
+_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
+TAKE_MODES = ("clip", "wrap")
+
+
+@irdl_op_definition
+class TakeOp(RelayOp):
+    """Gathers ``data`` entries at integer ``indices`` along ``axis`` (TVM's
+    ``take``): the result shape is ``data.shape[:axis] + indices.shape +
+    data.shape[axis + 1:]``. Without ``axis``, ``data`` is flattened first.
+    ``mode`` says what out-of-range indices mean: ``"clip"`` (default, as
+    TVM) clamps them to ``[0, size - 1]``; ``"wrap"`` takes them modulo the
+    size, so ``-1`` is the last entry (ONNX ``Gather``).
+
+    ```mlir
+    %y = relay.take %x, %i {axis = 0 : i64, mode = "wrap"} : (tensor<10x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
+    ```
+    """
+
+    name = "relay.take"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    data = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = opt_prop_def(IntegerAttr)
+    mode = prop_def(StringAttr, default_value=StringAttr("clip"))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data `,` $indices " + _FUNCTIONAL
+
+    def __init__(
+        self, data: SSAValue, indices: SSAValue, axis: int | None = None, mode: str = "clip"
+    ):
+        attrs: dict[str, Any] = {"mode": mode}
+        props: dict[str, Attribute] = {"mode": StringAttr(mode)}
+        if axis is not None:
+            attrs["axis"], props["axis"] = axis, i64_attr(axis)
+        (ty,) = self.infer([data.type, indices.type], attrs)
+        super().__init__(operands=[data, indices], result_types=[ty], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        attrs = cls.with_defaults(attrs)
+        data = tensor_type(cls, operand_types[0], "data")
+        indices = tensor_type(cls, operand_types[1], "indices")
+        if not isinstance(indices.element_type, IntegerType):
+            raise RelayTypeError(
+                f"'{cls.name}' indices must be integers, got {indices.element_type}"
+            )
+        if attrs["mode"] not in TAKE_MODES:
+            raise RelayTypeError(
+                f"'{cls.name}' mode must be one of {', '.join(TAKE_MODES)}, got '{attrs['mode']}'"
+            )
+        shape = list(data.get_shape())
+        if attrs.get("axis") is None:
+            size = 1
+            for d in shape:
+                size = DYNAMIC_INDEX if DYNAMIC_INDEX in (d, size) else size * d
+            shape, axis = [size], 0
+        else:
+            axis = normalize_axis(cls.name, attrs["axis"], len(shape))
+        if shape[axis] == 0:
+            raise RelayTypeError(f"'{cls.name}' cannot take from an empty axis {axis}")
+        out = shape[:axis] + list(indices.get_shape()) + shape[axis + 1 :]
+        return [TensorType(data.element_type, out)]
+
+
+def slice_bounds(size: int, begin: int, end: int, stride: int) -> tuple[int, int, int]:
+    """``(begin, end, count)`` of a slice along an axis of ``size`` elements,
+    ONNX ``Slice`` rules: negative bounds count from the end, then bounds are
+    clamped to ``[0, size]`` (``[0, size - 1]`` and ``[-1, size - 1]`` for a
+    negative stride); ``count`` is the number of elements taken."""
+    if begin < 0:
+        begin += size
+    if end < 0:
+        end += size
+    if stride > 0:
+        begin, end = min(max(begin, 0), size), min(max(end, 0), size)
+        return begin, end, max(0, -(-(end - begin) // stride))
+    begin, end = min(max(begin, 0), size - 1), min(max(end, -1), size - 1)
+    return begin, end, max(0, -(-(begin - end) // -stride))
+
+
+@irdl_op_definition
+class StridedSliceOp(RelayOp):
+    """Slices ``begin[k]:end[k]:strides[k]`` along axis ``axes[k]`` (TVM's
+    ``strided_slice`` in ``"end"`` mode, bounds as ONNX ``Slice``: negative
+    values count from the end and out-of-range ones are clamped, so
+    ``end = INT64_MAX`` means "to the end"). ``strides`` defaults to 1s;
+    without ``axes`` the bounds apply to the leading axes. Other axes are
+    kept whole.
+
+    ```mlir
+    %y = relay.strided_slice %x {begin = array<i64: 1, 0>, end = array<i64: 3, -1>, strides = array<i64: 1, 2>} : (tensor<4x9xf32>) -> tensor<2x4xf32>
+    %z = relay.strided_slice %x {begin = array<i64: -1>, end = array<i64: -10>, strides = array<i64: -1>, axes = array<i64: 1>} : (tensor<4x9xf32>) -> tensor<4x9xf32>
+    ```
+    """
+
+    name = "relay.strided_slice"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    begin = prop_def(DenseArrayBase)
+    end = prop_def(DenseArrayBase)
+    strides = opt_prop_def(DenseArrayBase)
+    axes = opt_prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input " + _FUNCTIONAL
+
+    def __init__(
+        self,
+        input: SSAValue,
+        begin: Sequence[int],
+        end: Sequence[int],
+        strides: Sequence[int] | None = None,
+        axes: Sequence[int] | None = None,
+    ):
+        lists = {"begin": begin, "end": end, "strides": strides, "axes": axes}
+        attrs = {k: tuple(v) for k, v in lists.items() if v is not None}
+        (ty,) = self.infer([input.type], attrs)
+        props = {k: int_array(v) for k, v in attrs.items()}
+        super().__init__(operands=[input], result_types=[ty], properties=props)
+
+    @classmethod
+    def normalized(cls, rank: int, attrs: Mapping[str, Any]) -> list[tuple[int, int, int, int]]:
+        """``(axis, begin, end, stride)`` per sliced axis, axes non-negative."""
+        begin, end = list(attrs["begin"]), list(attrs["end"])
+        strides = list(attrs.get("strides") or [1] * len(begin))
+        axes = attrs.get("axes")
+        if len(end) != len(begin) or len(strides) != len(begin):
+            raise RelayTypeError(
+                f"'{cls.name}' begin, end and strides must have one length, "
+                f"got {len(begin)}, {len(end)} and {len(strides)}"
+            )
+        if axes is None:
+            if len(begin) > rank:
+                raise RelayTypeError(
+                    f"'{cls.name}' has {len(begin)} bounds for a tensor of rank {rank}"
+                )
+            axes = list(range(len(begin)))
+        elif len(axes) != len(begin):
+            raise RelayTypeError(
+                f"'{cls.name}' axes must have one entry per bound, got {len(axes)} for {len(begin)}"
+            )
+        axes = [normalize_axis(cls.name, a, rank) for a in axes]
+        if len(set(axes)) != len(axes):
+            raise RelayTypeError(f"'{cls.name}' axes {list(attrs['axes'])} repeat an axis")
+        if 0 in strides:
+            raise RelayTypeError(f"'{cls.name}' strides must be non-zero, got {strides}")
+        return list(zip(axes, begin, end, strides))
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        shape = list(data.get_shape())
+        for axis, begin, end, stride in cls.normalized(len(shape), attrs):
+            if shape[axis] != DYNAMIC_INDEX:
+                shape[axis] = slice_bounds(shape[axis], begin, end, stride)[2]
+        return [TensorType(data.element_type, shape)]

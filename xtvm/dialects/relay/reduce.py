@@ -1,0 +1,130 @@
+"""Reductions: ``relay.sum``, ``relay.mean``, ``relay.max``, ``relay.min``.
+
+They share :class:`ReduceOp`, TVM's reduction attributes and type rule:
+
+* ``axis``: the axes to reduce (negative counts from the end); absent means
+  every axis, an empty list means none;
+* ``exclude``: reduce every axis *not* in ``axis`` instead;
+* ``keepdims``: keep reduced axes as size 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, TensorType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+
+from xtvm.dialects.relay.base import (
+    OpPattern,
+    RelayOp,
+    RelayTypeError,
+    bool_attr,
+    int_array,
+    normalize_axis,
+    tensor_type,
+)
+
+
+class ReduceOp(RelayOp):
+    """Base of the reductions.
+
+    ```mlir
+    %s = relay.sum %x {axis = array<i64: 1>, keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+    %m = relay.max %x : (tensor<2x3x4xf32>) -> tensor<f32>
+    ```
+    """
+
+    PATTERN: ClassVar[OpPattern] = OpPattern.COMM_REDUCE
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = opt_prop_def(DenseArrayBase)
+    keepdims = prop_def(BoolAttr, default_value=bool_attr(False))
+    exclude = prop_def(BoolAttr, default_value=bool_attr(False))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
+
+    def __init__(
+        self,
+        input: SSAValue,
+        axis: Sequence[int] | None = None,
+        keepdims: bool = False,
+        exclude: bool = False,
+    ):
+        props: dict[str, Attribute] = {
+            "keepdims": bool_attr(keepdims),
+            "exclude": bool_attr(exclude),
+        }
+        if axis is not None:
+            props["axis"] = int_array(axis)
+        attrs = {"keepdims": keepdims, "exclude": exclude}
+        if axis is not None:
+            attrs["axis"] = tuple(axis)
+        (ty,) = self.infer([input.type], attrs)
+        super().__init__(operands=[input], result_types=[ty], properties=props)
+
+    @classmethod
+    def reduced_axes(cls, rank: int, attrs: Mapping[str, Any]) -> list[int]:
+        """The sorted, non-negative axes the op reduces over."""
+        attrs = cls.with_defaults(attrs)
+        axis = attrs.get("axis")
+        if axis is None:
+            chosen = list(range(rank))
+        else:
+            chosen = [normalize_axis(cls.name, a, rank) for a in axis]
+            if len(set(chosen)) != len(chosen):
+                raise RelayTypeError(f"'{cls.name}' axis {list(axis)} repeats an axis")
+        if attrs["exclude"]:
+            chosen = [a for a in range(rank) if a not in chosen]
+        return sorted(chosen)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        shape = data.get_shape()
+        axes = cls.reduced_axes(len(shape), attrs)
+        if cls.with_defaults(attrs)["keepdims"]:
+            out = [1 if i in axes else d for i, d in enumerate(shape)]
+        else:
+            out = [d for i, d in enumerate(shape) if i not in axes]
+        return [TensorType(data.element_type, out)]
+
+
+@irdl_op_definition
+class SumOp(ReduceOp):
+    """Sum over the reduced axes."""
+
+    name = "relay.sum"
+
+
+@irdl_op_definition
+class MeanOp(ReduceOp):
+    """Arithmetic mean over the reduced axes."""
+
+    name = "relay.mean"
+
+
+@irdl_op_definition
+class MaxOp(ReduceOp):
+    """Maximum over the reduced axes (NaN propagates)."""
+
+    name = "relay.max"
+
+
+@irdl_op_definition
+class MinOp(ReduceOp):
+    """Minimum over the reduced axes (NaN propagates)."""
+
+    name = "relay.min"
