@@ -22,7 +22,7 @@ from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import ConstOp, RelayOp, TupleGetOp, TupleOp
 from xtvm.passes.relay.constants import numpy_dtype, numpy_from_const
-from xtvm.reference.relay import evaluate
+from xtvm.reference.relay import evaluate_results
 
 
 class EvaluationError(Exception):
@@ -67,7 +67,7 @@ def _run(functions: dict[str, func.FuncOp], name: str, inputs: list[Any]) -> lis
             results = [args[0][op.attrs["index"]]]
         elif isinstance(op, RelayOp):
             try:
-                results = [evaluate(op.name, args, op.attrs)]
+                results = evaluate_results(op.name, args, op.attrs)
             except KeyError as e:
                 raise EvaluationError(f"cannot evaluate {op.name}: {e.args[0]}") from None
         else:

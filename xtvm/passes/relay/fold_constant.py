@@ -24,7 +24,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from xtvm.dialects.relay import CallLoweredOp, ConstOp, RelayOp
 from xtvm.passes.relay.constants import const_from_numpy, numpy_dtype, numpy_from_const
-from xtvm.reference.relay import REFERENCES, evaluate
+from xtvm.reference.relay import REFERENCES, evaluate_results
 
 
 class FoldConstantOp(RewritePattern):
@@ -36,21 +36,24 @@ class FoldConstantOp(RewritePattern):
             return
         if not all(isinstance(o.owner, ConstOp) for o in op.operands):
             return
-        (result_type,) = op.result_types
         # A value whose declared type is imprecise keeps it (relay-infer-type first).
-        if not isinstance(result_type, TensorType) or not result_type.has_static_shape():
+        if not all(
+            isinstance(t, TensorType) and t.has_static_shape() for t in op.result_types
+        ):
             return
         inputs = [numpy_from_const(o.owner) for o in op.operands]
         with np.errstate(all="ignore"):  # IEEE results (inf, nan) are folded as they are
-            value = evaluate(op.name, inputs, op.attrs)
-        expected = numpy_dtype(result_type.element_type)
-        if value.dtype != expected or value.shape != result_type.get_shape():
-            raise PassFailedException(
-                f"relay-fold-constant: the reference of '{op.name}' returned "
-                f"{value.dtype}{list(value.shape)}, but the op's type is {result_type}\n"
-                f"  in: {op!s}"
-            )
-        rewriter.replace(op, const_from_numpy(value))
+            values = evaluate_results(op.name, inputs, op.attrs)
+        for value, result_type in zip(values, op.result_types, strict=True):
+            expected = numpy_dtype(result_type.element_type)
+            if value.dtype != expected or value.shape != result_type.get_shape():
+                raise PassFailedException(
+                    f"relay-fold-constant: the reference of '{op.name}' returned "
+                    f"{value.dtype}{list(value.shape)}, but the op's type is {result_type}\n"
+                    f"  in: {op!s}"
+                )
+        consts = [const_from_numpy(v) for v in values]
+        rewriter.replace(op, consts, [c.result for c in consts])
 
 
 @dataclass(frozen=True)

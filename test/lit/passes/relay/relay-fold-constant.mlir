@@ -63,3 +63,14 @@ func.func @not_folded() -> (tensor<?xf32>, tensor<2xf32>) {
   %k = relay.call_lowered @kernel(%a) : (tensor<2xf32>) -> tensor<2xf32>
   func.return %b, %k : tensor<?xf32>, tensor<2xf32>
 }
+
+// A multi-result op (split) folds into one constant per result.
+// CHECK-LABEL: func.func @fold_split
+// CHECK-NEXT: %{{.*}} = relay.const dense<[4.000000e+00, 6.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: func.return
+func.func @fold_split() -> tensor<2xf32> {
+  %c = relay.const dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %a, %b = relay.split %c {indices_or_sections = array<i64: 2>} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  %s = relay.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  func.return %s : tensor<2xf32>
+}
