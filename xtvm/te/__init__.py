@@ -1,0 +1,92 @@
+"""``te``: TVM's tensor-expression DSL. Describe each output element as an
+expression of the inputs; ``create_prim_func`` turns the description into a
+``tir.prim_func`` loop program.
+
+```python
+from xtvm import te
+
+A = te.placeholder((4, 8), name="A")
+W = te.placeholder((16, 8), name="W")
+k = te.reduce_axis((0, 8), name="k")
+D = te.compute((4, 16), lambda i, j: te.sum(A[i, k] * W[j, k], axis=k), name="D")
+R = te.compute((4, 16), lambda i, j: te.max(D[i, j], 0.0), name="R")
+func = te.create_prim_func([A, W, R], "dense_relu")   # one loop nest
+```
+
+Modules: ``expr`` (the expression tree), ``intrin`` (scalar functions),
+``reduction`` (reducers), ``traversal`` (walking and rewriting),
+``operation`` (tensors, placeholder, compute),
+``placement`` (inline / attach / materialize), ``emit`` (expressions to
+ops), ``lower`` (loop nests, ``create_prim_func``).
+"""
+
+from xtvm.te.expr import IterVar, PrimExpr, Var, cast
+from xtvm.te.intrin import (
+    abs,
+    call_extern,
+    call_intrin,
+    const,
+    exp,
+    floordiv,
+    floormod,
+    if_then_else,
+    log,
+    max_value,
+    min_value,
+    power,
+    select,
+    sigmoid,
+    sqrt,
+    tanh,
+    truncdiv,
+    truncmod,
+)
+from xtvm.te.lower import create_prim_func
+from xtvm.te.operation import (
+    ComputeOp,
+    Operation,
+    PlaceholderOp,
+    Tensor,
+    compute,
+    placeholder,
+    reduce_axis,
+)
+from xtvm.te.reduction import CommReducer, comm_reducer, max, min, sum
+
+__all__ = [
+    "CommReducer",
+    "abs",
+    "ComputeOp",
+    "IterVar",
+    "Operation",
+    "PlaceholderOp",
+    "PrimExpr",
+    "Tensor",
+    "Var",
+    "call_extern",
+    "call_intrin",
+    "cast",
+    "comm_reducer",
+    "compute",
+    "const",
+    "create_prim_func",
+    "exp",
+    "floordiv",
+    "floormod",
+    "if_then_else",
+    "log",
+    "max",
+    "max_value",
+    "min",
+    "min_value",
+    "placeholder",
+    "power",
+    "reduce_axis",
+    "select",
+    "sigmoid",
+    "sqrt",
+    "sum",
+    "tanh",
+    "truncdiv",
+    "truncmod",
+]

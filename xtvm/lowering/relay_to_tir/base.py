@@ -1,0 +1,30 @@
+"""What the relay-to-tir tables share: the signature of a compute row and the
+error every failure of the lowering raises."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException
+
+from xtvm import te
+
+ComputeFn = Callable[
+    [list[te.Tensor], Mapping[str, Any], list[TensorType]], te.Tensor | list[te.Tensor]
+]
+"""``(inputs, attrs, out_types) -> output(s)``: the te computation of one
+relay op from its operands, its attribute values (``RelayOp.attrs``) and its
+(static) result types; a list of tensors for an op with several results."""
+
+PASS_NAME = "convert-relay-to-tir"
+
+
+def lowering_error(message: str, op: Operation | None = None) -> DiagnosticException:
+    """An error naming the pass and printing the offending op."""
+    text = f"{PASS_NAME}: {message}"
+    if op is not None:
+        text += f"\n  {op!s}"
+    return DiagnosticException(text)

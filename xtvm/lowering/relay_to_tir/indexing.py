@@ -1,0 +1,29 @@
+"""Computes of gathers and slices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from xdsl.dialects.builtin import TensorType
+
+from xtvm import te, topi
+from xtvm.dialects.relay.indexing import StridedSliceOp, slice_bounds
+from xtvm.lowering.relay_to_tir.base import ComputeFn
+
+
+def _strided_slice(
+    ins: list[te.Tensor], attrs: Mapping[str, Any], outs: list[TensorType]
+) -> te.Tensor:
+    x = ins[0]
+    begin, strides = [0] * x.ndim, [1] * x.ndim
+    for axis, b, e, s in StridedSliceOp.normalized(x.ndim, attrs):
+        begin[axis], _, _ = slice_bounds(x.shape[axis], b, e, s)
+        strides[axis] = s
+    return topi.strided_slice(x, begin, strides, outs[0].get_shape())
+
+
+COMPUTES: dict[str, ComputeFn] = {
+    "relay.take": lambda ins, attrs, outs: topi.take(*ins, attrs.get("axis"), attrs["mode"]),
+    "relay.strided_slice": _strided_slice,
+}

@@ -1,0 +1,184 @@
+"""Relay function bodies and single relay ops → te computations → ``tir.prim_func``.
+
+A primitive function's arguments become placeholders ``p0, p1, ...``; its
+ops are replaced in order by their computes (from :data:`COMPUTES`); its
+results (a tuple result counts as its fields) become the output arguments
+of the kernel. The kernel's signature is inputs then outputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, TensorType, TupleType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from xtvm import te, topi
+from xtvm.dialects import relay, tir
+from xtvm.lowering.relay_to_tir import conv, indexing, nn, pool, reduce, tensor, transform
+from xtvm.lowering.relay_to_tir.base import ComputeFn, lowering_error
+from xtvm.te import dtype as dt
+from xtvm.te.operation import PlaceholderOp
+
+COMPUTES: dict[str, ComputeFn] = {
+    **tensor.COMPUTES,
+    **reduce.COMPUTES,
+    **nn.COMPUTES,
+    **conv.COMPUTES,
+    **pool.COMPUTES,
+    **transform.COMPUTES,
+    **indexing.COMPUTES,
+}
+"""Relay op name → its te compute (one row per op)."""
+
+GRAPH_OPS: tuple[type[relay.RelayOp], ...] = (
+    relay.ConstOp,
+    relay.TupleOp,
+    relay.TupleGetOp,
+    relay.CallLoweredOp,
+)
+"""Relay ops that stay in graph functions: they compute nothing."""
+
+Value = te.Tensor | list[te.Tensor]
+
+
+def static_tensor_type(ty: Attribute, what: str, op: Operation) -> TensorType:
+    """``ty`` as a statically shaped tensor type, or a lowering error."""
+    if not isinstance(ty, TensorType):
+        raise lowering_error(f"{what} has type {ty}; expected a ranked tensor", op)
+    if DYNAMIC_INDEX in ty.get_shape():
+        raise lowering_error(f"{what} has the dynamic type {ty}; only static shapes lower", op)
+    return ty
+
+
+def _dtype(ty: TensorType, op: Operation) -> str:
+    try:
+        dtype = dt.from_xdsl(ty.element_type)
+    except ValueError as e:
+        raise lowering_error(str(e), op) from None
+    if dt.is_uint(dtype):
+        raise lowering_error(f"unsigned tensors ({ty}) are not supported yet", op)
+    return dtype
+
+
+def placeholder(ty: TensorType, name: str, op: Operation) -> te.Tensor:
+    return te.placeholder(ty.get_shape(), _dtype(ty, op), name)
+
+
+def lower_op(op: relay.RelayOp, inputs: Sequence[te.Tensor]) -> list[te.Tensor]:
+    """The te computation of one relay compute op on ``inputs``: one tensor per result."""
+    compute = COMPUTES.get(op.name)
+    if compute is None:
+        raise lowering_error(f"no compute for '{op.name}' (add a row to COMPUTES)", op)
+    out_types = [
+        static_tensor_type(t, f"result {i} of '{op.name}'", op)
+        for i, t in enumerate(op.inferred_types())
+    ]
+    try:
+        outs = compute(list(inputs), op.attrs, out_types)
+    except (TypeError, ValueError) as e:
+        raise lowering_error(f"cannot lower '{op.name}': {e}", op) from None
+    outs = outs if isinstance(outs, list) else [outs]
+    for out, out_type in zip(outs, out_types, strict=True):
+        if out.shape != out_type.get_shape() or out.dtype != _dtype(out_type, op):
+            raise lowering_error(
+                f"the compute of '{op.name}' gives {out.dtype}{list(out.shape)}, "
+                f"but the op's type is {out_type}",
+                op,
+            )
+    return outs
+
+
+def _immediate(op: relay.ConstOp, where: str) -> te.Tensor:
+    """A splat constant as a compute of its value (inlined wherever it is read)."""
+    value: DenseIntOrFPElementsAttr = op.value
+    ty = static_tensor_type(value.type, "the constant", op)
+    values = value.get_values()
+    if len(values) > 1 and values.count(values[0]) != len(values):
+        raise lowering_error(
+            f"a non-scalar constant ({ty}) in {where}: constants must be graph "
+            "parameters, passed to the kernel as arguments; only scalar (or splat) "
+            "constants become immediates",
+            op,
+        )
+    return topi.full(ty.get_shape(), _dtype(ty, op), values[0] if values else 0, "T_const")
+
+
+def _flatten(values: Sequence[Value]) -> list[te.Tensor]:
+    out: list[te.Tensor] = []
+    for v in values:
+        out.extend(v if isinstance(v, list) else [v])
+    return out
+
+
+def _distinct_outputs(outputs: Sequence[te.Tensor]) -> list[te.Tensor]:
+    """Outputs that are computed and distinct: an argument returned as is, or
+    a tensor returned twice, is copied."""
+    seen: set[int] = set()
+    result = []
+    for i, t in enumerate(outputs):
+        if isinstance(t.op, PlaceholderOp) or id(t) in seen:
+            t = topi.identity(t, f"T_output{i}")
+        seen.add(id(t))
+        result.append(t)
+    return result
+
+
+def lower_primitive_function(fn: func.FuncOp) -> tir.PrimFuncOp:
+    """The ``tir.prim_func`` of a primitive function, under the same name."""
+    name = fn.sym_name.data
+    where = f"primitive function @{name}"
+    block = fn.body.block
+    env: dict[SSAValue, Value] = {}
+    inputs = []
+    for i, arg in enumerate(block.args):
+        ty = static_tensor_type(arg.type, f"argument {i} of {where}", fn)
+        env[arg] = placeholder(ty, f"p{i}", fn)
+        inputs.append(env[arg])
+    outputs: list[te.Tensor] | None = None
+    for op in block.ops:
+        if isinstance(op, func.ReturnOp):
+            outputs = _flatten([env[v] for v in op.arguments])
+        elif isinstance(op, relay.ConstOp):
+            env[op.result] = _immediate(op, where)
+        elif isinstance(op, relay.TupleOp):
+            env[op.result] = _flatten([env[v] for v in op.fields])
+        elif isinstance(op, relay.TupleGetOp):
+            tup = env[op.tuple]
+            assert isinstance(tup, list)
+            env[op.result] = tup[op.attrs["index"]]
+        elif isinstance(op, relay.RelayOp) and not isinstance(op, GRAPH_OPS):
+            args = [env[v] for v in op.operands]
+            if any(isinstance(a, list) for a in args):
+                raise lowering_error(f"a tuple operand of '{op.name}' in {where}", op)
+            env.update(zip(op.results, lower_op(op, args)))  # type: ignore[arg-type]
+        else:
+            raise lowering_error(f"'{op.name}' cannot appear in {where}", op)
+    if not outputs:
+        raise lowering_error(f"{where} returns nothing", fn)
+    return _prim_func([*inputs, *_distinct_outputs(outputs)], name, fn)
+
+
+def lower_single_op(op: relay.RelayOp, name: str) -> tir.PrimFuncOp:
+    """A kernel computing one relay op (inputs ``p0, p1, ...`` then the output)."""
+    inputs = [
+        placeholder(static_tensor_type(v.type, f"operand {i} of '{op.name}'", op), f"p{i}", op)
+        for i, v in enumerate(op.operands)
+    ]
+    return _prim_func([*inputs, *lower_op(op, inputs)], name, op)
+
+
+def _prim_func(args: list[te.Tensor], name: str, origin: Operation) -> tir.PrimFuncOp:
+    try:
+        return te.create_prim_func(args, name)
+    except (TypeError, ValueError) as e:
+        raise lowering_error(f"cannot build kernel @{name}: {e}", origin) from None
+
+
+def flat_result_types(types: Sequence[Attribute]) -> list[Attribute]:
+    """Result types with tuples replaced by their fields (a kernel's outputs)."""
+    flat: list[Attribute] = []
+    for ty in types:
+        flat.extend(ty.types.data if isinstance(ty, TupleType) else [ty])
+    return flat

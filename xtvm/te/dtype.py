@@ -1,0 +1,117 @@
+"""Data types of tensor expressions: TVM's dtype strings and their xDSL types.
+
+A dtype is a string, as in TVM: ``"float32"``, ``"int64"``, ``"uint8"``,
+``"bool"``, and ``"index"``, the type of loop variables and buffer indices
+(xDSL's ``index``; TVM uses ``int32`` there). An ``index`` expression used as
+a tensor value is stored as ``int32``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    Signedness,
+)
+from xdsl.ir import Attribute
+
+FLOAT_DTYPES = ("float16", "float32", "float64")
+INT_DTYPES = ("int8", "int16", "int32", "int64")
+UINT_DTYPES = ("uint8", "uint16", "uint32", "uint64")
+DTYPES = ("bool", "index", *INT_DTYPES, *UINT_DTYPES, *FLOAT_DTYPES)
+
+INDEX_BITS = 64
+"""Width of ``index`` in generated code (x86-64)."""
+
+
+def check_dtype(dtype: str) -> str:
+    """``dtype`` itself, or a ``ValueError`` listing the known dtypes."""
+    if dtype not in DTYPES:
+        raise ValueError(f"unknown dtype {dtype!r}; expected one of {', '.join(DTYPES)}")
+    return dtype
+
+
+def is_float(dtype: str) -> bool:
+    return dtype in FLOAT_DTYPES
+
+
+def is_uint(dtype: str) -> bool:
+    return dtype in UINT_DTYPES
+
+
+def is_int(dtype: str) -> bool:
+    """True for signed, unsigned and ``index`` integers (not ``bool``)."""
+    return dtype == "index" or dtype in INT_DTYPES or dtype in UINT_DTYPES
+
+
+def bits(dtype: str) -> int:
+    """Width in bits (``bool`` is 1, ``index`` is 64)."""
+    if dtype == "bool":
+        return 1
+    if dtype == "index":
+        return INDEX_BITS
+    check_dtype(dtype)
+    return int(dtype[len(dtype.rstrip("0123456789")) :])
+
+
+def max_value(dtype: str) -> int | float:
+    """The largest finite value of ``dtype`` (TVM's ``max_value``)."""
+    if dtype == "float16":
+        return 65504.0
+    if dtype == "float32":
+        return 3.4028234663852886e38
+    if dtype == "float64":
+        return sys.float_info.max
+    if dtype == "bool":
+        return 1
+    if is_uint(dtype):
+        return (1 << bits(dtype)) - 1
+    return (1 << (bits(dtype) - 1)) - 1
+
+
+def min_value(dtype: str) -> int | float:
+    """The smallest finite value of ``dtype`` (TVM's ``min_value``)."""
+    if is_float(dtype):
+        return -max_value(dtype)
+    if dtype == "bool" or is_uint(dtype):
+        return 0
+    return -(1 << (bits(dtype) - 1))
+
+
+def to_xdsl(dtype: str) -> Attribute:
+    """The xDSL scalar type of ``dtype`` (integers are signless)."""
+    if dtype == "index":
+        return IndexType()
+    if dtype == "float16":
+        return Float16Type()
+    if dtype == "float32":
+        return Float32Type()
+    if dtype == "float64":
+        return Float64Type()
+    return IntegerType(bits(check_dtype(dtype)))
+
+
+def from_xdsl(ty: Attribute) -> str:
+    """The dtype of an xDSL element type (signless integers are signed)."""
+    if isinstance(ty, IndexType):
+        return "index"
+    if isinstance(ty, Float16Type):
+        return "float16"
+    if isinstance(ty, Float32Type):
+        return "float32"
+    if isinstance(ty, Float64Type):
+        return "float64"
+    if isinstance(ty, IntegerType):
+        width = ty.width.data
+        if width == 1:
+            return "bool"
+        unsigned = ty.signedness.data == Signedness.UNSIGNED
+        dtype = f"{'u' if unsigned else ''}int{width}"
+        if dtype in DTYPES:
+            return dtype
+    raise ValueError(f"element type {ty} has no tensor-expression dtype")

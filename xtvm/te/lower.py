@@ -1,0 +1,188 @@
+"""``te.create_prim_func``: a tensor-expression computation becomes a
+``tir.prim_func``.
+
+```python
+A = te.placeholder((3,), name="A")
+B = te.compute((3,), lambda i: A[i] + 1.0, name="B")
+func = te.create_prim_func([A, B], "addone")
+```
+gives
+```mlir
+tir.prim_func @addone(%A: memref<3xf32>, %B: memref<3xf32>) attributes {arg_names = ["A", "B"]} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %cst = arith.constant 1.000000e+00 : f32
+  tir.for %i = %c0 to %c3 kind "serial" {
+    %0 = tir.load %A[%i] : memref<3xf32>
+    %1 = arith.addf %0, %cst : f32
+    tir.store %1, %B[%i] : memref<3xf32>
+  }
+  tir.return
+}
+```
+
+Arguments are the given tensors in order: placeholders are inputs, computes
+are outputs (destination passing). Stages are placed by
+:mod:`xtvm.te.placement` (inline, attach, materialize) and emitted in
+topological order, one ``serial`` loop nest per materialized stage; a
+reduction is a one-element ``local`` accumulator: init, then the reduction
+loops, then the store of the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.ir import Block, Region, SSAValue
+
+from xtvm.dialects import tir
+from xtvm.te import dtype as dt
+from xtvm.te.emit import BufferRef, ConstantPool, ExprEmitter, Memo
+from xtvm.te.expr import IterVar, Reduce, Var
+from xtvm.te.operation import ComputeOp, PlaceholderOp, Tensor
+from xtvm.te.placement import Stage, plan_stages, topological_order
+
+
+def buffer_type(tensor: Tensor) -> MemRefType:
+    """The memref holding ``tensor``. Unsigned tensors are rejected: a buffer's
+    element type is what ``tir.load`` gives, and ``arith`` takes only signless
+    integers, so an unsigned buffer could not be read (unsigned values inside
+    expressions are fine)."""
+    if dt.is_uint(tensor.dtype):
+        raise ValueError(
+            f"tensor {tensor.name} has the unsigned dtype {tensor.dtype}; buffers of "
+            "unsigned integers are not supported yet"
+        )
+    return MemRefType(dt.to_xdsl(tensor.dtype), tensor.shape)
+
+
+def _identifier(name: str) -> str:
+    """``name`` as a valid SSA name hint."""
+    ident = re.sub(r"[^\w$.-]", "_", name) or "t"
+    return ident if not ident[0].isdigit() else f"_{ident}"
+
+
+def _unique_names(names: Sequence[str]) -> list[str]:
+    seen: set[str] = set()
+    result = []
+    for name in names:
+        unique, n = name, 0
+        while unique in seen:
+            n += 1
+            unique = f"{name}_{n}"
+        seen.add(unique)
+        result.append(unique)
+    return result
+
+
+class _PrimFuncBuilder(ExprEmitter):
+    """Emits the loop nests of the planned stages into one function body."""
+
+    def loop_nest(self, axes: Sequence[IterVar], body: Callable[[], None]) -> None:
+        """``tir.for`` loops over ``axes`` (outermost first) around ``body()``."""
+        if not axes:
+            body()
+            return
+        axis, inner = axes[0], axes[1:]
+        lb, ub = self.consts.index(axis.lo), self.consts.index(axis.hi)
+        block = Block(arg_types=[IndexType()])
+        block.args[0].name_hint = _identifier(axis.var.name)
+        self.bind(axis.var, block.args[0])
+        with self.at(block):
+            self.loop_nest(inner, body)
+        self.add(tir.ForOp(lb, ub, Region(block)))
+
+    def reduction(self, reduce: Reduce, name: str) -> SSAValue:
+        """A ``local`` one-element accumulator holding ``reduce``'s value for
+        the current point: the identity, then one update per reduction point."""
+        dtype = reduce.dtype
+        acc = self.add(tir.AllocateOp(MemRefType(dt.to_xdsl(dtype), [1]), "local"))
+        acc.name_hint = _identifier(f"{name}_acc")
+        c0 = self.consts.index(0)
+        self.add(tir.StoreOp(self.emit(reduce.combiner.identity(dtype)), acc, [c0]))
+
+        def update(memo: Memo) -> None:
+            current = Var("acc", dtype)
+            self.bind(current, self.add(tir.LoadOp(acc, [c0])))
+            value = self.emit(reduce.combiner.combine(current, reduce.source), memo)
+            self.add(tir.StoreOp(value, acc, [c0]))
+
+        def guarded_update() -> None:
+            if reduce.condition is None:
+                update({})
+                return
+            memo: Memo = {}
+            cond = self.emit(reduce.condition, memo)
+            block = Block()
+            with self.at(block):
+                update(memo)  # values of the condition are reused in the branch
+            self.add(tir.IfOp(cond, block))
+
+        self.loop_nest(reduce.axis, guarded_update)
+        return acc
+
+    def stage(self, stage: Stage) -> None:
+        """The loop nest computing ``stage`` (and its attached reductions)."""
+        tensor = stage.tensor
+        if not stage.is_output:
+            buf = self.add(tir.AllocateOp(buffer_type(tensor), "global"))
+            buf.name_hint = _identifier(tensor.name)
+            self.buffers[id(tensor)] = BufferRef(buf)
+        dest = self.buffers[id(tensor)].buffer
+        axis = stage.op.axis
+
+        def element() -> None:
+            for attached in stage.attached:
+                for mine, theirs in zip(axis, attached.op.axis):
+                    self.bind(theirs.var, self.vars[id(mine.var)])
+                assert isinstance(attached.body, Reduce)
+                acc = self.reduction(attached.body, attached.tensor.name)
+                self.buffers[id(attached.tensor)] = BufferRef(acc, scalar=True)
+            if isinstance(stage.body, Reduce):
+                acc = self.reduction(stage.body, tensor.name)
+                value = self.add(tir.LoadOp(acc, [self.consts.index(0)]))
+            else:
+                value = self.emit(stage.body)
+            self.add(tir.StoreOp(value, dest, [self.vars[id(a.var)] for a in axis]))
+
+        self.loop_nest(axis, element)
+
+
+def create_prim_func(args: Sequence[Tensor], name: str = "main") -> tir.PrimFuncOp:
+    """The ``tir.prim_func @name`` computing the compute tensors among
+    ``args`` from the placeholders among them (TVM's ``te.create_prim_func``).
+
+    Raises ``ValueError`` when an output depends on a placeholder that is not
+    an argument, when a tensor is passed twice, or when nothing is computed.
+    """
+    args = list(args)
+    for t in args:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"create_prim_func arguments must be tensors, got {t!r}")
+    if len({id(t) for t in args}) != len(args):
+        raise ValueError(f"create_prim_func: a tensor is passed twice in {args}")
+    outputs = [t for t in args if isinstance(t.op, ComputeOp)]
+    if not outputs:
+        raise ValueError(f"create_prim_func @{name}: no compute tensor among the arguments")
+    order = topological_order(outputs)
+    arg_ids = {id(t) for t in args}
+    for t in order:
+        if isinstance(t.op, PlaceholderOp) and id(t) not in arg_ids:
+            raise ValueError(
+                f"create_prim_func @{name}: placeholder {t.name} is used but is not an argument"
+            )
+
+    names = _unique_names([t.name for t in args])
+    func = tir.PrimFuncOp(name, [buffer_type(t) for t in args], arg_names=names)
+    body = func.body.block
+    builder = _PrimFuncBuilder(ConstantPool(), body)
+    for t, arg, arg_name in zip(args, body.args, names):
+        arg.name_hint = _identifier(arg_name)
+        builder.buffers[id(t)] = BufferRef(arg)
+    for stage in plan_stages(order, outputs):
+        builder.stage(stage)
+    body.add_op(tir.ReturnOp())
+    builder.consts.place_at_start(body)
+    return func

@@ -1,0 +1,177 @@
+"""Neural-network computes (TVM's ``topi.nn``): relu, dense, matmul,
+bias_add, softmax, batch_norm, lrn, batch_flatten (convolution and pooling
+live in ``conv`` and ``pool``)."""
+
+from __future__ import annotations
+
+from xtvm import te
+from xtvm.te import dtype as dt
+from xtvm.te.expr import PrimExpr
+from xtvm.topi.tensor import broadcast_indices, broadcast_shape
+from xtvm.topi.transform import reshape
+
+
+def relu(x: te.Tensor) -> te.Tensor:
+    """``max(x, 0)`` elementwise."""
+    return te.compute(
+        x.shape, lambda *i: te.max(x[i], te.const(0, x.dtype)), name="T_relu", tag="elemwise"
+    )
+
+
+def _same_dtype(name: str, a: te.Tensor, b: te.Tensor) -> None:
+    if a.dtype != b.dtype:
+        raise TypeError(f"{name}: operand dtypes differ ({a.dtype} and {b.dtype})")
+
+
+def dense(data: te.Tensor, weight: te.Tensor) -> te.Tensor:
+    """``data · weightᵀ``: data ``[..., K]``, weight ``[N, K]`` → ``[..., N]``."""
+    _same_dtype("dense", data, weight)
+    if data.ndim < 1 or weight.ndim != 2 or data.shape[-1] != weight.shape[1]:
+        raise ValueError(
+            f"dense: data {list(data.shape)} and weight {list(weight.shape)} do not match"
+        )
+    k = te.reduce_axis((0, weight.shape[1]), name="k")
+    return te.compute(
+        (*data.shape[:-1], weight.shape[0]),
+        lambda *i: te.sum(data[(*i[:-1], k)] * weight[i[-1], k], axis=k),
+        name="T_dense",
+        tag="dense",
+    )
+
+
+def matmul(
+    a: te.Tensor, b: te.Tensor, transpose_a: bool = False, transpose_b: bool = False
+) -> te.Tensor:
+    """Batched ``a · b`` with NumPy batch broadcasting; ``transpose_a`` /
+    ``transpose_b`` swap an operand's last two axes first."""
+    _same_dtype("matmul", a, b)
+    if a.ndim < 2 or b.ndim < 2:
+        raise ValueError(f"matmul: operands {list(a.shape)} and {list(b.shape)} need rank >= 2")
+    m, ka = (a.shape[-1], a.shape[-2]) if transpose_a else (a.shape[-2], a.shape[-1])
+    kb, n = (b.shape[-1], b.shape[-2]) if transpose_b else (b.shape[-2], b.shape[-1])
+    if ka != kb:
+        raise ValueError(f"matmul: reduction sizes differ ({ka} and {kb})")
+    batch = broadcast_shape(a.shape[:-2], b.shape[:-2])
+    k = te.reduce_axis((0, ka), name="k")
+
+    def element(*i: PrimExpr) -> PrimExpr:
+        row, col = i[-2], i[-1]
+        a_batch = broadcast_indices(a.shape[:-2], batch, i[:-2])
+        b_batch = broadcast_indices(b.shape[:-2], batch, i[:-2])
+        a_idx = (*a_batch, k, row) if transpose_a else (*a_batch, row, k)
+        b_idx = (*b_batch, col, k) if transpose_b else (*b_batch, k, col)
+        return te.sum(a[a_idx] * b[b_idx], axis=k)
+
+    suffix = ("T" if transpose_a else "N") + ("T" if transpose_b else "N")
+    return te.compute((*batch, m, n), element, name=f"T_matmul_{suffix}", tag="matmul")
+
+
+def bias_add(data: te.Tensor, bias: te.Tensor, axis: int = 1) -> te.Tensor:
+    """``data + bias`` with the 1-d ``bias`` along ``axis``."""
+    _same_dtype("bias_add", data, bias)
+    axis %= max(data.ndim, 1)
+    if bias.shape != (data.shape[axis],):
+        raise ValueError(
+            f"bias_add: bias {list(bias.shape)} does not match axis {axis} of {list(data.shape)}"
+        )
+    return te.compute(data.shape, lambda *i: data[i] + bias[i[axis]], name="T_add", tag="broadcast")
+
+
+def softmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
+    """``exp(x - max) / sum(exp(x - max))`` along ``axis``, in three stages:
+    the maximum, the sum of exponentials, and the normalisation."""
+    if not dt.is_float(x.dtype):
+        raise TypeError(f"softmax needs a float tensor, got {x.dtype}")
+    axis %= x.ndim
+    reduced = x.shape[:axis] + x.shape[axis + 1 :]
+
+    def with_axis(i: tuple[PrimExpr, ...], k: PrimExpr) -> tuple[PrimExpr, ...]:
+        return (*i[:axis], k, *i[axis:])
+
+    k1 = te.reduce_axis((0, x.shape[axis]), name="k")
+    maxelem = te.compute(
+        reduced, lambda *i: te.max(x[with_axis(i, k1)], axis=k1), name="T_softmax_maxelem"
+    )
+    k2 = te.reduce_axis((0, x.shape[axis]), name="k")
+    expsum = te.compute(
+        reduced,
+        lambda *i: te.sum(te.exp(x[with_axis(i, k2)] - maxelem[i]), axis=k2),
+        name="T_softmax_expsum",
+    )
+
+    def norm(*i: PrimExpr) -> PrimExpr:
+        rest = i[:axis] + i[axis + 1 :]
+        return te.exp(x[i] - maxelem[rest]) / expsum[rest]
+
+    return te.compute(x.shape, norm, name="T_softmax_norm", tag="softmax_output")
+
+
+def batch_norm(
+    data: te.Tensor,
+    gamma: te.Tensor,
+    beta: te.Tensor,
+    moving_mean: te.Tensor,
+    moving_var: te.Tensor,
+    axis: int = 1,
+    epsilon: float = 1e-5,
+    center: bool = True,
+    scale: bool = True,
+) -> te.Tensor:
+    """Inference batch norm along ``axis``:
+    ``(x - mean) / sqrt(var + epsilon) * gamma + beta``."""
+    if not dt.is_float(data.dtype):
+        raise TypeError(f"batch_norm needs a float tensor, got {data.dtype}")
+    axis %= data.ndim
+
+    def fcompute(*i: PrimExpr) -> PrimExpr:
+        c = i[axis]
+        out = (data[i] - moving_mean[c]) / te.sqrt(moving_var[c] + epsilon)
+        if scale:
+            out = out * gamma[c]
+        return out + beta[c] if center else out
+
+    return te.compute(data.shape, fcompute, name="T_batch_norm", tag="elemwise")
+
+
+def lrn(
+    x: te.Tensor,
+    size: int = 5,
+    axis: int = 1,
+    alpha: float = 1e-5,
+    beta: float = 0.75,
+    bias: float = 2.0,
+) -> te.Tensor:
+    """Local response normalization across ``axis`` (ONNX ``LRN``):
+    ``x / (bias + alpha / size * window_sum(x**2)) ** beta``, the window
+    ``[c - (size - 1) // 2, c + size // 2]`` clipped to the axis."""
+    if not dt.is_float(x.dtype):
+        raise TypeError(f"lrn needs a float tensor, got {x.dtype}")
+    axis %= x.ndim
+    before, n = (size - 1) // 2, x.shape[axis]
+    k = te.reduce_axis((0, size), name="k")
+
+    def window(*i: PrimExpr) -> PrimExpr:
+        c = i[axis] + k - before
+        v = x[(*i[:axis], c, *i[axis + 1 :])]
+        return te.sum(v * v, axis=k, where=(c >= 0) & (c < n))
+
+    sqsum = te.compute(x.shape, window, name="T_lrn_sqsum")
+    return te.compute(
+        x.shape,
+        lambda *i: x[i] / te.power(bias + (alpha / size) * sqsum[i], beta),
+        name="T_lrn",
+        tag="elemwise",
+    )
+
+
+def dropout(x: te.Tensor) -> te.Tensor:
+    """Dropout at inference: a copy of ``x``."""
+    return te.compute(x.shape, lambda *i: x[i], name="T_dropout", tag="elemwise")
+
+
+def batch_flatten(x: te.Tensor) -> te.Tensor:
+    """``[N, d1, ..., dk]`` → ``[N, d1 * ... * dk]``."""
+    rest = 1
+    for d in x.shape[1:]:
+        rest *= d
+    return reshape(x, (x.shape[0], rest))

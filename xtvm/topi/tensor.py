@@ -1,0 +1,188 @@
+"""Elementwise computes: broadcasting binary arithmetic (TVM's
+``topi/broadcast.py``), unary maths, clip, cast, shape_of, identity, full."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from xtvm import te
+from xtvm.te import dtype as dt
+from xtvm.te.expr import IntImm, PrimExpr
+
+
+def broadcast_shape(lhs: Sequence[int], rhs: Sequence[int]) -> tuple[int, ...]:
+    """NumPy broadcasting of two static shapes."""
+    rank = max(len(lhs), len(rhs))
+    a = [1] * (rank - len(lhs)) + list(lhs)
+    b = [1] * (rank - len(rhs)) + list(rhs)
+    out = []
+    for x, y in zip(a, b):
+        if x != y and 1 not in (x, y):
+            raise ValueError(f"cannot broadcast shapes {list(lhs)} and {list(rhs)}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def broadcast_indices(
+    shape: Sequence[int], out_shape: Sequence[int], indices: Sequence[PrimExpr]
+) -> list[PrimExpr]:
+    """The indices into a tensor of ``shape`` broadcast to ``out_shape``, for
+    the output element at ``indices``: leading output axes the tensor lacks are
+    dropped, its size-1 axes read index 0."""
+    offset = len(out_shape) - len(shape)
+    return [
+        IntImm(0, "index") if size == 1 and out_shape[offset + d] != 1 else indices[offset + d]
+        for d, size in enumerate(shape)
+    ]
+
+
+def broadcast_compute(
+    lhs: te.Tensor,
+    rhs: te.Tensor,
+    fcompute: Callable[[PrimExpr, PrimExpr], PrimExpr],
+    name: str,
+) -> te.Tensor:
+    """``fcompute`` applied elementwise with NumPy broadcasting."""
+    if lhs.dtype != rhs.dtype:
+        raise TypeError(f"{name}: operand dtypes differ ({lhs.dtype} and {rhs.dtype})")
+    shape = broadcast_shape(lhs.shape, rhs.shape)
+    return te.compute(
+        shape,
+        lambda *i: fcompute(
+            lhs[broadcast_indices(lhs.shape, shape, i)], rhs[broadcast_indices(rhs.shape, shape, i)]
+        ),
+        name=name,
+        tag="broadcast",
+    )
+
+
+def add(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """``lhs + rhs`` with broadcasting."""
+    return broadcast_compute(lhs, rhs, lambda a, b: a + b, "T_add")
+
+
+def subtract(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """``lhs - rhs`` with broadcasting."""
+    return broadcast_compute(lhs, rhs, lambda a, b: a - b, "T_subtract")
+
+
+def multiply(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """``lhs * rhs`` with broadcasting."""
+    return broadcast_compute(lhs, rhs, lambda a, b: a * b, "T_multiply")
+
+
+def divide(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """``lhs / rhs`` with broadcasting: true division for floats, truncating
+    for integers (as C and TVM)."""
+    if dt.is_float(lhs.dtype):
+        return broadcast_compute(lhs, rhs, lambda a, b: a / b, "T_divide")
+    return broadcast_compute(lhs, rhs, te.truncdiv, "T_divide")
+
+
+def maximum(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """``max(lhs, rhs)`` with broadcasting (NaN propagates)."""
+    return broadcast_compute(lhs, rhs, te.max, "T_maximum")
+
+
+def minimum(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """``min(lhs, rhs)`` with broadcasting (NaN propagates)."""
+    return broadcast_compute(lhs, rhs, te.min, "T_minimum")
+
+
+def power(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """``lhs ** rhs`` with broadcasting (floats only)."""
+    if not dt.is_float(lhs.dtype):
+        raise TypeError(f"power is implemented for float tensors, got {lhs.dtype}")
+    return broadcast_compute(lhs, rhs, te.power, "T_power")
+
+
+def elemwise(x: te.Tensor, fcompute: Callable[[PrimExpr], PrimExpr], name: str) -> te.Tensor:
+    """``fcompute`` applied to every element of ``x``."""
+    return te.compute(x.shape, lambda *i: fcompute(x[i]), name=name, tag="elemwise")
+
+
+def _float_only(name: str, fcompute: Callable[[PrimExpr], PrimExpr]):
+    def compute(x: te.Tensor) -> te.Tensor:
+        if not dt.is_float(x.dtype):
+            raise TypeError(f"{name} needs a float tensor, got {x.dtype}")
+        return elemwise(x, fcompute, f"T_{name}")
+
+    compute.__doc__ = f"``{name}(x)`` elementwise (float tensors)."
+    return compute
+
+
+exp = _float_only("exp", te.exp)
+log = _float_only("log", te.log)
+sqrt = _float_only("sqrt", te.sqrt)
+tanh = _float_only("tanh", te.tanh)
+sigmoid = _float_only("sigmoid", te.sigmoid)
+
+
+def negative(x: te.Tensor) -> te.Tensor:
+    """``-x`` elementwise (integers wrap)."""
+    return elemwise(x, lambda v: -v, "T_negative")
+
+
+def abs(x: te.Tensor) -> te.Tensor:  # noqa: A001
+    """``|x|`` elementwise."""
+    return elemwise(x, te.abs, "T_abs")
+
+
+def _int_bound(bound: float, dtype: str, rounding: Callable[[float], int]) -> int:
+    """A float bound as an integer of ``dtype``: rounded inward, saturated."""
+    lo, hi = dt.min_value(dtype), dt.max_value(dtype)
+    if math.isinf(bound):
+        return int(hi if bound > 0 else lo)
+    return int(min(max(rounding(bound), lo), hi))
+
+
+def clip(x: te.Tensor, a_min: float, a_max: float) -> te.Tensor:
+    """``min(max(x, a_min), a_max)``; integer tensors round the bounds inward
+    and saturate them to the dtype; an infinite float bound is no bound."""
+    if dt.is_float(x.dtype):
+        lo = None if a_min == -math.inf else te.const(a_min, x.dtype)
+        hi = None if a_max == math.inf else te.const(a_max, x.dtype)
+    else:
+        lo = te.const(_int_bound(a_min, x.dtype, math.ceil), x.dtype)
+        hi = te.const(_int_bound(a_max, x.dtype, math.floor), x.dtype)
+
+    def fcompute(v: PrimExpr) -> PrimExpr:
+        if lo is not None:
+            v = te.max(v, lo)
+        return v if hi is None else te.min(v, hi)
+
+    return elemwise(x, fcompute, "T_clip")
+
+
+def cast(x: te.Tensor, dtype: str) -> te.Tensor:
+    """``x`` converted to ``dtype`` (float to int truncates toward zero)."""
+    return elemwise(x, lambda v: te.cast(dtype, v), "T_cast")
+
+
+def shape_of(x: te.Tensor, dtype: str = "int64") -> te.Tensor:
+    """The 1-d tensor of ``x``'s (static) shape."""
+
+    def fcompute(i: PrimExpr) -> PrimExpr:
+        value = te.const(0, dtype)
+        for axis in reversed(range(x.ndim)):
+            value = te.if_then_else(i == axis, te.const(x.shape[axis], dtype), value)
+        return value
+
+    return te.compute((x.ndim,), fcompute, name="T_shape_of", tag="injective")
+
+
+def identity(x: te.Tensor, name: str = "T_identity") -> te.Tensor:
+    """A copy of ``x``."""
+    return te.compute(x.shape, lambda *i: x[i], name=name, tag="elemwise")
+
+
+def full(
+    shape: Sequence[int], dtype: str, value: int | float | te.Tensor, name: str = "T_full"
+) -> te.Tensor:
+    """A tensor of ``shape`` filled with ``value`` (a number, or the element of
+    a 0-d tensor) converted to ``dtype``."""
+    if isinstance(value, te.Tensor):
+        fill = value
+        return te.compute(shape, lambda *i: te.cast(dtype, fill[()]), name=name, tag="elemwise")
+    return te.compute(shape, lambda *i: te.const(value, dtype), name=name, tag="elemwise")
