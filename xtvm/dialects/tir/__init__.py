@@ -21,7 +21,7 @@ from xdsl.ir import Dialect
 
 from xtvm.dialects.tir.call import CallExternOp, CallIntrinOp
 from xtvm.dialects.tir.control import LOOP_KINDS, AssertOp, ForOp, IfOp, YieldOp
-from xtvm.dialects.tir.func import PrimFuncOp, ReturnOp
+from xtvm.dialects.tir.func import BUFFER_SHAPES_ATTR, PrimFuncOp, ReturnOp
 from xtvm.dialects.tir.memory import ALLOCATE_SCOPES, AllocateOp, LoadOp, StoreOp
 
 TIR = Dialect(
@@ -44,6 +44,7 @@ TIR = Dialect(
 
 __all__ = [
     "ALLOCATE_SCOPES",
+    "BUFFER_SHAPES_ATTR",
     "LOOP_KINDS",
     "TIR",
     "AllocateOp",

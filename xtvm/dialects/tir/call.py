@@ -48,7 +48,7 @@ class _CallOpBase(IRDLOperation):
 class CallExternOp(_CallOpBase):
     """Calls an external C function by name (TVM `call_extern`), e.g. from libm.
 
-        %r = tir.call_extern "expf"(%x) : (f32) -> f32
+    %r = tir.call_extern "expf"(%x) : (f32) -> f32
     """
 
     name = "tir.call_extern"
@@ -58,7 +58,7 @@ class CallExternOp(_CallOpBase):
 class CallIntrinOp(_CallOpBase):
     """Calls an LLVM intrinsic by its full name (TVM `call_llvm_intrin`).
 
-        %r = tir.call_intrin "llvm.fma.f32"(%a, %b, %c) : (f32, f32, f32) -> f32
+    %r = tir.call_intrin "llvm.fma.f32"(%a, %b, %c) : (f32, f32, f32) -> f32
     """
 
     name = "tir.call_intrin"

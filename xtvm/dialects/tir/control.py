@@ -67,7 +67,9 @@ class ForOp(IRDLOperation):
     """A step-1 loop `for (i = lb; i < ub; ++i)` over an `index` variable.
 
     TVM's `For` has `min` and `extent`; xtvm prints the bounds `lb` and `ub =
-    min + extent`. `kind` is one of serial, parallel, vectorized, unrolled;
+    min + extent`. `kind` is one of serial, parallel (iterations may run
+    concurrently: code generation runs an outermost one on OpenMP threads),
+    vectorized (a hint; LLVM vectorises), unrolled (`tir-unroll-loop` unrolls it);
     optional `annotations` carry TVM's loop annotations (e.g.
     `pragma_auto_unroll_max_step`). The body has one block whose only argument
     is the loop variable; its `tir.yield` terminator is implicit.
@@ -114,8 +116,7 @@ class ForOp(IRDLOperation):
     def verify_(self) -> None:
         if self.kind.data not in LOOP_KINDS:
             raise VerifyException(
-                f"tir.for kind must be one of {', '.join(LOOP_KINDS)}, "
-                f"got {self.kind.data!r}"
+                f"tir.for kind must be one of {', '.join(LOOP_KINDS)}, got {self.kind.data!r}"
             )
         args = self.body.block.args
         if len(args) != 1 or not isinstance(args[0].type, IndexType):
@@ -169,11 +170,11 @@ class ForOp(IRDLOperation):
 class IfOp(IRDLOperation):
     """Conditional execution without results; the `else` region is optional.
 
-        tir.if %cond {
-          ...
-        } else {
-          ...
-        }
+    tir.if %cond {
+      ...
+    } else {
+      ...
+    }
     """
 
     name = "tir.if"
@@ -223,7 +224,7 @@ class IfOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
-        cond = parser.parse_operand()
+        cond = parser.parse_operand(i1)
         then_region = parser.parse_region()
         else_region = None
         if parser.parse_optional_keyword("else") is not None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
+    DenseArrayBase,
     FunctionType,
     IndexType,
     IntegerType,
@@ -13,8 +16,8 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     SymbolNameConstraint,
+    i64,
 )
-from xdsl.dialects.builtin import AnyFloat
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
 from xdsl.ir import Attribute, Block, BlockArgument, Region
 from xdsl.irdl import (
@@ -31,6 +34,12 @@ from xdsl.utils.exceptions import VerifyException
 
 _RESERVED_ATTRS = ("sym_name", "function_type")
 
+BUFFER_SHAPES_ATTR = "tir.buffer_shapes"
+"""Discardable attribute recording each argument's logical shape once
+`tir-flatten-buffer` has made the buffers 1-d (an `array<i64: ...>` per
+argument, empty for scalars); the packed calling convention checks callers'
+tensors against these shapes."""
+
 
 def is_scalar_arg_type(ty: Attribute) -> bool:
     """True for the scalar parameter types a prim_func accepts (int, index, float)."""
@@ -39,11 +48,7 @@ def is_scalar_arg_type(ty: Attribute) -> bool:
 
 def is_static_buffer_type(ty: Attribute) -> bool:
     """True for a statically shaped memref with the default (row-major) layout."""
-    return (
-        isinstance(ty, MemRefType)
-        and ty.has_static_shape()
-        and isinstance(ty.layout, NoneAttr)
-    )
+    return isinstance(ty, MemRefType) and ty.has_static_shape() and isinstance(ty.layout, NoneAttr)
 
 
 @irdl_op_definition
@@ -54,7 +59,8 @@ class PrimFuncOp(IRDLOperation):
     float); there are no results, outputs are written into buffer arguments
     (destination passing). The body is one block ending in `tir.return`.
     Discardable attributes: `arg_names` (one string per argument, used in
-    error messages and the runtime signature).
+    error messages and the runtime signature) and `tir.buffer_shapes` (the
+    logical shapes of flattened buffer arguments, see `BUFFER_SHAPES_ATTR`).
 
         tir.prim_func @addone(%A: memref<3xf32>, %B: memref<3xf32>)
             attributes {arg_names = ["A", "B"]} {
@@ -101,12 +107,35 @@ class PrimFuncOp(IRDLOperation):
             return [n.data for n in names.data if isinstance(n, StringAttr)]
         return [f"arg{i}" for i in range(len(self.args))]
 
+    @property
+    def buffer_shapes(self) -> list[tuple[int, ...] | None]:
+        """Each argument's logical shape (None for scalars).
+
+        This is `tir.buffer_shapes` when flattening recorded it, else the
+        memref shape.
+        """
+        recorded = self.attributes.get(BUFFER_SHAPES_ATTR)
+        shapes: list[tuple[int, ...] | None] = []
+        for i, arg in enumerate(self.args):
+            if not isinstance(arg.type, MemRefType):
+                shapes.append(None)
+            elif isinstance(recorded, ArrayAttr):
+                entry = recorded.data[i]
+                assert isinstance(entry, DenseArrayBase)
+                shapes.append(tuple(int(d) for d in entry.get_values()))
+            else:
+                shapes.append(tuple(arg.type.get_shape()))
+        return shapes
+
     def verify_(self) -> None:
         where = f"tir.prim_func @{self.sym_name.data}"
         if self.function_type.outputs.data:
             raise VerifyException(f"{where} must not have results")
         if len(self.body.blocks) != 1:
-            raise VerifyException(f"{where} body must be a single block")
+            raise VerifyException(
+                f"{where}: body must be one block ending with tir.return, "
+                f"got {len(self.body.blocks)} blocks"
+            )
         block = self.body.block
         if self.function_type.inputs.data != block.arg_types:
             raise VerifyException(
@@ -131,8 +160,35 @@ class PrimFuncOp(IRDLOperation):
                     f"{where}: arg_names has {len(names.data)} entries for "
                     f"{len(block.args)} arguments"
                 )
+        self._verify_buffer_shapes(where)
         if not isinstance(block.last_op, ReturnOp):
             raise VerifyException(f"{where}: body must end with tir.return")
+
+    def _verify_buffer_shapes(self, where: str) -> None:
+        shapes = self.attributes.get(BUFFER_SHAPES_ATTR)
+        if shapes is None:
+            return
+        args = self.body.block.args
+        if not isinstance(shapes, ArrayAttr) or len(shapes.data) != len(args):
+            raise VerifyException(
+                f"{where}: {BUFFER_SHAPES_ATTR} must be an array with one "
+                f"array<i64: ...> per argument"
+            )
+        for i, (entry, arg) in enumerate(zip(shapes.data, args, strict=True)):
+            if not isinstance(entry, DenseArrayBase) or entry.elt_type != i64:
+                raise VerifyException(f"{where}: {BUFFER_SHAPES_ATTR}[{i}] must be array<i64: ...>")
+            dims = entry.get_values()
+            if isinstance(arg.type, MemRefType):
+                numel = math.prod(arg.type.get_shape())
+                if math.prod(dims) != numel or any(d < 0 for d in dims):
+                    raise VerifyException(
+                        f"{where}: {BUFFER_SHAPES_ATTR}[{i}] = {list(dims)} does not have "
+                        f"the {numel} elements of {arg.type}"
+                    )
+            elif dims:
+                raise VerifyException(
+                    f"{where}: {BUFFER_SHAPES_ATTR}[{i}] must be empty for scalar argument"
+                )
 
     @classmethod
     def parse(cls, parser: Parser) -> PrimFuncOp:
@@ -163,7 +219,7 @@ class PrimFuncOp(IRDLOperation):
 class ReturnOp(IRDLOperation):
     """Terminates a `tir.prim_func` body; takes no operands.
 
-        tir.return
+    tir.return
     """
 
     name = "tir.return"

@@ -18,16 +18,14 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
+from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 ALLOCATE_SCOPES = ("global", "local")
 """Storage scopes of `tir.allocate` (TVM's `global` and `local`)."""
 
 
-def _check_access(
-    op_name: str, buffer: SSAValue, n_indices: int, value_type: Attribute
-) -> None:
+def _check_access(op_name: str, buffer: SSAValue, n_indices: int, value_type: Attribute) -> None:
     ty = buffer.type
     assert isinstance(ty, MemRefType)
     if ty.get_num_dims() != n_indices:
@@ -80,7 +78,7 @@ def _parse_access(
 class LoadOp(IRDLOperation):
     """Reads one element of a buffer (TVM `BufferLoad`); one index per dimension.
 
-        %v = tir.load %A[%i, %j] : memref<4x8xf32>
+    %v = tir.load %A[%i, %j] : memref<4x8xf32>
     """
 
     name = "tir.load"
@@ -114,7 +112,7 @@ class LoadOp(IRDLOperation):
 class StoreOp(IRDLOperation):
     """Writes one element of a buffer (TVM `BufferStore`); one index per dimension.
 
-        tir.store %v, %B[%i, %j] : memref<4x8xf32>
+    tir.store %v, %B[%i, %j] : memref<4x8xf32>
     """
 
     name = "tir.store"
@@ -168,12 +166,12 @@ class AllocateOp(IRDLOperation):
     scope = prop_def(StringAttr)
     res = result_def(MemRefType)
 
+    traits = traits_def(MemoryAllocEffect())
+
     assembly_format = "$scope attr-dict `:` type($res)"
 
     def __init__(self, result_type: Attribute, scope: str = "global"):
-        super().__init__(
-            properties={"scope": StringAttr(scope)}, result_types=[result_type]
-        )
+        super().__init__(properties={"scope": StringAttr(scope)}, result_types=[result_type])
 
     def verify_(self) -> None:
         if self.scope.data not in ALLOCATE_SCOPES:
@@ -185,6 +183,5 @@ class AllocateOp(IRDLOperation):
         assert isinstance(ty, MemRefType)
         if not ty.has_static_shape() or not isinstance(ty.layout, NoneAttr):
             raise VerifyException(
-                f"tir.allocate needs a statically shaped memref with the default "
-                f"layout, got {ty}"
+                f"tir.allocate needs a statically shaped memref with the default layout, got {ty}"
             )

@@ -49,9 +49,15 @@ tir.prim_func @f(%A: memref<4xf32>) attributes {arg_names = ["A", "B"]} {
 // -----
 
 tir.prim_func @f() {
+}
+// CHECK: tir.prim_func @f: body must be one block ending with tir.return, got 0 blocks
+
+// -----
+
+tir.prim_func @f() {
   %c0 = arith.constant 0 : index
 }
-// CHECK: tir.prim_func @f: body must end with tir.return
+// CHECK: Operation arith.constant terminates block in single-block region but is not a terminator
 
 // -----
 
@@ -101,3 +107,17 @@ tir.prim_func @f() {
   "tir.yield"() : () -> ()
 }
 // CHECK: 'tir.yield' expects parent op to be one of 'tir.for', 'tir.if'
+
+// -----
+
+tir.prim_func @f(%A: memref<32xf32>) attributes {tir.buffer_shapes = [array<i64: 4, 4>]} {
+  tir.return
+}
+// CHECK: tir.prim_func @f: tir.buffer_shapes[0] = [4, 4] does not have the 32 elements of memref<32xf32>
+
+// -----
+
+tir.prim_func @f(%A: memref<32xf32>, %n: index) attributes {tir.buffer_shapes = [array<i64: 32>]} {
+  tir.return
+}
+// CHECK: tir.prim_func @f: tir.buffer_shapes must be an array with one array<i64: ...> per argument

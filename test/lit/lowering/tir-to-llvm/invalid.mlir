@@ -1,0 +1,54 @@
+// RUN: xtvm-opt %s --split-input-file --verify-diagnostics -p convert-tir-to-llvm | filecheck %s
+// What convert-tir-to-llvm rejects, one case per chunk, with the message.
+
+// An op without a lowering is printed with its function.
+// CHECK: convert-tir-to-llvm: no lowering for math.ipowi in @ipow:
+// CHECK-NEXT: %p = math.ipowi %a, %a : i32
+tir.prim_func @ipow(%A: memref<4xi32>, %a: i32) {
+  %c0 = arith.constant 0 : index
+  %p = math.ipowi %a, %a : i32
+  tir.store %p, %A[%c0] : memref<4xi32>
+  tir.return
+}
+
+// -----
+
+// One external function, two signatures.
+// CHECK: convert-tir-to-llvm: external function 'foo' is called as !llvm.func<f32 (f32, f32)> and as !llvm.func<f32 (f32)>
+tir.prim_func @clash(%A: memref<4xf32>, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %a = tir.call_extern "foo"(%x) : (f32) -> f32
+  %b = tir.call_extern "foo"(%x, %x) : (f32, f32) -> f32
+  tir.store %b, %A[%c0] : memref<4xf32>
+  tir.return
+}
+
+// -----
+
+// A kernel named like a C function the generated code calls.
+// CHECK: convert-tir-to-llvm: free is both a kernel symbol and an external function called by a kernel; rename the prim_func
+tir.prim_func @free(%A: memref<70000xf32>) {
+  %big = tir.allocate "global" : memref<70000xf32>
+  tir.return
+}
+
+// -----
+
+// arith outside a prim_func is not converted, and the pass says so.
+// CHECK: convert-tir-to-llvm: arith.constant was not converted:
+// CHECK-NEXT: %c = arith.constant 1 : i32
+func.func @host() -> i32 {
+  %c = arith.constant 1 : i32
+  func.return %c : i32
+}
+
+// -----
+
+// A prim_func named like another kernel's implementation function.
+// CHECK: convert-tir-to-llvm: the symbol(s) k_impl would be defined twice (a prim_func named like another kernel's generated functions); rename it
+tir.prim_func @k() {
+  tir.return
+}
+tir.prim_func @k_impl() {
+  tir.return
+}

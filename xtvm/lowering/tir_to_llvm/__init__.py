@@ -1,0 +1,14 @@
+"""tir → llvm: `convert-tir-to-llvm` and the kernel calling convention.
+
+* `convert_tir_to_llvm`: the pass (what must not survive, error reporting);
+* `function`: a prim_func body → `NAME_impl` (loops → CFG, buffers → GEPs);
+* `packed_api`: the checked entry point `NAME(args, num_args)`;
+* `scalar`: the `arith`/`math` op table;
+* `signature`: the metadata `functions` entry of a prim_func;
+* `emitter`, `types`: building blocks.
+"""
+
+from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import ConvertTirToLlvmPass
+from xtvm.lowering.tir_to_llvm.signature import tir_signature
+
+__all__ = ["ConvertTirToLlvmPass", "tir_signature"]

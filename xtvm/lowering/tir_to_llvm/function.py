@@ -1,0 +1,294 @@
+"""A `tir.prim_func` body → `llvm.func @NAME_impl`: loops become a control-flow graph.
+
+    tir.for %i = %lb to %ub kind "serial" { BODY }
+becomes
+      llvm.br ^header(%lb : i64)
+    ^header(%i: i64):
+      %go = llvm.icmp "slt" %i, %ub : i64
+      llvm.cond_br %go, ^body, ^exit
+    ^body:
+      BODY
+      %next = llvm.add %i, %c1 overflow<nsw> : i64
+      llvm.br ^header(%next : i64)
+    ^exit:
+
+Serial, vectorized and unrolled loops lower the same way (LLVM's O3 pipeline
+vectorises and unrolls); an outermost parallel loop is outlined and run by
+OpenMP threads (`parallel.py`). Buffers are `ptr noalias` arguments;
+element `[i, j]` of a `memref<MxNxT>` is `getelementptr inbounds T, %A,
+i*N + j`. `tir.allocate` is hoisted to the entry block: an `alloca` up to
+`STACK_LIMIT_BYTES`, else `aligned_alloc(64, ...)` released by `free` on
+every exit. `NAME_impl` returns i32: 0, or `(7 << 16) | k` when the k-th
+`tir.assert` (in program order) fails.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import DictionaryAttr, MemRefType, UnitAttr, i32, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from xtvm.arith import compact_strides
+from xtvm.dialects.tir import (
+    AllocateOp,
+    AssertOp,
+    CallExternOp,
+    CallIntrinOp,
+    ForOp,
+    IfOp,
+    LoadOp,
+    PrimFuncOp,
+    ReturnOp,
+    StoreOp,
+    YieldOp,
+)
+from xtvm.lowering.tir_to_llvm.emitter import Emitter, Externs
+from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
+from xtvm.lowering.tir_to_llvm.types import PTR, LoweringError, byte_size, llvm_type
+
+STACK_LIMIT_BYTES = 64 * 1024
+"""Allocations up to this size live on the stack, larger ones on the heap."""
+
+HEAP_ALIGNMENT = 64
+"""Byte alignment of heap-allocated buffers (one cache line, any vector width)."""
+
+ASSERT_KIND = 7
+"""Error kind of a failed `tir.assert` (docs/abi.md)."""
+
+
+def impl_name(func: PrimFuncOp) -> str:
+    """The symbol of a prim_func's loop program."""
+    return f"{func.sym_name.data}_impl"
+
+
+@dataclass
+class ModuleLowering:
+    """What the kernels of one module share while they are lowered."""
+
+    externs: Externs = field(default_factory=Externs)
+    outlined: list[llvm.FuncOp] = field(default_factory=list)
+    """Functions made from parallel loop bodies (see `parallel.py`)."""
+    uses_openmp: bool = False
+
+
+class BodyLowering:
+    """Lowers tir ops, op by op, into the blocks of one llvm.func returning i32.
+
+    Used for a kernel's `NAME_impl` and for each outlined parallel loop chunk.
+    `asserts` is the kernel's assert counter, shared with its outlined chunks
+    so that every assert keeps its program-order index.
+    """
+
+    def __init__(
+        self,
+        func: PrimFuncOp,
+        module: ModuleLowering,
+        name: str,
+        asserts: list[int],
+        inside_parallel: bool = False,
+    ):
+        self.func = func
+        self.module = module
+        self.externs = module.externs
+        self.name = name
+        self.asserts = asserts
+        self.inside_parallel = inside_parallel
+        self.region = Region()
+        self.em = Emitter(self.region)
+        self.entry = self.em.block
+        self.values: dict[SSAValue, SSAValue] = {}
+        self.heap: list[SSAValue] = []
+        self.prologue = Emitter(self.region, Block())
+
+    def bind_args(self, values: Sequence[SSAValue]) -> None:
+        """Make each tir value an argument of the function, in order."""
+        for value in values:
+            arg = self.entry.insert_arg(llvm_type(value.type), len(self.entry.args))
+            arg.name_hint = value.name_hint
+            self.values[value] = arg
+
+    def finish(self) -> llvm.FuncOp:
+        """The llvm.func: allocations first, pointer arguments `noalias`."""
+        prologue = list(self.prologue.block.ops)
+        for op in prologue:
+            op.detach()
+        if prologue:
+            self.entry.insert_ops_before(prologue, self.entry.first_op)
+        arg_types = self.entry.arg_types
+        arg_attrs = [
+            DictionaryAttr({"llvm.noalias": UnitAttr()} if t == PTR else {}) for t in arg_types
+        ]
+        return llvm.FuncOp(
+            self.name,
+            llvm.LLVMFunctionType(arg_types, i32),
+            linkage=llvm.LinkageAttr("external"),
+            body=self.region,
+            other_props={"arg_attrs": llvm.ArrayAttr(arg_attrs)},
+        )
+
+    def get(self, value: SSAValue) -> SSAValue:
+        return self.values[value]
+
+    def lower_block(self, block: Block) -> None:
+        for op in block.ops:
+            self.lower_op(op)
+            for result in op.results:
+                lowered = self.values[result]
+                if lowered.name_hint is None:
+                    lowered.name_hint = result.name_hint
+
+    def lower_op(self, op: Operation) -> None:
+        match op:
+            case ForOp():
+                self.lower_for(op)
+            case IfOp():
+                self.lower_if(op)
+            case LoadOp():
+                ptr = self.address(op.buffer, op.indices)
+                ty = llvm_type(op.res.type)
+                self.values[op.res] = self.em.load(ptr, ty, byte_size(ty))
+            case StoreOp():
+                ptr = self.address(op.buffer, op.indices)
+                value = self.get(op.value)
+                self.em.emit(llvm.StoreOp(value, ptr, alignment=byte_size(value.type)))
+            case AllocateOp():
+                self.values[op.res] = self.allocate(op)
+            case AssertOp():
+                self.lower_assert(op)
+            case CallExternOp():
+                result = llvm_type(op.res[0].type) if op.res else None
+                value = self.externs.call(
+                    self.em, op.callee.data, [self.get(a) for a in op.args], result
+                )
+                if op.res:
+                    assert value is not None
+                    self.values[op.res[0]] = value
+            case CallIntrinOp():
+                results = [llvm_type(r.type) for r in op.res]
+                call = self.em.emit(
+                    llvm.CallIntrinsicOp(op.callee.data, [self.get(a) for a in op.args], results)
+                )
+                if op.res:
+                    self.values[op.res[0]] = call.results[0]
+            case ReturnOp():
+                self.exit_with(0)
+            case YieldOp():
+                pass
+            case _:
+                lowering = LOWERINGS.get(type(op))
+                if lowering is None:
+                    raise LoweringError(
+                        f"convert-tir-to-llvm: no lowering for {op.name} in "
+                        f"@{self.func.sym_name.data}:\n{op!s}"
+                    )
+                operands = [self.get(o) for o in op.operands]
+                self.values[op.results[0]] = lowering(op, operands, self.em, self.externs)
+
+    def lower_for(self, op: ForOp) -> None:
+        if op.kind.data == "parallel" and not self.inside_parallel:
+            from xtvm.lowering.tir_to_llvm.parallel import lower_parallel_for
+
+            lower_parallel_for(self, op)
+        else:
+            self.emit_loop(op, self.get(op.lb), self.get(op.ub))
+
+    def emit_loop(self, op: ForOp, lb: SSAValue, ub: SSAValue) -> None:
+        """`for (i = lb; i < ub; ++i) body` as header, body and exit blocks."""
+        em = self.em
+        header = em.new_block([i64])
+        body = em.new_block()
+        exit_ = em.new_block()
+        em.br(header, lb)
+        em.block = header
+        iv = header.args[0]
+        em.cond_br(em.icmp("slt", iv, ub), body, exit_)
+        em.block = body
+        iv.name_hint = op.induction_var.name_hint
+        self.values[op.induction_var] = iv
+        self.lower_block(op.body.block)
+        em.br(header, em.add(iv, em.int_const(1)))
+        em.block = exit_
+
+    def lower_if(self, op: IfOp) -> None:
+        em = self.em
+        then = em.new_block()
+        merge = em.new_block()
+        else_ = em.new_block() if op.else_region.blocks else merge
+        em.cond_br(self.get(op.cond), then, else_)
+        for block, region in ((then, op.then_region), (else_, op.else_region)):
+            if region.blocks:
+                em.block = block
+                self.lower_block(region.block)
+                em.br(merge)
+        em.block = merge
+
+    def lower_assert(self, op: AssertOp) -> None:
+        em = self.em
+        ok = em.new_block()
+        fail = em.new_block()
+        em.cond_br(self.get(op.cond), ok, fail)
+        em.block = fail
+        self.exit_with((ASSERT_KIND << 16) | self.asserts[0])
+        self.asserts[0] += 1
+        em.block = ok
+
+    def exit_with(self, code: int | SSAValue) -> None:
+        """Free the heap buffers and return `code` (an i32)."""
+        for ptr in self.heap:
+            self.externs.call(self.em, "free", [ptr], None)
+        if isinstance(code, int):
+            self.em.ret_code(code)
+        else:
+            self.em.ret(code)
+
+    def address(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
+        """`&buffer[indices]`: row-major linearisation, then one inbounds GEP."""
+        ty = buffer.type
+        assert isinstance(ty, MemRefType)
+        shape = ty.get_shape()
+        em = self.em
+        offset: SSAValue | None = None
+        for index, stride in zip(indices, compact_strides(shape), strict=True):
+            term = self.get(index)
+            if stride != 1:
+                term = em.mul(term, em.int_const(stride))
+            offset = term if offset is None else em.add(offset, term)
+        if offset is None:
+            offset = em.int_const(0)
+        return em.gep(self.get(buffer), offset, llvm_type(ty.element_type))
+
+    def allocate(self, op: AllocateOp) -> SSAValue:
+        """The buffer of a `tir.allocate`, created in the entry block."""
+        ty = op.res.type
+        assert isinstance(ty, MemRefType)
+        element = llvm_type(ty.element_type)
+        count = math.prod(ty.get_shape())
+        nbytes = max(count * byte_size(element), 1)
+        entry = self.prologue
+        if nbytes <= STACK_LIMIT_BYTES:
+            size = entry.int_const(max(count, 1))
+            result = entry.value(llvm.AllocaOp(size, element, alignment=HEAP_ALIGNMENT))
+        else:
+            rounded = -(-nbytes // HEAP_ALIGNMENT) * HEAP_ALIGNMENT
+            args = [entry.int_const(HEAP_ALIGNMENT), entry.int_const(rounded)]
+            result = self.externs.call(entry, "aligned_alloc", args, PTR)
+            assert result is not None
+            self.heap.append(result)
+        return result
+
+
+def lower_prim_func(func: PrimFuncOp, module: ModuleLowering) -> llvm.FuncOp:
+    """`llvm.func @NAME_impl` of a prim_func; what it shares goes into `module`."""
+    body = BodyLowering(func, module, impl_name(func), asserts=[0])
+    body.bind_args(func.args)
+    body.lower_block(func.body.block)
+    return body.finish()
+
+
+def assert_messages(func: PrimFuncOp) -> list[str]:
+    """The messages of a prim_func's asserts, indexed like error kind 7's index."""
+    return [op.message.data for op in func.walk() if isinstance(op, AssertOp)]

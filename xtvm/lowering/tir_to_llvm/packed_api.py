@@ -1,0 +1,134 @@
+"""The packed entry point `i32 NAME(ptr %args, i32 %num_args)` (docs/abi.md).
+
+`args` points to `num_args` pointers to DLPack `DLTensor`s. The entry checks,
+in order, the argument count, then per argument: tensor and data not NULL,
+`ndim`, dtype `(code, bits, lanes)`, every shape dimension, and strides
+(NULL, or equal to the compact row-major strides for every dimension of
+extent > 1, where the stride is never used). Only then does it call
+`NAME_impl` with `data + byte_offset` of each tensor, and return its result.
+A failed check returns `(kind << 16) | index` through one shared exit block:
+
+    kind 1 count (index = num_args), 2 NULL, 3 ndim, 4 dtype, 5 shape,
+    6 strides (index = argument position).
+
+A scalar parameter (int, index, float) is passed as a rank-0 tensor of its
+dtype (`index` as int64); the entry loads the value and passes it by value.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import MemRefType, i8, i32, i64
+from xdsl.ir import Region, SSAValue
+
+from xtvm.arith import compact_strides
+from xtvm.dialects.tir import PrimFuncOp
+from xtvm.lowering.tir_to_llvm.emitter import Emitter
+from xtvm.lowering.tir_to_llvm.function import impl_name
+from xtvm.lowering.tir_to_llvm.types import PTR, byte_size, dl_dtype, llvm_type
+
+KIND_COUNT, KIND_NULL, KIND_NDIM, KIND_DTYPE, KIND_SHAPE, KIND_STRIDES = 1, 2, 3, 4, 5, 6
+
+# DLTensor field offsets (x86-64).
+_DATA, _NDIM, _DTYPE, _SHAPE, _STRIDES, _BYTE_OFFSET = 0, 16, 20, 24, 32, 40
+
+
+class _PackedEntry:
+    """Builds the checks of one packed function, one block per check."""
+
+    def __init__(self, func: PrimFuncOp):
+        self.func = func
+        self.region = Region()
+        self.em = Emitter(self.region)
+        self.args = self.em.block.insert_arg(PTR, 0)
+        self.num_args = self.em.block.insert_arg(i32, 1)
+        self.args.name_hint, self.num_args.name_hint = "args", "num_args"
+        self.fail = self.em.new_block([i32])
+
+    def check(self, ok: SSAValue, kind: int, index: SSAValue | int) -> None:
+        """Continue in a new block if `ok`, else return `(kind << 16) | index`."""
+        em = self.em
+        if isinstance(index, int):
+            code = em.int_const((kind << 16) | index, i32)
+        else:
+            low = em.value(llvm.AndOp(index, em.int_const(0xFFFF, i32)))
+            code = em.value(llvm.OrOp(low, em.int_const(kind << 16, i32)))
+        cont = em.new_block()
+        em.cond_br(ok, cont, self.fail, [], [code])
+        em.block = cont
+
+    def build(self) -> llvm.FuncOp:
+        em = self.em
+        em.block, fail_block = self.fail, em.block
+        em.ret(self.fail.args[0])
+        em.block = fail_block
+
+        count = len(self.func.args)
+        self.check(
+            em.icmp("eq", self.num_args, em.int_const(count, i32)), KIND_COUNT, self.num_args
+        )
+        passed = [self.argument(i) for i in range(count)]
+        call = em.emit(llvm.CallOp(impl_name(self.func), *passed, return_type=i32))
+        assert call.returned is not None
+        em.ret(call.returned)
+        return llvm.FuncOp(
+            self.func.sym_name.data,
+            llvm.LLVMFunctionType([PTR, i32], i32),
+            linkage=llvm.LinkageAttr("external"),
+            body=self.region,
+        )
+
+    def argument(self, i: int) -> SSAValue:
+        """Check argument `i` and return the value passed to the impl function."""
+        em = self.em
+        ty = self.func.args[i].type
+        shape = self.func.buffer_shapes[i] or ()
+        slot = em.gep(self.args, em.int_const(i), PTR)
+        tensor = em.load(slot, PTR, 8)
+        self.check(self.em.not_null(tensor), KIND_NULL, i)
+        data = em.load(tensor, PTR, 8)
+        self.check(self.em.not_null(data), KIND_NULL, i)
+
+        ndim = em.load(em.byte_gep(tensor, _NDIM), i32, 4)
+        self.check(em.icmp("eq", ndim, em.int_const(len(shape), i32)), KIND_NDIM, i)
+
+        # code (u8), bits (u8), lanes (u16) compared as one little-endian u32
+        code, bits, lanes = dl_dtype(ty)
+        dtype = em.load(em.byte_gep(tensor, _DTYPE), i32, 4)
+        want = code | (bits << 8) | (lanes << 16)
+        self.check(em.icmp("eq", dtype, em.int_const(want, i32)), KIND_DTYPE, i)
+
+        if shape:
+            dims = em.load(em.byte_gep(tensor, _SHAPE), PTR, 8)
+            for k, extent in enumerate(shape):
+                dim = em.load(em.gep(dims, em.int_const(k), i64), i64, 8)
+                self.check(em.icmp("eq", dim, em.int_const(extent)), KIND_SHAPE, i)
+            self._check_strides(tensor, shape, i)
+
+        offset = em.load(em.byte_gep(tensor, _BYTE_OFFSET), i64, 8)
+        start = em.gep(data, offset, i8)
+        if isinstance(ty, MemRefType):
+            return start
+        value_type = llvm_type(ty)
+        return em.load(start, value_type, byte_size(value_type))
+
+    def _check_strides(self, tensor: SSAValue, shape: tuple[int, ...], i: int) -> None:
+        """strides == NULL, or compact wherever the extent exceeds 1."""
+        em = self.em
+        checked = [(k, s) for k, s in enumerate(compact_strides(shape)) if shape[k] != 1]
+        if not checked:
+            return
+        strides = em.load(em.byte_gep(tensor, _STRIDES), PTR, 8)
+        compare, done = em.new_block(), em.new_block()
+        em.cond_br(em.is_null(strides), done, compare)
+        em.block = compare
+        for k, stride in checked:
+            got = em.load(em.gep(strides, em.int_const(k), i64), i64, 8)
+            self.check(em.icmp("eq", got, em.int_const(stride)), KIND_STRIDES, i)
+        em.br(done)
+        em.block = done
+
+
+def packed_entry(func: PrimFuncOp) -> llvm.FuncOp:
+    """`llvm.func @NAME(%args: !llvm.ptr, %num_args: i32) -> i32` for a prim_func."""
+    return _PackedEntry(func).build()

@@ -1,0 +1,98 @@
+"""Types of the tir → llvm lowering and the DLPack dtypes of arguments."""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    Signedness,
+    i64,
+)
+from xdsl.ir import Attribute
+
+from xtvm.dtypes import dtype_name
+
+PTR = llvm.LLVMPointerType()
+
+DL_INT, DL_UINT, DL_FLOAT, DL_BOOL = 0, 1, 2, 6
+"""DLPack `DLDataTypeCode`s used by xtvm (see docs/abi.md)."""
+
+
+class LoweringError(Exception):
+    """A construct `convert-tir-to-llvm` cannot lower; the message names it."""
+
+
+def llvm_type(ty: Attribute) -> Attribute:
+    """The llvm-dialect type of a tir value: index → i64, memref → !llvm.ptr,
+    unsigned integers → signless, floats unchanged."""
+    if isinstance(ty, IndexType):
+        return i64
+    if isinstance(ty, IntegerType):
+        return IntegerType(ty.width.data)
+    if isinstance(ty, Float16Type | Float32Type | Float64Type):
+        return ty
+    if isinstance(ty, MemRefType | llvm.LLVMPointerType):
+        return PTR
+    raise LoweringError(f"convert-tir-to-llvm: no llvm type for {ty}")
+
+
+def intrinsic_suffix(ty: Attribute) -> str:
+    """The overload suffix of an LLVM intrinsic for a scalar type (`f32`, `i64`)."""
+    ty = llvm_type(ty)
+    if isinstance(ty, IntegerType):
+        return f"i{ty.width.data}"
+    if isinstance(ty, Float16Type):
+        return "f16"
+    if isinstance(ty, Float32Type):
+        return "f32"
+    if isinstance(ty, Float64Type):
+        return "f64"
+    raise LoweringError(f"convert-tir-to-llvm: no intrinsic suffix for {ty}")
+
+
+def byte_size(ty: Attribute) -> int:
+    """Storage size in bytes of a scalar element type or pointer (i1 takes one byte)."""
+    ty = llvm_type(ty)
+    if ty == PTR:
+        return 8
+    if isinstance(ty, IntegerType):
+        return max(1, (ty.width.data + 7) // 8)
+    if isinstance(ty, Float16Type):
+        return 2
+    if isinstance(ty, Float32Type):
+        return 4
+    if isinstance(ty, Float64Type):
+        return 8
+    raise LoweringError(f"convert-tir-to-llvm: no storage size for {ty}")
+
+
+def arg_dtype(ty: Attribute) -> str:
+    """The dtype name a caller's tensor must have for a prim_func argument.
+
+    Buffers use their element type; `index` scalars are `int64`.
+    """
+    element = ty.element_type if isinstance(ty, MemRefType) else ty
+    if isinstance(element, IndexType):
+        return "int64"
+    return dtype_name(element)
+
+
+def dl_dtype(ty: Attribute) -> tuple[int, int, int]:
+    """The DLPack `(code, bits, lanes)` of a prim_func argument (see `arg_dtype`)."""
+    element = ty.element_type if isinstance(ty, MemRefType) else ty
+    if isinstance(element, IndexType):
+        return DL_INT, 64, 1
+    if isinstance(element, IntegerType):
+        width = element.width.data
+        if width == 1:
+            return DL_BOOL, 8, 1
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        return (DL_UINT if unsigned else DL_INT), width, 1
+    if isinstance(element, Float16Type | Float32Type | Float64Type):
+        return DL_FLOAT, 8 * byte_size(element), 1
+    raise LoweringError(f"convert-tir-to-llvm: no DLPack dtype for {ty}")

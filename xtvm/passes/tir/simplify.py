@@ -1,0 +1,354 @@
+"""`tir-simplify`: integer simplification of index arithmetic and trivial control flow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i1
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.transforms.common_subexpression_elimination import cse
+
+from xtvm.arith import (
+    BINARY_FOLDERS,
+    const_int_bound,
+    int_constant,
+    int_width,
+    loop_extent,
+    make_int_constant,
+    prove_cmpi,
+    to_signed,
+)
+from xtvm.dialects.tir import AssertOp, ForOp, IfOp, YieldOp
+
+_COMMUTATIVE = (
+    arith.AddiOp, arith.MuliOp, arith.MinSIOp, arith.MaxSIOp, arith.MinUIOp, arith.MaxUIOp,
+    arith.AndIOp, arith.OrIOp, arith.XOrIOp,
+)  # fmt: skip
+_DIVS = (arith.DivSIOp, arith.DivUIOp, arith.FloorDivSIOp, arith.CeilDivSIOp, arith.CeilDivUIOp)
+_FLOOR_DIVS = (arith.DivSIOp, arith.DivUIOp, arith.FloorDivSIOp)
+_REMS = (arith.RemSIOp, arith.RemUIOp)
+
+
+def _replace_with_constant(op: Operation, value: int, rewriter: PatternRewriter) -> None:
+    const = make_int_constant(value, op.results[0].type)
+    rewriter.replace(op, const)
+
+
+def _const(value: SSAValue) -> int | None:
+    return int_constant(value) if int_width(value.type) is not None else None
+
+
+class FoldConstantBinary(RewritePattern):
+    """`c1 op c2` -> its value, for every integer binary op (wrapping to the width)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        folder = BINARY_FOLDERS.get(type(op))
+        if folder is None:
+            return
+        lhs, rhs = _const(op.operands[0]), _const(op.operands[1])
+        width = int_width(op.results[0].type)
+        if lhs is None or rhs is None or width is None:
+            return
+        value = folder(lhs, rhs, width)
+        if value is not None:
+            _replace_with_constant(op, to_signed(value, width), rewriter)
+
+
+class ConstantToRight(RewritePattern):
+    """`c op x` -> `x op c` for commutative ops, so later rules look right only."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, _COMMUTATIVE):
+            return
+        lhs, rhs = op.operands
+        if _const(lhs) is not None and _const(rhs) is None:
+            swapped = op.clone()
+            swapped.operands = [rhs, lhs]
+            rewriter.replace(op, swapped)
+
+
+class Identities(RewritePattern):
+    """x+0, x-0, x*1, x/1, x>>0, x|0, x^0 -> x; x*0, x&0, x%1, x-x -> 0; min/max(x,x) -> x."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if type(op) not in BINARY_FOLDERS:
+            return
+        lhs, rhs = op.operands
+        c = _const(rhs)
+        keep_lhs = (
+            (c == 0 and isinstance(op, arith.AddiOp | arith.SubiOp | arith.OrIOp | arith.XOrIOp))
+            or (c == 0 and isinstance(op, arith.ShLIOp | arith.ShRSIOp | arith.ShRUIOp))
+            or (c == 1 and isinstance(op, (arith.MuliOp, *_DIVS)))
+            or (c == -1 and isinstance(op, arith.AndIOp))
+            or (lhs == rhs and isinstance(op, arith.MinSIOp | arith.MaxSIOp | arith.AndIOp))
+            or (lhs == rhs and isinstance(op, arith.MinUIOp | arith.MaxUIOp | arith.OrIOp))
+        )
+        if keep_lhs:
+            rewriter.replace(op, [], [lhs])
+            return
+        zero = (
+            (c == 0 and isinstance(op, arith.MuliOp | arith.AndIOp))
+            or (c == 1 and isinstance(op, _REMS))
+            or (lhs == rhs and isinstance(op, arith.SubiOp | arith.XOrIOp))
+        )
+        if zero:
+            _replace_with_constant(op, 0, rewriter)
+
+
+class SubConstToAdd(RewritePattern):
+    """`x - c` -> `x + (-c)`: one canonical form for constant offsets."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SubiOp, rewriter: PatternRewriter) -> None:
+        c = _const(op.rhs)
+        if c is not None and c != 0 and _const(op.lhs) is None:
+            neg = make_int_constant(-c, op.rhs.type)
+            rewriter.replace(op, [neg, arith.AddiOp(op.lhs, neg)])
+
+
+class Reassociate(RewritePattern):
+    """(x + c1) + c2 -> x + (c1+c2); (x * c1) * c2 -> x * (c1*c2);
+    (x + c1) * c2 -> x*c2 + c1*c2; (x + c) + y -> (x + y) + c.
+
+    Rules that duplicate work only fire when the inner op has one use.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, arith.AddiOp | arith.MuliOp):
+            return
+        lhs, rhs = op.operands
+        inner = lhs.owner
+        c2 = _const(rhs)
+        if not isinstance(inner, arith.AddiOp | arith.MuliOp):
+            return
+        c1 = _const(inner.rhs)
+        ty = op.results[0].type
+        if c1 is None:
+            return
+        if c2 is not None and type(inner) is type(op):
+            folded = c1 + c2 if isinstance(op, arith.AddiOp) else c1 * c2
+            const = make_int_constant(folded, ty)
+            rewriter.replace(op, [const, type(op)(inner.lhs, const)])
+        elif not inner.result.has_one_use():
+            return
+        elif c2 is not None and isinstance(op, arith.MuliOp) and isinstance(inner, arith.AddiOp):
+            scaled = make_int_constant(c1 * c2, ty)
+            mul = arith.MuliOp(inner.lhs, rhs)
+            rewriter.replace(op, [scaled, mul, arith.AddiOp(mul, scaled)])
+        elif c2 is None and isinstance(op, arith.AddiOp) and isinstance(inner, arith.AddiOp):
+            add = arith.AddiOp(inner.lhs, rhs)
+            rewriter.replace(op, [add, arith.AddiOp(add, inner.rhs)])
+
+
+class BoundDecidedCompare(RewritePattern):
+    """`arith.cmpi` whose result the operands' bounds decide -> a constant."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter) -> None:
+        if int_width(op.lhs.type) is None:
+            return
+        value = prove_cmpi(op)
+        if value is not None:
+            rewriter.replace(op, arith.ConstantOp(IntegerAttr(int(value), i1), i1))
+
+
+class BoundDecidedMinMax(RewritePattern):
+    """`min(x, y)` / `max(x, y)` whose bounds do not overlap -> the chosen operand."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, arith.MinSIOp | arith.MaxSIOp):
+            return
+        a, b = const_int_bound(op.operands[0]), const_int_bound(op.operands[1])
+        a_le_b = a.hi is not None and b.lo is not None and a.hi <= b.lo
+        b_le_a = b.hi is not None and a.lo is not None and b.hi <= a.lo
+        if a_le_b or b_le_a:
+            pick_lhs = a_le_b == isinstance(op, arith.MinSIOp)
+            rewriter.replace(op, [], [op.operands[0] if pick_lhs else op.operands[1]])
+
+
+class DivModByBound(RewritePattern):
+    """Division and remainder by a positive constant `c` using bounds:
+
+    x / c -> 0 and x % c -> x when 0 <= x < c;
+    (x*c + y) / c -> x + y / c and (x*c + y) % c -> y % c when the numerator
+    and y are non-negative (all division flavours then agree with floor);
+    on `index` (no overflow, as in TVM), signed (x*c) / c -> x and (x*c) % c -> 0.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, _FLOOR_DIVS + _REMS):
+            return
+        num, den = op.operands
+        c = _const(den)
+        if c is None or c <= 0:
+            return
+        is_div = isinstance(op, _FLOOR_DIVS)
+        bound = const_int_bound(num)
+        if bound.within(0, c - 1):
+            if is_div:
+                _replace_with_constant(op, 0, rewriter)
+            else:
+                rewriter.replace(op, [], [num])
+            return
+        inner = num.owner
+        if isinstance(inner, arith.MuliOp) and _const(inner.rhs) == c:
+            signed = isinstance(op, arith.DivSIOp | arith.FloorDivSIOp | arith.RemSIOp)
+            if signed and isinstance(num.type, IndexType):
+                if is_div:
+                    rewriter.replace(op, [], [inner.lhs])
+                else:
+                    _replace_with_constant(op, 0, rewriter)
+            return
+        if not (isinstance(inner, arith.AddiOp) and bound.nonneg()):
+            return
+        for scaled, rest in ((inner.lhs, inner.rhs), (inner.rhs, inner.lhs)):
+            mul = scaled.owner
+            if isinstance(mul, arith.MuliOp) and _const(mul.rhs) == c:
+                if not const_int_bound(rest).nonneg():
+                    continue
+                rest_op = type(op)(rest, den)
+                if is_div:
+                    rewriter.replace(op, [rest_op, arith.AddiOp(mul.lhs, rest_op)])
+                else:
+                    rewriter.replace(op, rest_op)
+                return
+
+
+class FoldSelect(RewritePattern):
+    """`select(true, x, y)` -> x, `select(false, x, y)` -> y, `select(c, x, x)` -> x."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter) -> None:
+        cond = int_constant(op.cond)
+        if op.lhs == op.rhs:
+            rewriter.replace(op, [], [op.lhs])
+        elif cond is not None:
+            rewriter.replace(op, [], [op.lhs if cond else op.rhs])
+
+
+class FoldIntCast(RewritePattern):
+    """Integer casts of constants -> constants."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp):
+            return
+        value = _const(op.operands[0])
+        src_width = int_width(op.operands[0].type)
+        if value is None or src_width is None or int_width(op.results[0].type) is None:
+            return
+        if isinstance(op, arith.ExtUIOp):
+            value &= (1 << src_width) - 1
+        _replace_with_constant(op, value, rewriter)
+
+
+def _inline_region(block_op: Operation, region_index: int, rewriter: PatternRewriter) -> None:
+    """Replace `block_op` by the ops of its region (without the terminator)."""
+    block = block_op.regions[region_index].blocks.first
+    if block is not None:
+        if isinstance(block.last_op, YieldOp):
+            rewriter.erase(block.last_op)
+        rewriter.inline_block(block, InsertPoint.before(block_op))
+    rewriter.erase(block_op)
+
+
+class TrivialLoop(RewritePattern):
+    """A `tir.for` running zero times is erased; one running once becomes its body."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ForOp, rewriter: PatternRewriter) -> None:
+        extent = loop_extent(op)
+        lb, ub = const_int_bound(op.lb), const_int_bound(op.ub)
+        if extent == 0 or (lb.lo is not None and ub.hi is not None and ub.hi <= lb.lo):
+            rewriter.erase(op)
+        elif extent == 1:
+            block = op.body.block
+            rewriter.erase(block.last_op)  # the implicit tir.yield
+            rewriter.inline_block(block, InsertPoint.before(op), [op.lb])
+            rewriter.erase(op)
+
+
+class ConstantIf(RewritePattern):
+    """A `tir.if` on a constant condition becomes the taken branch (or nothing)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IfOp, rewriter: PatternRewriter) -> None:
+        cond = int_constant(op.cond)
+        if cond is None:
+            return
+        if cond:
+            _inline_region(op, 0, rewriter)
+        elif op.else_region.blocks:
+            _inline_region(op, 1, rewriter)
+        else:
+            rewriter.erase(op)
+
+
+class TrueAssert(RewritePattern):
+    """A `tir.assert` of a constant true condition is erased."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AssertOp, rewriter: PatternRewriter) -> None:
+        if int_constant(op.cond):
+            rewriter.erase(op)
+
+
+SIMPLIFY_PATTERNS: tuple[RewritePattern, ...] = (
+    FoldConstantBinary(),
+    ConstantToRight(),
+    Identities(),
+    SubConstToAdd(),
+    Reassociate(),
+    BoundDecidedCompare(),
+    BoundDecidedMinMax(),
+    DivModByBound(),
+    FoldSelect(),
+    FoldIntCast(),
+    TrivialLoop(),
+    ConstantIf(),
+    TrueAssert(),
+)
+"""Every rewrite of `tir-simplify`, applied greedily to a fixed point."""
+
+
+@dataclass(frozen=True)
+class TirSimplifyPass(ModulePass):
+    """Simplify integer index arithmetic and trivial control flow (TVM's `Simplify`).
+
+    Input: any IR with `tir` and `arith`. Rewrites, to a fixed point:
+    constant folding of integer/index ops (two's complement, division by
+    zero left alone); identities (x+0, x*1, x*0, x-x, ...); constants moved
+    right and reassociated ((x*c1)*c2, (x+c1)+c2, (x+c1)*c2, x-c -> x+(-c));
+    comparisons, min/max, division and remainder decided by constant bounds
+    from loop ranges (`xtvm.arith`); `select` on constants; loops of extent
+    0 erased and of extent 1 replaced by their body with the loop variable
+    substituted; `tir.if` on a constant condition resolved; `tir.assert` of
+    true erased. Then dead pure ops are removed and equal expressions are
+    merged (CSE). Floating-point arithmetic is never changed.
+
+        tir.for %i = %c0 to %c1 kind "serial" {
+          %a = arith.muli %i, %c8 : index
+          %b = arith.addi %a, %c0 : index
+          %v = tir.load %A[%b] : memref<8xf32>
+      becomes
+        %v = tir.load %A[%c0] : memref<8xf32>
+    """
+
+    name = "tir-simplify"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(list(SIMPLIFY_PATTERNS), ctx=ctx),
+            apply_recursively=True,
+        ).rewrite_module(op)
+        cse(op)
