@@ -69,6 +69,14 @@ STAGES: tuple[Stage, ...] = (
         "loop programs, called from the graph with relay.call_lowered",
     ),
     Stage(
+        "memory",
+        (
+            Step("memory-manifest-alloc", 0, "every intermediate tensor an explicit allocation", True),
+            Step("memory-plan", 0, "tensors with disjoint lifetimes share one static arena", True),
+        ),
+        "destination-passing kernel calls into a planned arena (offsets in the IR)",
+    ),
+    Stage(
         "llvm-dialect",
         (Step("convert-tir-to-llvm", 0, "loops, buffers and maths to llvm ops", True),),
         "xDSL's llvm dialect: kernels and their packed entry points",

@@ -3,7 +3,8 @@ plus a parameter dict, and leaves the module (TVM's GraphExecutorCodegen).
 
 Input: a module whose ``func.func @main`` holds only ``relay.const``,
 ``relay.call_lowered``, ``relay.tuple``/``relay.tuple_get`` and
-``func.return`` (the output of ``convert-relay-to-tir``), next to the
+``func.return`` (the output of ``convert-relay-to-tir``), or the same with
+explicit memory (``memory-manifest-alloc``, ``memory-plan``), next to the
 ``tir.prim_func`` kernels it calls.
 Output: the JSON described in ``docs/abi.md`` (a ``null`` node per input and
 constant, a ``tvm_op`` node per kernel call, and the static memory plan of
@@ -23,6 +24,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.ir import SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
+from xtvm.dialects.memory import AllocStorageOp, AllocTensorOp, InvokeKernelOp, KillOp
 from xtvm.dialects.relay import CallLoweredOp, ConstOp, TupleGetOp, TupleOp
 from xtvm.dtypes import dtype_name
 from xtvm.passes.memory import storage_plan
@@ -97,8 +99,9 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
             params[name] = numpy_from_const(op)
             arg_nodes.append(len(nodes))
             add_node({"op": "null", "name": name, "inputs": []}, [op.result])
-        elif isinstance(op, CallLoweredOp):
-            inputs = flat(op.args)
+        elif isinstance(op, CallLoweredOp | InvokeKernelOp):
+            inputs = flat(op.args if isinstance(op, CallLoweredOp) else op.inputs)
+            outputs = list(op.res if isinstance(op, CallLoweredOp) else op.outputs)
             callee = op.callee.string_value()
             add_node(
                 {
@@ -107,13 +110,15 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
                     "attrs": {
                         "func_name": callee,
                         "num_inputs": str(len(inputs)),
-                        "num_outputs": str(len(op.res)),
+                        "num_outputs": str(len(outputs)),
                         "flatten_data": "0",
                     },
                     "inputs": [entries[v] for v in inputs],
                 },
-                list(op.res),
+                outputs,
             )
+        elif isinstance(op, AllocStorageOp | AllocTensorOp | KillOp):
+            continue  # explicit memory: the plan below places every entry
         elif isinstance(op, TupleOp):
             tuples[op.result] = list(op.fields)
         elif isinstance(op, TupleGetOp):

@@ -18,7 +18,7 @@ def tool(name, *args, cwd=None):
     return subprocess.run([str(BIN / name), *map(str, args)], capture_output=True, text=True, cwd=cwd)
 
 
-@pytest.mark.parametrize("stage", ["relay", "relay-opt", "tir", "llvm-dialect"])
+@pytest.mark.parametrize("stage", ["relay", "relay-opt", "tir", "memory", "llvm-dialect"])
 def test_emit_stage_parses_again(mlp_path, tmp_path, stage):
     out = tmp_path / f"{stage}.mlir"
     r = tool("xtvm-compile", mlp_path, "--shape", "data=1,784", "--emit", stage, "-o", out)
@@ -26,7 +26,8 @@ def test_emit_stage_parses_again(mlp_path, tmp_path, stage):
     text = out.read_text()
     assert text.startswith("// xtvm-compile")
     expected = {"relay": "relay.nn.dense", "relay-opt": "relay.primitive",
-                "tir": "tir.prim_func", "llvm-dialect": "llvm.func"}[stage]
+                "tir": "tir.prim_func", "memory": "memory.alloc_tensor",
+                "llvm-dialect": "llvm.func"}[stage]
     assert expected in text
     r = tool("xtvm-opt", out)
     assert r.returncode == 0, r.stderr
