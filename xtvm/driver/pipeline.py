@@ -51,8 +51,12 @@ STAGES: tuple[Stage, ...] = (
         "relay-opt",
         (
             Step("relay-infer-type", 0, "make every result type exact", required=True),
+            Step("relay-simplify-inference", 0, "batch norm → scale/shift, dropout → identity", True),
             Step("relay-simplify-expr", 1, "algebraic identities (x+0, reshape∘reshape, ...)"),
             Step("relay-fold-constant", 2, "evaluate constant subgraphs (weights, shapes)"),
+            Step("relay-fold-scale-axis", 3, "fold per-channel scales into conv weights"),
+            Step("relay-fold-constant", 2, "fold the scaled weights"),
+            Step("relay-eliminate-common-subexpr", 3, "merge equal ops and constants"),
             Step("relay-dead-code-elimination", 1, "drop what nothing uses"),
             Step("relay-fuse-ops", 1, "group ops into kernels by TVM's fusion rules"),
         ),

@@ -21,6 +21,13 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "xtvm.passes.relay.dead_code_elimination", "DeadCodeEliminationPass"
     ),
     "relay-simplify-expr": _lazy("xtvm.passes.relay.simplify_expr", "SimplifyExprPass"),
+    "relay-simplify-inference": _lazy(
+        "xtvm.passes.relay.simplify_inference", "SimplifyInferencePass"
+    ),
+    "relay-eliminate-common-subexpr": _lazy(
+        "xtvm.passes.relay.eliminate_common_subexpr", "EliminateCommonSubexprPass"
+    ),
+    "relay-fold-scale-axis": _lazy("xtvm.passes.relay.fold_scale_axis", "FoldScaleAxisPass"),
     "relay-fuse-ops": _lazy("xtvm.passes.relay.fuse_ops", "FuseOpsPass"),
     "convert-relay-to-tir": _lazy(
         "xtvm.lowering.relay_to_tir.convert_relay_to_tir", "ConvertRelayToTirPass"
