@@ -198,9 +198,9 @@ def test_undefined_graph_output():
 def test_all_unsupported_nodes_in_one_error():
     model = make_model(
         [
-            helper.make_node("Sigmoid", ["x"], ["a"], name="sig"),
+            helper.make_node("Sin", ["x"], ["a"], name="sin"),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
-            helper.make_node("Tanh", ["b"], ["c"]),
+            helper.make_node("Cos", ["b"], ["c"]),
             helper.make_node("Foo", ["c"], ["y"], name="custom", domain="com.example"),
         ],
         [tensor("x", [2])],
@@ -209,8 +209,8 @@ def test_all_unsupported_nodes_in_one_error():
     model.opset_import.append(helper.make_opsetid("com.example", 2))
     assert import_error(model) == (
         "3 unsupported node(s):\n"
-        "  node 'sig' (Sigmoid, opset 13)\n"
-        "  node #2 (Tanh, opset 13)\n"
+        "  node 'sin' (Sin, opset 13)\n"
+        "  node #2 (Cos, opset 13)\n"
         "  node 'custom' (com.example.Foo, opset 2)"
     )
 

@@ -3,7 +3,9 @@
 * ``importer``: :func:`from_onnx` and the table of supported ops;
 * ``converter``: the converter framework (one class per ONNX op, one
   ``_impl_v<N>`` classmethod per op version);
-* ``tensor``, ``nn``, ``transform``: the converters, by relay op category;
+* ``tensor``, ``reduce``, ``nn``, ``conv``, ``pool``, ``transform``,
+  ``shape``, ``indexing``: the converters, by relay op category;
+* ``testing``: the model zoo the onnx package ships, and random weights;
 * ``common``: :class:`OnnxImportError` and the element-type table.
 
 Adding an op: a converter class in its category module and one row in that

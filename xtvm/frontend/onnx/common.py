@@ -35,6 +35,7 @@ _DTYPES: list[tuple[int, str, Attribute]] = [
     (TensorProto.INT64, "int64", i64),
 ]
 _BY_ONNX = {onnx_type: xdsl_type for onnx_type, _, xdsl_type in _DTYPES}
+_NAME_BY_ONNX = {onnx_type: name for onnx_type, name, _ in _DTYPES}
 _BY_NUMPY = {np.dtype(name): xdsl_type for _, name, xdsl_type in _DTYPES}
 
 SUPPORTED_DTYPES: tuple[str, ...] = tuple(name for _, name, _ in _DTYPES)
@@ -54,6 +55,16 @@ def element_type_from_onnx(elem_type: int, what: str) -> Attribute:
     if elem_type not in _BY_ONNX:
         raise _unsupported(what, TensorProto.DataType.Name(elem_type))
     return _BY_ONNX[elem_type]
+
+
+def dtype_from_onnx(elem_type: int, what: str) -> str:
+    """The NumPy dtype name of an ONNX ``TensorProto`` data type (``FLOAT``
+    → ``"float32"``); ``what`` names the value in the error when the type is
+    unsupported."""
+    if elem_type not in _NAME_BY_ONNX:
+        known = elem_type in TensorProto.DataType.values()
+        raise _unsupported(what, TensorProto.DataType.Name(elem_type) if known else str(elem_type))
+    return _NAME_BY_ONNX[elem_type]
 
 
 def element_type_from_numpy(dtype: np.dtype | str, what: str) -> Attribute:

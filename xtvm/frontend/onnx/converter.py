@@ -7,7 +7,8 @@ without such a method is unsupported at that opset. A converter method takes
 the :class:`OnnxNode` being converted and returns its output: an SSA value it
 emitted, or a NumPy array when the output is a compile-time constant (as
 ``Constant`` does), which becomes a ``relay.const`` only where a later node
-uses it as a tensor::
+uses it as a tensor; a node with several outputs (``Split``) returns a list,
+one entry per output::
 
     class Relu(OnnxOpConverter):
         @classmethod
@@ -16,11 +17,20 @@ uses it as a tensor::
 
 Relay op constructors infer result types and raise ``RelayTypeError`` on bad
 operands; the importer re-raises those naming the ONNX node.
+
+Import-time folding: when every input of a node is a compile-time constant
+(see :meth:`GraphScope.is_foldable`), the node *folds*: ``node.input`` hands
+the converter detached constants, ``node.emit`` evaluates each op with its
+NumPy reference (``xtvm.reference.relay``) instead of adding it to the
+graph, and the node's outputs become constants. Converters need no code for
+this, so shape subgraphs (``Shape`` → ``Gather`` → ``Unsqueeze`` →
+``Concat`` → ``Reshape``) import as one static ``relay.reshape``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import numpy as np
@@ -36,11 +46,18 @@ from xtvm.frontend.onnx.common import (
     element_type_from_numpy,
     value_name,
 )
+from xtvm.passes.relay.constants import numpy_dtype, numpy_from_const
+from xtvm.reference.relay import evaluate_results
 
 Output = SSAValue | np.ndarray
-"""What a converter returns: an emitted value, or a constant's value."""
+"""One output of a node: an emitted value, or a constant's value."""
 
-Converter = Callable[["OnnxNode"], Output]
+Outputs = Output | Sequence[Output]
+"""What a converter returns: its node's output, or a list of outputs in
+order. Trailing optional outputs it does not produce may be left out; the
+importer rejects the node when a later node or the graph output uses one."""
+
+Converter = Callable[["OnnxNode"], Outputs]
 
 
 class OnnxOpConverter:
@@ -77,12 +94,20 @@ class GraphScope:
     or, with ``freeze_params``, a ``relay.const``; a ``Constant`` output
     always becomes a ``relay.const``. Values consumed only as compile-time
     constants (a ``Reshape`` shape) never appear in the IR.
+
+    ``consumed`` names the values that some node or the graph output reads,
+    so that converters can tell whether an optional output is wanted.
     """
 
     def __init__(
-        self, block: Block, initializers: dict[str, np.ndarray], freeze_params: bool
+        self,
+        block: Block,
+        initializers: dict[str, np.ndarray],
+        freeze_params: bool,
+        consumed: AbstractSet[str] = frozenset(),
     ) -> None:
         self.block = block
+        self.consumed = consumed
         self.constants: dict[str, np.ndarray] = dict(initializers)
         self.arg_names: list[str] = []
         """The ONNX name of each block argument, in order."""
@@ -110,6 +135,25 @@ class GraphScope:
 
     def is_defined(self, name: str) -> bool:
         return name in self._values or name in self.constants
+
+    def is_foldable(self, name: str) -> bool:
+        """Whether nodes reading ``name`` may be evaluated at import time:
+        it is a ``Constant``'s or folded node's output, an integer
+        initializer (shapes, indices, axes), or any initializer under
+        ``freeze_params``. A floating-point initializer stays a ``main``
+        parameter, so weights are never folded into constants behind the
+        user's back."""
+        if name not in self.constants:
+            return False
+        if name not in self._initializer_order or self._freeze_params:
+            return True
+        return not np.issubdtype(self.constants[name].dtype, np.floating)
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        """The static shape of a defined value, without materializing a constant."""
+        if name in self._values:
+            return static_shape(self._values[name])
+        return tuple(self.constants[name].shape)
 
     def lookup(self, name: str) -> SSAValue:
         """The SSA value of ``name``, materializing a known constant on first use."""
@@ -159,6 +203,10 @@ class OnnxNode:
         self.scope = scope
         self.label = node_label(proto, index, opset)
         self.attrs: dict[str, Any] = {a.name: _attribute_value(a) for a in proto.attribute}
+        present = [name for name in proto.input if name]
+        self.folding = bool(present) and all(scope.is_foldable(n) for n in present)
+        """Whether the node folds: every input is a foldable constant."""
+        self._folded: dict[SSAValue, np.ndarray] = {}
 
     def attr(self, name: str, default: Any = None) -> Any:
         """The attribute's Python value (ints, floats, str, lists, arrays)."""
@@ -167,6 +215,13 @@ class OnnxNode:
     def error(self, message: str) -> OnnxImportError:
         return OnnxImportError(f"{self.label}: {message}")
 
+    def unsupported_attr(self, name: str, reason: str, default: Any = None) -> OnnxImportError:
+        """``node 'p' (MaxPool, opset 12): attribute 'storage_order' = 1 is
+        not supported: <reason>``; ``default`` is the value an absent
+        attribute has."""
+        value = self.attrs.get(name, default)
+        return self.error(f"attribute '{name}' = {value!r} is not supported: {reason}")
+
     def input_label(self, i: int) -> str:
         """``input 'C' ('bias')``: the schema's name for input ``i``, and the
         model's value name when there is one."""
@@ -174,6 +229,21 @@ class OnnxNode:
         formal = formals[i].name if i < len(formals) else str(i)
         actual = self.proto.input[i] if i < len(self.proto.input) else ""
         return f"input '{formal}'" + (f" ('{actual}')" if actual else "")
+
+    def output_label(self, k: int) -> str:
+        """``output 'mask' ('r62')``: the schema's name for output ``k`` and
+        the model's value name."""
+        formals = onnx.defs.get_schema(self.proto.op_type, self.opset).outputs
+        formal = formals[min(k, len(formals) - 1)].name
+        return f"output '{formal}' ('{self.proto.output[k]}')"
+
+    def output_used(self, k: int) -> bool:
+        """Whether output ``k`` is present and read by a node or the graph output."""
+        return (
+            k < len(self.proto.output)
+            and self.proto.output[k] != ""
+            and self.proto.output[k] in self.scope.consumed
+        )
 
     def has_input(self, i: int) -> bool:
         """Whether optional input ``i`` is given (present and not ``""``)."""
@@ -191,11 +261,25 @@ class OnnxNode:
         return name
 
     def input(self, i: int) -> SSAValue:
-        """Input ``i`` as a tensor value; an error naming it when absent."""
-        return self.scope.lookup(self._name(i))
+        """Input ``i`` as a tensor value; an error naming it when absent.
+        When the node folds, a detached constant holding its value."""
+        name = self._name(i)
+        if self.folding:
+            return self._detached_const(self.scope.constants[name])
+        return self.scope.lookup(name)
 
     def optional_input(self, i: int) -> SSAValue | None:
         return self.input(i) if self.has_input(i) else None
+
+    def input_shape(self, i: int) -> tuple[int, ...]:
+        """The static shape of input ``i`` (a constant input stays unmaterialized)."""
+        return self.scope.shape(self._name(i))
+
+    def is_constant(self, i: int) -> bool:
+        """Whether input ``i`` is present, known at import time and free to
+        compute with (see :meth:`GraphScope.is_foldable`: not a weight that
+        stays a parameter)."""
+        return self.has_input(i) and self.scope.is_foldable(self.proto.input[i])
 
     def constant_input(self, i: int) -> np.ndarray:
         """The value of input ``i``, which must be an initializer or the
@@ -208,14 +292,67 @@ class OnnxNode:
             )
         return self.scope.constants[name]
 
+    def constant_ints(self, i: int) -> list[int]:
+        """The values of input ``i``, a constant 1-d integer tensor (axes,
+        sizes, slice bounds)."""
+        array = self.constant_input(i)
+        if array.ndim != 1 or not np.issubdtype(array.dtype, np.integer):
+            raise self.error(
+                f"{self.input_label(i)} must be a 1-d integer tensor, "
+                f"got {array.dtype} of shape {list(array.shape)}"
+            )
+        return [int(v) for v in array]
+
+    def constant_scalar(self, i: int) -> np.generic:
+        """The value of input ``i``, a constant holding one element."""
+        array = self.constant_input(i)
+        if array.size != 1:
+            raise self.error(
+                f"{self.input_label(i)} must hold a single value, got shape {list(array.shape)}"
+            )
+        return array.reshape(())[()]
+
     def emit(self, op: RelayOp) -> SSAValue:
-        """Appends ``op`` to the graph and returns its result."""
-        self.scope.block.add_op(op)
+        """Appends ``op`` to the graph and returns its (first) result; when
+        the node folds, evaluates ``op`` on its constant operands instead."""
+        if self.folding:
+            self._fold(op)
+        else:
+            self.scope.block.add_op(op)
         return op.results[0]
 
     def const(self, array: np.ndarray) -> SSAValue:
         """Emits ``relay.const`` of ``array``."""
         return self.emit(ConstOp(const_attr(array, f"a constant of {self.label}")))
+
+    def outputs(self, result: Outputs) -> list[Output]:
+        """A converter's result as a list of outputs, folded values as arrays."""
+        results = list(result) if isinstance(result, (list, tuple)) else [result]
+        return [self._folded.get(r, r) if isinstance(r, SSAValue) else r for r in results]
+
+    def _detached_const(self, array: np.ndarray) -> SSAValue:
+        const = ConstOp(const_attr(array, f"a constant input of {self.label}"))
+        self._folded[const.result] = array
+        return const.result
+
+    def _fold(self, op: RelayOp) -> None:
+        """Evaluates ``op`` (whose operands are folded values) with its NumPy
+        reference and records its results."""
+        if isinstance(op, ConstOp):
+            self._folded[op.result] = numpy_from_const(op)
+            return
+        inputs = [self._folded[o] for o in op.operands]
+        with np.errstate(all="ignore"):  # IEEE results (inf, nan) fold as they are
+            values = evaluate_results(op.name, inputs, op.attrs)
+        for value, result in zip(values, op.results, strict=True):
+            ty = result.type
+            assert isinstance(ty, TensorType)
+            if value.dtype != numpy_dtype(ty.get_element_type()) or value.shape != ty.get_shape():
+                raise self.error(
+                    f"folding '{op.name}' gave {value.dtype}{list(value.shape)}, "
+                    f"but its result type is {ty}"
+                )
+            self._folded[result] = value
 
 
 def node_label(proto: onnx.NodeProto, index: int, opset: int) -> str:

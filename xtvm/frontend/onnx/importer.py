@@ -23,7 +23,10 @@ SSA values are named after the ONNX values they hold.
 The import: load the model, validate it with ``onnx.checker``, find a
 converter for every node (reporting all unsupported nodes at once), type the
 graph inputs (static shapes only: ``shape`` must fix every symbolic
-dimension), then convert the nodes in graph order.
+dimension), then convert the nodes in graph order. A node whose inputs are
+all compile-time constants folds into constants (see ``converter``); a node
+output that its converter does not produce (``MaxPool``'s ``Indices``) is an
+error only when something uses it.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAtt
 from xdsl.ir import Block, Region
 
 from xtvm.dialects.relay import RelayTypeError
-from xtvm.frontend.onnx import nn, tensor, transform
+from xtvm.frontend.onnx import conv, indexing, nn, pool, reduce, shape, tensor, transform
 from xtvm.frontend.onnx.common import (
     OnnxImportError,
     element_type_from_numpy,
@@ -56,8 +59,13 @@ from xtvm.frontend.onnx.converter import (
 
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **tensor.CONVERTERS,
+    **reduce.CONVERTERS,
     **nn.CONVERTERS,
+    **conv.CONVERTERS,
+    **pool.CONVERTERS,
     **transform.CONVERTERS,
+    **shape.CONVERTERS,
+    **indexing.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
@@ -147,7 +155,9 @@ class _GraphImporter:
             names = ", ".join(f"'{s.values.name}'" for s in self.graph.sparse_initializer)
             raise OnnxImportError(f"sparse initializers are not supported: {names}")
         initializers = {t.name: numpy_helper.to_array(t) for t in self.graph.initializer}
-        scope = GraphScope(Block(), initializers, self.freeze_params)
+        consumed = {name for n in self.graph.node for name in n.input}
+        consumed |= {o.name for o in self.graph.output}
+        scope = GraphScope(Block(), initializers, self.freeze_params, consumed)
         for value_info in self.graph.input:
             if value_info.name in self.input_names:
                 scope.add_input(value_info.name, self._input_type(value_info))
@@ -155,10 +165,15 @@ class _GraphImporter:
         for index, proto, opset, convert in plan:
             node = OnnxNode(proto, index, opset, scope)
             try:
-                result = convert(node)
+                results = node.outputs(convert(node))
             except RelayTypeError as e:
                 raise node.error(str(e)) from None
-            scope.bind(proto.output[0], result)
+            for k, name in enumerate(proto.output):
+                if k < len(results):
+                    if name:
+                        scope.bind(name, results[k])
+                elif node.output_used(k):
+                    raise node.error(f"{node.output_label(k)} is used, but it is not supported")
 
         outputs = []
         for value_info in self.graph.output:

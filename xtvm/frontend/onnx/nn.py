@@ -1,5 +1,6 @@
 """Converters for neural-network ops: ``Relu``, ``Softmax``, ``MatMul``,
-``Gemm`` (→ ``relay.nn.*``)."""
+``Gemm``, ``BatchNormalization``, ``LRN``, ``Dropout`` (→ ``relay.nn.*``).
+Convolution and pooling are in ``conv`` and ``pool``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import (
     AddOp,
+    BatchNormOp,
     DenseOp,
+    DropoutOp,
+    LrnOp,
     MatmulOp,
     MultiplyOp,
     ReluOp,
@@ -158,9 +162,132 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
     return all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
 
 
+class BatchNormalization(OnnxOpConverter):
+    """``BatchNormalization`` for inference → ``relay.nn.batch_norm`` along
+    axis 1: ``Y = (X - mean) / sqrt(var + epsilon) * scale + B``.
+
+    Training is not supported: the mode that normalizes with the batch's own
+    statistics and outputs updated ones (``is_test`` = 0 before opset 7,
+    extra outputs in opsets 7-13, ``training_mode`` = 1 from 14) is an error.
+    ``momentum`` only updates running statistics in training, so it has no
+    effect here; ``consumed_inputs`` (v1) is a legacy memory hint.
+    """
+
+    @classmethod
+    def _batch_norm(cls, node: OnnxNode) -> SSAValue:
+        for k in range(1, len(node.proto.output)):
+            if node.output_used(k):
+                raise node.error(
+                    f"{node.output_label(k)} is used, but only inference (output 'Y') is supported"
+                )
+        op = BatchNormOp(
+            *(node.input(i) for i in range(5)),
+            axis=1,
+            epsilon=float(node.attr("epsilon", 1e-5)),
+        )
+        return node.emit(op)
+
+    @classmethod
+    def _check_spatial(cls, node: OnnxNode) -> None:
+        # `spatial` = 0 (opsets 1-8) normalizes each activation separately,
+        # with statistics of shape [C, D1, ...]; only a rank-2 input, whose
+        # activations are its channels, makes the two modes agree.
+        if node.attr("spatial", 1) != 1 and len(node.input_shape(0)) > 2:
+            raise node.unsupported_attr(
+                "spatial", "only per-channel statistics (spatial = 1) are supported"
+            )
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        # Opsets 1-6: `is_test` (default 0, training) selects the mode.
+        if node.attr("is_test", 0) == 0:
+            raise node.unsupported_attr(
+                "is_test", "training mode is not supported; inference needs is_test = 1", 0
+            )
+        cls._check_spatial(node)
+        return cls._batch_norm(node)
+
+    @classmethod
+    def _impl_v7(cls, node: OnnxNode) -> SSAValue:
+        # Opsets 7-13: training mode is selected by listing the statistics
+        # outputs, which then also changes Y.
+        extra = [k for k in range(1, len(node.proto.output)) if node.proto.output[k]]
+        if extra:
+            raise node.error(
+                f"{node.output_label(extra[0])} is present, which selects training mode; "
+                "only inference (output 'Y' alone) is supported"
+            )
+        cls._check_spatial(node)
+        return cls._batch_norm(node)
+
+    @classmethod
+    def _impl_v14(cls, node: OnnxNode) -> SSAValue:
+        # Opset 14+: the attribute `training_mode` selects the mode.
+        if node.attr("training_mode", 0) != 0:
+            raise node.unsupported_attr("training_mode", "only inference (0) is supported")
+        return cls._batch_norm(node)
+
+
+class LRN(OnnxOpConverter):
+    """``LRN`` → ``relay.nn.lrn`` across channels (axis 1), same formula:
+    ``y = x / (bias + alpha / size * sum(x[j] ** 2)) ** beta``."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        op = LrnOp(
+            node.input(0),
+            size=node.attrs["size"],  # required: the checker ensures it
+            axis=1,
+            alpha=float(node.attr("alpha", 1e-4)),
+            beta=float(node.attr("beta", 0.75)),
+            bias=float(node.attr("bias", 1.0)),
+        )
+        return node.emit(op)
+
+
+class Dropout(OnnxOpConverter):
+    """``Dropout`` at inference → ``relay.nn.dropout`` (the identity; the
+    ratio is kept for the record). Training mode and a used ``mask`` output
+    are errors; ``seed`` (v12) only seeds training's random mask."""
+
+    @classmethod
+    def _dropout(cls, node: OnnxNode, ratio: float) -> SSAValue:
+        if node.output_used(1):
+            raise node.error(
+                f"{node.output_label(1)} is used, but only inference (output 'output') is supported"
+            )
+        return node.emit(DropoutOp(node.input(0), rate=ratio))
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        # Opsets 1-6: `is_test` (default 0, training) selects the mode.
+        if node.attr("is_test", 0) == 0:
+            raise node.unsupported_attr(
+                "is_test", "training mode is not supported; inference needs is_test = 1", 0
+            )
+        return cls._dropout(node, float(node.attr("ratio", 0.5)))
+
+    @classmethod
+    def _impl_v7(cls, node: OnnxNode) -> SSAValue:
+        # Opsets 7-10: the runtime decides the mode; an inference compiler
+        # copies the input.
+        return cls._dropout(node, float(node.attr("ratio", 0.5)))
+
+    @classmethod
+    def _impl_v12(cls, node: OnnxNode) -> SSAValue:
+        # Opset 12+: `ratio` and `training_mode` are optional inputs.
+        if node.has_input(2) and node.constant_scalar(2):
+            raise node.error(f"{node.input_label(2)} is true, but only inference is supported")
+        ratio = node.constant_scalar(1) if node.has_input(1) else 0.5
+        return cls._dropout(node, float(ratio))
+
+
 CONVERTERS = {
     "Relu": Relu,
     "Softmax": Softmax,
     "MatMul": MatMul,
     "Gemm": Gemm,
+    "BatchNormalization": BatchNormalization,
+    "LRN": LRN,
+    "Dropout": Dropout,
 }

@@ -1,17 +1,42 @@
 """Converters for constants and elementwise maths: ``Constant``, ``Add``,
-``Sub``, ``Mul``, ``Div`` (→ ``relay.const``, ``relay.add``, ...)."""
+``Sub``, ``Mul``, ``Div``, ``Pow``, the unary maths (``Sigmoid``, ``Tanh``,
+``Exp``, ``Sqrt``, ``Log``, ``Neg``, ``Abs``), ``Clip``, the variadic
+``Max``, ``Min``, ``Sum``, ``Mean``, and ``Cast`` (→ ``relay.const``,
+``relay.add``, ...)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 import numpy as np
+from onnx import TensorProto
 from xdsl.ir import SSAValue
 
-from xtvm.dialects.relay import AddOp, BinaryOp, DivideOp, MultiplyOp, ReshapeOp, SubtractOp
+from xtvm.dialects.relay import (
+    AbsOp,
+    AddOp,
+    BinaryOp,
+    CastOp,
+    ClipOp,
+    DivideOp,
+    ExpOp,
+    LogOp,
+    MaximumOp,
+    MinimumOp,
+    MultiplyOp,
+    NegativeOp,
+    PowerOp,
+    ReshapeOp,
+    SigmoidOp,
+    SqrtOp,
+    SubtractOp,
+    TanhOp,
+    UnaryOp,
+)
 from xtvm.dialects.relay.base import shape_str
-from xtvm.frontend.onnx.common import OnnxImportError, element_type_from_numpy
+from xtvm.frontend.onnx.common import OnnxImportError, dtype_from_onnx, element_type_from_numpy
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
+from xtvm.passes.relay.constants import numpy_dtype
 
 
 class Constant(OnnxOpConverter):
@@ -109,10 +134,185 @@ class Div(_Elementwise):
     OP = DivideOp
 
 
+def _dtype(value: SSAValue) -> np.dtype:
+    return numpy_dtype(value.type.get_element_type())  # type: ignore[attr-defined]
+
+
+class Pow(_Elementwise):
+    """``Pow``: ``X ** Y`` → ``relay.power``. From opset 12 the exponent may
+    have another type than the base, and the result has the base's type: a
+    float exponent of an integer base is applied in floating point and the
+    result truncated (as onnxruntime); otherwise the exponent is converted to
+    the base's type (a constant exponent at import time)."""
+
+    OP = PowerOp
+
+    @classmethod
+    def _impl_v7(cls, node: OnnxNode) -> SSAValue:
+        x, y = node.input(0), node.input(1)
+        x_dtype, y_dtype = _dtype(x), _dtype(y)
+        if x_dtype == y_dtype:
+            return node.emit(PowerOp(x, y))
+        if np.issubdtype(x_dtype, np.integer) and np.issubdtype(y_dtype, np.floating):
+            wide = node.emit(CastOp(x, y_dtype.name))
+            return node.emit(CastOp(node.emit(PowerOp(wide, y)), x_dtype.name))
+        if node.is_constant(1):
+            y = node.const(node.constant_input(1).astype(x_dtype))
+        else:
+            y = node.emit(CastOp(y, x_dtype.name))
+        return node.emit(PowerOp(x, y))
+
+
+class _Unary(OnnxOpConverter):
+    """The elementwise unary ops; ``OP`` is the relay op they become (every
+    version; v1's ``consumed_inputs`` is a legacy memory hint)."""
+
+    OP: ClassVar[type[UnaryOp]]
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        return node.emit(cls.OP(node.input(0)))
+
+
+class Sigmoid(_Unary):
+    OP = SigmoidOp
+
+
+class Tanh(_Unary):
+    OP = TanhOp
+
+
+class Exp(_Unary):
+    OP = ExpOp
+
+
+class Sqrt(_Unary):
+    OP = SqrtOp
+
+
+class Log(_Unary):
+    OP = LogOp
+
+
+class Neg(_Unary):
+    OP = NegativeOp
+
+
+class Abs(_Unary):
+    OP = AbsOp
+
+
+class Clip(OnnxOpConverter):
+    """``Clip`` → ``relay.clip``: ``min(max(x, min), max)``; a missing bound
+    is unbounded."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        # Opsets 1-10: the bounds are attributes `min` and `max`.
+        low, high = node.attr("min", -np.inf), node.attr("max", np.inf)
+        return node.emit(ClipOp(node.input(0), float(low), float(high)))
+
+    @classmethod
+    def _impl_v11(cls, node: OnnxNode) -> SSAValue:
+        # Opset 11+: the bounds are optional scalar inputs, here constants.
+        low = node.constant_scalar(1) if node.has_input(1) else -np.inf
+        high = node.constant_scalar(2) if node.has_input(2) else np.inf
+        return node.emit(ClipOp(node.input(0), float(low), float(high)))
+
+
+class _Variadic(OnnxOpConverter):
+    """``Max``, ``Min``, ``Sum``, ``Mean`` of N inputs → a chain of N - 1
+    binary ``OP``s, left to right (``Mean`` then divides by N). Opsets 1-7
+    need equal shapes; opset 8+ broadcasts (as relay)."""
+
+    OP: ClassVar[type[BinaryOp]]
+
+    @classmethod
+    def _chain(cls, node: OnnxNode) -> SSAValue:
+        out = node.input(0)  # the checker ensures at least one input
+        for i in range(1, len(node.proto.input)):
+            out = node.emit(cls.OP(out, node.input(i)))
+        return out
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        shapes = [node.input_shape(i) for i in range(len(node.proto.input))]
+        if any(s != shapes[0] for s in shapes):
+            raise node.error(
+                "inputs must have equal shapes before opset 8, got "
+                + ", ".join(shape_str(s) for s in shapes)
+            )
+        return cls._impl_v8(node)
+
+    @classmethod
+    def _impl_v8(cls, node: OnnxNode) -> SSAValue:
+        return cls._chain(node)
+
+
+class Max(_Variadic):
+    OP = MaximumOp
+
+
+class Min(_Variadic):
+    OP = MinimumOp
+
+
+class Sum(_Variadic):
+    OP = AddOp
+
+
+class Mean(_Variadic):
+    OP = AddOp
+
+    @classmethod
+    def _impl_v8(cls, node: OnnxNode) -> SSAValue:
+        total = cls._chain(node)
+        if len(node.proto.input) == 1:
+            return total
+        count = node.const(np.array(len(node.proto.input), _dtype(total)))
+        return node.emit(DivideOp(total, count))
+
+
+class Cast(OnnxOpConverter):
+    """``Cast`` → ``relay.cast`` to the type ``to`` (a cast to the input's
+    own type emits nothing). ``saturate`` (v19) and ``round_mode`` (v24)
+    apply only to float8 targets, which are unsupported, so they are moot."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        to = node.attrs["to"]  # required: the checker ensures it
+        if isinstance(to, str):  # opset 1 spells the type as a string: "FLOAT"
+            if to not in TensorProto.DataType.keys():  # noqa: SIM118 (no __contains__)
+                raise node.unsupported_attr("to", "not an ONNX data type")
+            to = TensorProto.DataType.Value(to)
+        try:
+            dtype = dtype_from_onnx(to, "attribute 'to'")
+        except OnnxImportError as e:
+            raise node.error(str(e)) from None
+        x = node.input(0)
+        if _dtype(x) == np.dtype(dtype):
+            return x
+        return node.emit(CastOp(x, dtype))
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "Constant": Constant,
     "Add": Add,
     "Sub": Sub,
     "Mul": Mul,
     "Div": Div,
+    "Pow": Pow,
+    "Sigmoid": Sigmoid,
+    "Tanh": Tanh,
+    "Exp": Exp,
+    "Sqrt": Sqrt,
+    "Log": Log,
+    "Neg": Neg,
+    "Abs": Abs,
+    "Clip": Clip,
+    "Max": Max,
+    "Min": Min,
+    "Sum": Sum,
+    "Mean": Mean,
+    "Cast": Cast,
 }

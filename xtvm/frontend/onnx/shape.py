@@ -1,0 +1,68 @@
+"""Converters for shape computations: ``Shape`` and ``ConstantOfShape``.
+
+The frontend imports static shapes only, so both always produce constants
+at import time: ``Shape`` never becomes ``relay.shape_of``, and the nodes
+that compute with its result fold too (see ``converter``), so a
+``Reshape(x, Concat(Shape(x)[0:1], [-1]))`` imports as a static reshape.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xtvm.frontend.onnx.common import OnnxImportError, element_type_from_numpy
+from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
+
+
+class Shape(OnnxOpConverter):
+    """``Shape``: the input's static shape as a 1-d ``int64`` constant."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> np.ndarray:
+        return np.array(node.input_shape(0), np.int64)
+
+    @classmethod
+    def _impl_v15(cls, node: OnnxNode) -> np.ndarray:
+        # Opset 15+: dimensions `start` (default 0) to `end` (default: all),
+        # negative counting from the end, clamped to [0, rank] (= Python's
+        # slice rules).
+        shape = node.input_shape(0)
+        start, end = node.attr("start", 0), node.attr("end", len(shape))
+        return np.array(shape[start:end], np.int64)
+
+
+class ConstantOfShape(OnnxOpConverter):
+    """``ConstantOfShape``: a tensor of the shape in input 0 (a constant),
+    filled with the one element of attribute ``value`` (default ``0.0``,
+    ``float32``), computed at import time."""
+
+    @classmethod
+    def _impl_v9(cls, node: OnnxNode) -> np.ndarray:
+        shape = node.constant_input(0)
+        if shape.ndim != 1 or not np.issubdtype(shape.dtype, np.integer):
+            raise node.error(
+                f"{node.input_label(0)} must be a 1-d integer tensor, "
+                f"got {shape.dtype} of shape {list(shape.shape)}"
+            )
+        if (shape < 0).any():
+            raise node.error(f"{node.input_label(0)} = {shape.tolist()} has a negative size")
+        value = node.attr("value")
+        if value is None:
+            value = np.zeros(1, np.float32)
+        if value.size != 1:
+            raise node.error(
+                f"attribute 'value' must hold one element, got shape {list(value.shape)}"
+            )
+        try:
+            element_type_from_numpy(value.dtype, "attribute 'value'")
+        except OnnxImportError as e:
+            raise node.error(str(e)) from None
+        # A read-only broadcast view: a weight of millions of equal elements
+        # (the light models' weights) costs memory only once it is an IR constant.
+        return np.broadcast_to(value.reshape(()), shape.tolist())
+
+
+CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    "Shape": Shape,
+    "ConstantOfShape": ConstantOfShape,
+}
