@@ -43,6 +43,10 @@ class GraphArtifact:
     params: dict[str, np.ndarray] = field(default_factory=dict)
     input_names: list[str] = field(default_factory=list)
     output_names: list[str] = field(default_factory=list)
+    arena_bytes: int = 0
+    """Bytes of the planned arena of kernel outputs, inputs and constants."""
+    naive_bytes: int = 0
+    """Bytes of one buffer per tensor: what planning saves against."""
 
 
 def arg_name(fn: func.FuncOp, index: int, default: str) -> str:
@@ -149,7 +153,9 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
     for op in list(module.ops):
         if isinstance(op, func.FuncOp):
             module.body.block.erase_op(op)
-    return GraphArtifact(json.dumps(graph), params, input_names, output_names)
+    return GraphArtifact(
+        json.dumps(graph), params, input_names, output_names, plan.arena_bytes, plan.naive_bytes
+    )
 
 
 def _row_ptr(nodes: list[dict]) -> list[int]:

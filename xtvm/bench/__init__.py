@@ -1,0 +1,1 @@
+"""Benchmarks and model reports: ``python -m xtvm.bench.models``."""

@@ -1,0 +1,111 @@
+"""The real-architecture models of the onnx package, compiled by xtvm and
+compared with onnxruntime: ``python -m xtvm.bench.models [--models resnet50,...]``.
+
+For each light model, with seeded random weights (the shipped ones are all
+0.02), it prints compile time, peak compile memory, the planned memory arena
+against one buffer per tensor, the largest relative error against
+onnxruntime on one input, and both latencies (median of ``--repeat`` runs
+after a warm-up, same thread count). Each model compiles in a fresh process,
+so peak memory is that compile's alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+
+def measure(name: str, repeat: int, threads: int) -> dict:
+    """Compile and time one model (run in its own process)."""
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+
+    import xtvm
+    from xtvm import codegen
+    from xtvm.driver.build_module import lower
+    from xtvm.frontend import from_onnx
+    from xtvm.frontend.onnx.testing import light_model_path, randomize_weights
+
+    model = randomize_weights(onnx.load(light_model_path(name)), seed=0)
+    start = time.perf_counter()
+    mod, params = from_onnx(model)
+    lowered = lower(mod, params)
+    lib = codegen.jit(lowered.module, lowered.header(), lowered.graph.params)
+    compile_s = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    sess = ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+    inp = sess.get_inputs()[0]
+    x = np.random.default_rng(1).standard_normal(inp.shape).astype("float32")
+    xtvm.runtime.set_num_threads(threads)
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(0, x)
+
+    def timed(run) -> float:
+        run()
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - t)
+        return statistics.median(times)
+
+    xtvm_s = timed(gmod.run)
+    ort_s = timed(lambda: sess.run(None, {inp.name: x}))
+    out = gmod.get_output(0).numpy()
+    (ref,) = sess.run(None, {inp.name: x})
+    rel = float(np.max(np.abs(out - ref)) / max(float(np.max(np.abs(ref))), 1e-12))
+    return {
+        "model": name,
+        "compile_s": compile_s,
+        "peak_mb": peak_mb,
+        "arena_mb": lowered.graph.arena_bytes / 2**20,
+        "naive_mb": lowered.graph.naive_bytes / 2**20,
+        "max_rel_err": rel,
+        "xtvm_ms": xtvm_s * 1e3,
+        "ort_ms": ort_s * 1e3,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default="squeezenet,resnet50,bvlc_alexnet,vgg19")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # child process: one model, JSON out
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(measure(args.one, args.repeat, args.threads)))
+        return
+    print(f"# xtvm vs onnxruntime, {args.threads} thread(s), {time.strftime('%Y-%m-%d')}, "
+          f"{os.cpu_count()} cores, random weights (seed 0)")
+    header = ("model", "compile s", "peak MB", "arena MB", "naive MB", "max rel err",
+              "xtvm ms", "ort ms", "xtvm/ort")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for name in args.models.split(","):
+        child = subprocess.run(
+            [sys.executable, "-m", "xtvm.bench.models", "--one", name,
+             "--repeat", str(args.repeat), "--threads", str(args.threads)],
+            capture_output=True, text=True,
+        )
+        if child.returncode:
+            print(f"| {name} | failed: {child.stderr.strip().splitlines()[-1]} |")
+            continue
+        r = json.loads(child.stdout.strip().splitlines()[-1])
+        print(f"| {name} | {r['compile_s']:.1f} | {r['peak_mb']:.0f} | {r['arena_mb']:.1f} | "
+              f"{r['naive_mb']:.1f} | {r['max_rel_err']:.1e} | {r['xtvm_ms']:.1f} | "
+              f"{r['ort_ms']:.1f} | {r['xtvm_ms'] / r['ort_ms']:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
