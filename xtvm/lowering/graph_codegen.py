@@ -41,8 +41,6 @@ class GraphArtifact:
 
     graph_json: str
     params: dict[str, np.ndarray] = field(default_factory=dict)
-    input_names: list[str] = field(default_factory=list)
-    output_names: list[str] = field(default_factory=list)
     arena_bytes: int = 0
     """Bytes of the planned arena of kernel outputs, inputs and constants."""
     naive_bytes: int = 0
@@ -84,10 +82,8 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
             entries[value] = [nid, i, 0]
             entry_values.append(value)
 
-    input_names = []
     for i, arg in enumerate(fn.args):
         name = arg_name(fn, i, f"input{i}")
-        input_names.append(name)
         arg_nodes.append(len(nodes))
         add_node({"op": "null", "name": name, "inputs": []}, [arg])
 
@@ -149,12 +145,11 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
             "storage_offset": ["list_int", [plan.offsets[v] for v in entry_values]],
         },
     }
-    output_names = [f"output{i}" for i in range(len(heads))]
     for op in list(module.ops):
         if isinstance(op, func.FuncOp):
             module.body.block.erase_op(op)
     return GraphArtifact(
-        json.dumps(graph), params, input_names, output_names, plan.arena_bytes, plan.naive_bytes
+        json.dumps(graph), params, plan.arena_bytes, plan.naive_bytes
     )
 
 

@@ -16,9 +16,10 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IndexType,
     IntegerType,
-    Signedness,
 )
 from xdsl.ir import Attribute
+
+from xtvm.dtypes import dtype_name
 
 FLOAT_DTYPES = ("float16", "float32", "float64")
 INT_DTYPES = ("int8", "int16", "int32", "int64")
@@ -100,18 +101,10 @@ def from_xdsl(ty: Attribute) -> str:
     """The dtype of an xDSL element type (signless integers are signed)."""
     if isinstance(ty, IndexType):
         return "index"
-    if isinstance(ty, Float16Type):
-        return "float16"
-    if isinstance(ty, Float32Type):
-        return "float32"
-    if isinstance(ty, Float64Type):
-        return "float64"
-    if isinstance(ty, IntegerType):
-        width = ty.width.data
-        if width == 1:
-            return "bool"
-        unsigned = ty.signedness.data == Signedness.UNSIGNED
-        dtype = f"{'u' if unsigned else ''}int{width}"
-        if dtype in DTYPES:
-            return dtype
+    try:
+        dtype = dtype_name(ty)
+    except ValueError:
+        dtype = None
+    if dtype in DTYPES:
+        return dtype
     raise ValueError(f"element type {ty} has no tensor-expression dtype")

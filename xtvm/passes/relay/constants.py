@@ -18,53 +18,31 @@ import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IntegerType,
-    Signedness,
-    SignednessAttr,
     TensorType,
 )
 from xdsl.ir import Attribute
 
+from xtvm import dtypes
 from xtvm.dialects.relay import ConstOp
-
-_FLOATS: dict[type[Attribute], np.dtype] = {
-    Float16Type: np.dtype("<f2"),
-    Float32Type: np.dtype("<f4"),
-    Float64Type: np.dtype("<f8"),
-}
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
     """The NumPy dtype of a tensor element type (``i1`` is ``bool``; signless
     integers are signed)."""
-    if type(element_type) in _FLOATS:
-        return _FLOATS[type(element_type)]
-    if isinstance(element_type, IntegerType):
-        width = element_type.width.data
-        if width == 1:
-            return np.dtype(bool)
-        if width in (8, 16, 32, 64):
-            unsigned = element_type.signedness.data == Signedness.UNSIGNED
-            return np.dtype(f"<{'u' if unsigned else 'i'}{width // 8}")
-    raise ValueError(f"no NumPy dtype for tensor element type {element_type}")
+    try:
+        return np.dtype(dtypes.dtype_name(element_type))
+    except (ValueError, TypeError):
+        raise ValueError(f"no NumPy dtype for tensor element type {element_type}") from None
 
 
 def element_type(dtype: np.dtype) -> Attribute:
     """The tensor element type of a NumPy dtype (``bool`` is ``i1``, ``uint8``
     is ``ui8``, ``int32`` is ``i32``)."""
     dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return IntegerType(1)
-    for attr_type, np_dtype in _FLOATS.items():
-        if dtype == np_dtype:
-            return attr_type()
-    if dtype.kind in "iu" and dtype.itemsize in (1, 2, 4, 8):
-        signedness = Signedness.UNSIGNED if dtype.kind == "u" else Signedness.SIGNLESS
-        return IntegerType(dtype.itemsize * 8, SignednessAttr(signedness))
-    raise ValueError(f"relay.const does not support NumPy dtype {dtype}")
+    try:
+        return dtypes.element_type(dtype.name)
+    except ValueError:
+        raise ValueError(f"relay.const does not support NumPy dtype {dtype}") from None
 
 
 def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
