@@ -73,11 +73,15 @@ STAGES: tuple[Stage, ...] = (
         "loop programs, called from the graph with relay.call_lowered",
     ),
     Stage(
-        "memory",
+        "memory-alloc",
         (
             Step("memory-manifest-alloc", 0, "every intermediate tensor an explicit allocation", True),
-            Step("memory-plan", 0, "tensors with disjoint lifetimes share one static arena", True),
         ),
+        "destination-passing kernel calls, one storage per intermediate tensor (unplanned)",
+    ),
+    Stage(
+        "memory",
+        (Step("memory-plan", 0, "tensors with disjoint lifetimes share one static arena", True),),
         "destination-passing kernel calls into a planned arena (offsets in the IR)",
     ),
     Stage(

@@ -45,6 +45,10 @@ class GraphArtifact:
     """Bytes of the planned arena of kernel outputs, inputs and constants."""
     naive_bytes: int = 0
     """Bytes of one buffer per tensor: what planning saves against."""
+    intermediate_arena_bytes: int = 0
+    """Bytes the kernel outputs alone take in the planned arena."""
+    intermediate_bytes: int = 0
+    """Sum of the kernel outputs' sizes (one buffer each)."""
 
 
 def arg_name(fn: func.FuncOp, index: int, default: str) -> str:
@@ -149,7 +153,12 @@ def graph_codegen(module: ModuleOp, entry: str = "main") -> GraphArtifact:
         if isinstance(op, func.FuncOp):
             module.body.block.erase_op(op)
     return GraphArtifact(
-        json.dumps(graph), params, plan.arena_bytes, plan.naive_bytes
+        json.dumps(graph),
+        params,
+        plan.arena_bytes,
+        plan.naive_bytes,
+        plan.intermediate_arena_bytes,
+        plan.intermediate_bytes,
     )
 
 

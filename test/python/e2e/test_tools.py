@@ -18,7 +18,9 @@ def tool(name, *args, cwd=None):
     return subprocess.run([str(BIN / name), *map(str, args)], capture_output=True, text=True, cwd=cwd)
 
 
-@pytest.mark.parametrize("stage", ["relay", "relay-opt", "tir", "memory", "llvm-dialect"])
+@pytest.mark.parametrize(
+    "stage", ["relay", "relay-opt", "tir", "memory-alloc", "memory", "llvm-dialect"]
+)
 def test_emit_stage_parses_again(mlp_path, tmp_path, stage):
     out = tmp_path / f"{stage}.mlir"
     r = tool("xtvm-compile", mlp_path, "--shape", "data=1,784", "--emit", stage, "-o", out)
@@ -26,11 +28,24 @@ def test_emit_stage_parses_again(mlp_path, tmp_path, stage):
     text = out.read_text()
     assert text.startswith("// xtvm-compile")
     expected = {"relay": "relay.nn.dense", "relay-opt": "relay.primitive",
-                "tir": "tir.prim_func", "memory": "memory.alloc_tensor",
+                "tir": "tir.prim_func", "memory-alloc": "memory.alloc_tensor",
+                "memory": "memory.alloc_tensor",
                 "llvm-dialect": "llvm.func"}[stage]
     assert expected in text
     r = tool("xtvm-opt", out)
     assert r.returncode == 0, r.stderr
+
+
+def test_emit_shows_memory_before_and_after_planning(mlp_path):
+    before = tool("xtvm-compile", mlp_path, "--shape", "data=1,784", "--emit", "memory-alloc")
+    after = tool("xtvm-compile", mlp_path, "--shape", "data=1,784", "--emit", "memory")
+    assert before.returncode == 0 and after.returncode == 0, before.stderr + after.stderr
+    # before: one storage per intermediate tensor; after: one arena, shared offsets
+    assert before.stdout.count("= memory.alloc_storage") == 4
+    assert "memory.planned_bytes" not in before.stdout
+    assert after.stdout.count("= memory.alloc_storage") == 1
+    assert "%arena = memory.alloc_storage" in after.stdout
+    assert "memory.planned_bytes = 1536" in after.stdout
 
 
 def test_emit_llvm_ir(mlp_path):

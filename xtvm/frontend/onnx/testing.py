@@ -127,3 +127,18 @@ def randomize_weights(model: onnx.ModelProto, seed: int = 0) -> onnx.ModelProto:
     del graph.input[:]
     graph.input.extend(inputs)
     return model
+
+
+def expose_logits(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A copy of ``model`` whose final ``Softmax`` input is a second graph
+    output: random weights saturate a classifier's softmax (one class near 1,
+    the rest near 0), so comparing the probabilities alone proves little."""
+    model = onnx.ModelProto.FromString(model.SerializeToString())
+    graph = model.graph
+    last = graph.node[-1]
+    if last.op_type != "Softmax" or last.output[0] != graph.output[0].name:
+        raise ValueError(f"{graph.name}: the graph does not end in a Softmax")
+    inferred = onnx.shape_inference.infer_shapes(model).graph
+    (info,) = [v for v in inferred.value_info if v.name == last.input[0]]
+    graph.output.append(info)
+    return model

@@ -42,6 +42,10 @@ class StoragePlan:
     """Size of that arena."""
     naive_bytes: int
     """Bytes of one aligned buffer per tensor, for comparison."""
+    intermediate_arena_bytes: int
+    """Bytes of the arena the kernel outputs alone need (no inputs, no constants)."""
+    intermediate_bytes: int
+    """Sum of the kernel outputs' aligned sizes: what planning saves against."""
 
 
 def storage_plan(fn: func.FuncOp, alignment: int = DEFAULT_ALIGNMENT) -> StoragePlan:
@@ -61,9 +65,9 @@ def storage_plan(fn: func.FuncOp, alignment: int = DEFAULT_ALIGNMENT) -> Storage
         what = f"graph input {k}" if k < len(fn.args) else "a relay.const"
         values.append(v)
         lifetimes.append(live.whole_program(static_nbytes(v, what)))
-    for v, lifetime in live.lifetimes.items():
-        values.append(v)
-        lifetimes.append(lifetime)
+    intermediates = list(live.lifetimes.values())
+    values += list(live.lifetimes)
+    lifetimes += intermediates
     ids, sizes = plan_storage_ids(lifetimes)
     offsets, arena = plan_arena(lifetimes, alignment)
     return StoragePlan(
@@ -72,4 +76,6 @@ def storage_plan(fn: func.FuncOp, alignment: int = DEFAULT_ALIGNMENT) -> Storage
         offsets=dict(zip(values, offsets, strict=True)),
         arena_bytes=arena,
         naive_bytes=naive_bytes(lifetimes, alignment),
+        intermediate_arena_bytes=plan_arena(intermediates, alignment)[1],
+        intermediate_bytes=naive_bytes(intermediates, alignment),
     )
