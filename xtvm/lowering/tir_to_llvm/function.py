@@ -12,8 +12,9 @@ becomes
       llvm.br ^header(%next : i64)
     ^exit:
 
-Serial, vectorized and unrolled loops lower the same way (LLVM's O3 pipeline
-vectorises and unrolls); an outermost parallel loop is outlined and run by
+Serial and unrolled loops lower the same way (LLVM's O3 pipeline unrolls
+and may vectorise); a vectorized loop of constant extent becomes one
+iteration on LLVM vectors (`vectorize.py`); an outermost parallel loop is outlined and run by
 OpenMP threads (`parallel.py`). Buffers are `ptr noalias` arguments;
 element `[i, j]` of a `memref<MxNxT>` is `getelementptr inbounds T, %A,
 i*N + j`. `tir.allocate` is hoisted to the entry block: an `alloca` up to
@@ -49,6 +50,7 @@ from xtvm.dialects.tir import (
 from xtvm.lowering.tir_to_llvm.emitter import Emitter, Externs
 from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
 from xtvm.lowering.tir_to_llvm.types import PTR, LoweringError, byte_size, llvm_type
+from xtvm.lowering.tir_to_llvm.vectorize import lower_vectorized_for
 
 STACK_LIMIT_BYTES = 64 * 1024
 """Allocations up to this size live on the stack, larger ones on the heap."""
@@ -193,6 +195,8 @@ class BodyLowering:
             from xtvm.lowering.tir_to_llvm.parallel import lower_parallel_for
 
             lower_parallel_for(self, op)
+        elif op.kind.data == "vectorized" and lower_vectorized_for(self, op):
+            pass
         else:
             self.emit_loop(op, self.get(op.lb), self.get(op.ub))
 
