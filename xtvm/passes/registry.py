@@ -28,6 +28,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "xtvm.passes.relay.eliminate_common_subexpr", "EliminateCommonSubexprPass"
     ),
     "relay-fold-scale-axis": _lazy("xtvm.passes.relay.fold_scale_axis", "FoldScaleAxisPass"),
+    "relay-alter-op-layout": _lazy("xtvm.passes.relay.alter_op_layout", "AlterOpLayoutPass"),
     "relay-fuse-ops": _lazy("xtvm.passes.relay.fuse_ops", "FuseOpsPass"),
     "convert-relay-to-tir": _lazy(
         "xtvm.lowering.relay_to_tir.convert_relay_to_tir", "ConvertRelayToTirPass"
@@ -35,6 +36,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tir-flatten-buffer": _lazy("xtvm.passes.tir.flatten_buffer", "TirFlattenBufferPass"),
     "tir-simplify": _lazy("xtvm.passes.tir.simplify", "TirSimplifyPass"),
     "tir-unroll-loop": _lazy("xtvm.passes.tir.unroll_loop", "TirUnrollLoopPass"),
+    "tir-apply-schedule": _lazy("xtvm.passes.tir.apply_schedule", "TirApplySchedulePass"),
     "convert-tir-to-llvm": _lazy(
         "xtvm.lowering.tir_to_llvm.convert_tir_to_llvm", "ConvertTirToLlvmPass"
     ),
