@@ -4,6 +4,13 @@ A dtype is a string, as in TVM: ``"float32"``, ``"int64"``, ``"uint8"``,
 ``"bool"``, and ``"index"``, the type of loop variables and buffer indices
 (xDSL's ``index``; TVM uses ``int32`` there). An ``index`` expression used as
 a tensor value is stored as ``int32``.
+
+In the IR, signed integers are signless (``i32``), unsigned ones keep their
+signedness (``ui8``) so that a buffer says what its elements are and the
+packed calling convention checks callers' tensors against it (``uint8``, not
+``int8``). ``arith`` accepts unsigned operands everywhere but in
+``arith.constant``: the emitter writes an unsigned constant as a signless one
+and an ``arith.bitcast`` (see :mod:`xtvm.te.emit`).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IndexType,
     IntegerType,
+    Signedness,
 )
 from xdsl.ir import Attribute
 
@@ -85,7 +93,8 @@ def min_value(dtype: str) -> int | float:
 
 
 def to_xdsl(dtype: str) -> Attribute:
-    """The xDSL scalar type of ``dtype`` (integers are signless)."""
+    """The xDSL scalar type of ``dtype``: signless for signed integers and
+    ``bool``, ``ui8``-style for unsigned ones."""
     if dtype == "index":
         return IndexType()
     if dtype == "float16":
@@ -94,6 +103,8 @@ def to_xdsl(dtype: str) -> Attribute:
         return Float32Type()
     if dtype == "float64":
         return Float64Type()
+    if is_uint(dtype):
+        return IntegerType(bits(dtype), Signedness.UNSIGNED)
     return IntegerType(bits(check_dtype(dtype)))
 
 

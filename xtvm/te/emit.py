@@ -1,7 +1,9 @@
 """Expressions to ops: a tensor expression becomes ``arith``, ``math`` and
 ``tir`` ops appended to a block.
 
-Integers are signless in the IR; the dtype picks signed or unsigned ops.
+Signed integers are signless in the IR and unsigned ones keep their
+signedness (``ui8``); the dtype picks signed or unsigned ops. An unsigned
+constant is a signless ``arith.constant`` and an ``arith.bitcast``.
 Constants go to a pool placed at the top of the function (one
 ``arith.constant`` per value and type). Integer division by a non-constant
 divisor is guarded so that data never traps the process: ``x / 0`` gives
@@ -15,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, i64
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, MemRefType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from xtvm.dialects import tir
@@ -54,15 +56,42 @@ from xtvm.te.operation import Tensor
 from xtvm.te.traversal import walk
 
 _MATH_OPS: dict[str, type[Operation]] = {
+    # maths on floats
     "exp": math.ExpOp,
     "log": math.LogOp,
     "sqrt": math.SqrtOp,
     "tanh": math.TanhOp,
     "floor": math.FloorOp,
+    "ceil": math.CeilOp,
+    "trunc": math.TruncOp,
+    "roundeven": math.RoundEvenOp,
+    "sin": math.SinOp,
+    "cos": math.CosOp,
+    "tan": math.TanOp,
+    "asin": math.AsinOp,
+    "acos": math.AcosOp,
+    "atan": math.AtanOp,
+    "sinh": math.SinhOp,
+    "cosh": math.CoshOp,
+    "asinh": math.AsinhOp,
+    "acosh": math.AcoshOp,
+    "atanh": math.AtanhOp,
+    "erf": math.ErfOp,
     "absf": math.AbsFOp,
-    "absi": math.AbsIOp,
     "powf": math.PowFOp,
+    "copysign": math.CopySignOp,
+    # integers: |x| and the bit operations, which have no expression node
+    "absi": math.AbsIOp,
+    "andi": arith.AndIOp,
+    "ori": arith.OrIOp,
+    "xori": arith.XOrIOp,
+    "shli": arith.ShLIOp,
+    "shrsi": arith.ShRSIOp,
+    "shrui": arith.ShRUIOp,
+    # branch-free selection (te.eager_select)
+    "select": arith.SelectOp,
 }
+"""The ops computing ``Call`` nodes of kind ``"math"``, by ``Call.op``."""
 
 _SIMPLE: dict[type[BinaryOp], tuple[type[Operation], type[Operation], type[Operation]]] = {
     # node: (signed int op, unsigned int op, float op)
@@ -111,11 +140,20 @@ class ConstantPool:
             if dt.is_float(dtype):
                 attr: Attribute = FloatAttr(float(value), ty)  # type: ignore[arg-type]
             else:
-                attr = IntegerAttr(int(value), ty)  # type: ignore[arg-type]
-            op = arith.ConstantOp(attr, ty)
+                # arith.constant is signless: an unsigned one is a bitcast of it
+                signless = IntegerType(dt.bits(dtype)) if dt.is_uint(dtype) else ty
+                attr = IntegerAttr(int(value), signless)  # type: ignore[arg-type]
+            op = arith.ConstantOp(attr, attr.type)
             op.result.name_hint = _constant_name(value, dtype)
             self._ops.append(op)
-            self._values[key] = op.result
+            result = op.result
+            if dt.is_uint(dtype):
+                cast = arith.BitcastOp(result, ty)
+                cast.result.name_hint = op.result.name_hint
+                op.result.name_hint = _constant_name(value, f"int{dt.bits(dtype)}")
+                self._ops.append(cast)
+                result = cast.result
+            self._values[key] = result
         return self._values[key]
 
     def index(self, value: int) -> SSAValue:
@@ -253,14 +291,42 @@ class ExprEmitter:
             cls = floating if dt.is_float(dtype) else unsigned if _unsigned(dtype) else signed
             return self.add(cls(a, b))  # type: ignore[call-arg]
         if dt.is_float(dtype):
-            if isinstance(e, Div):
-                return self.add(arith.DivfOp(a, b))
-            rounding = math.TruncOp if isinstance(e, Mod) else math.FloorOp
-            q = self.add(rounding(self.add(arith.DivfOp(a, b))))
-            if isinstance(e, FloorDiv):
-                return q
-            return self.add(arith.SubfOp(a, self.add(arith.MulfOp(q, b))))
+            return self._float_division(e, a, b)
         return self._int_division(e, a, b)
+
+    def _float_division(self, e: BinaryOp, a: SSAValue, b: SSAValue) -> SSAValue:
+        """``/``, ``floor(a / b)``, C's ``fmod`` (the remainder of ``Mod``,
+        exact), and NumPy's ``mod`` (``FloorMod``: ``fmod`` moved into
+        ``b``'s sign, a zero remainder taking ``b``'s sign)."""
+        if isinstance(e, Div):
+            return self.add(arith.DivfOp(a, b))
+        if isinstance(e, FloorDiv):
+            return self.add(math.FloorOp(self.add(arith.DivfOp(a, b))))
+        r = self._fmod(a, b, e.dtype)
+        if isinstance(e, Mod):
+            return r
+        zero = self.consts.get(0.0, e.dtype)
+        nonzero = self.add(arith.CmpfOp(r, zero, "une"))  # NaN stays NaN either way
+        signs = self.add(
+            arith.XOrIOp(
+                self.add(arith.CmpfOp(r, zero, "olt")), self.add(arith.CmpfOp(b, zero, "olt"))
+            )
+        )
+        adjust = self.add(arith.AndIOp(nonzero, signs))
+        moved = self.add(arith.SelectOp(adjust, self.add(arith.AddfOp(r, b)), r))
+        signed_zero = self.add(math.CopySignOp(zero, b))
+        return self.add(arith.SelectOp(nonzero, moved, signed_zero))
+
+    def _fmod(self, a: SSAValue, b: SSAValue, dtype: str) -> SSAValue:
+        """C's ``fmod`` from libm (``fmodf`` for float32, and for float16
+        through float32)."""
+        if dtype == "float64":
+            return self.add(tir.CallExternOp("fmod", [a, b], [a.type]))
+        if dtype == "float32":
+            return self.add(tir.CallExternOp("fmodf", [a, b], [a.type]))
+        wide = [self.convert(v, dtype, "float32") for v in (a, b)]
+        r = self.add(tir.CallExternOp("fmodf", wide, [dt.to_xdsl("float32")]))
+        return self.convert(r, "float32", dtype)
 
     def _int_division(self, e: BinaryOp, a: SSAValue, b: SSAValue) -> SSAValue:
         dtype = e.dtype
@@ -366,4 +432,6 @@ class ExprEmitter:
             v = self.add(cls(v, int_ty))
         elif int_ty.width.data < dt.bits(src):
             v = self.add(arith.TruncIOp(v, int_ty))
+        elif v.type != int_ty:  # same width, other signedness: reinterpret
+            v = self.add(arith.BitcastOp(v, int_ty))
         return self.add(arith.IndexCastOp(v, ty)) if dst == "index" else v

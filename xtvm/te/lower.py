@@ -46,15 +46,9 @@ from xtvm.te.placement import Stage, plan_stages, topological_order
 
 
 def buffer_type(tensor: Tensor) -> MemRefType:
-    """The memref holding ``tensor``. Unsigned tensors are rejected: a buffer's
-    element type is what ``tir.load`` gives, and ``arith`` takes only signless
-    integers, so an unsigned buffer could not be read (unsigned values inside
-    expressions are fine)."""
-    if dt.is_uint(tensor.dtype):
-        raise ValueError(
-            f"tensor {tensor.name} has the unsigned dtype {tensor.dtype}; buffers of "
-            "unsigned integers are not supported yet"
-        )
+    """The memref holding ``tensor``: its element type is the dtype's
+    (``memref<4xui8>`` for ``uint8``), which is what ``tir.load`` gives and what
+    the packed calling convention checks callers' tensors against."""
     return MemRefType(dt.to_xdsl(tensor.dtype), tensor.shape)
 
 

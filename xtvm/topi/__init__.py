@@ -1,27 +1,43 @@
 """TOPI: the tensor-expression computes of relay ops, by category as the
-relay dialect: ``tensor`` (elementwise maths), ``reduce``, ``nn``, ``conv``,
-``pool``, ``transform`` (shapes and layouts), ``indexing`` (take, slices).
+relay dialect: ``tensor`` (elementwise arithmetic), ``math`` (unary maths),
+``logical`` (comparisons, logical and bitwise ops, where), ``reduce``, ``nn``, ``conv``,
+``pool``, ``transform`` (shapes and layouts), ``indexing`` (take, slices,
+gathers), ``scatter``, ``layout`` (broadcast, tile, pad, depth/space),
+``creation`` (arange, one_hot, trilu), ``image`` (resize), ``algorithm``
+(topk, cumsum), ``einsum``.
 
 Each function takes ``te.Tensor`` inputs and Python attribute values and
 returns the output ``te.Tensor`` (a list for ``split``);
 ``te.create_prim_func`` lowers the result.
 """
 
-from xtvm.topi import indexing, reduce
-from xtvm.topi.conv import conv2d_nchw
-from xtvm.topi.indexing import strided_slice, take
+from xtvm.topi import indexing, logical, math, reduce
+from xtvm.topi.algorithm import cumsum, topk
+from xtvm.topi.conv import conv, conv2d_nchw, conv_transpose
+from xtvm.topi.einsum import einsum
+from xtvm.topi import creation, image, layout, scatter
+from xtvm.topi.indexing import gather, gather_nd, strided_slice, take
 from xtvm.topi.nn import (
     batch_flatten,
     batch_norm,
     bias_add,
     dense,
     dropout,
+    hardmax,
+    log_softmax,
     lrn,
     matmul,
     relu,
     softmax,
 )
-from xtvm.topi.pool import avg_pool2d, global_avg_pool2d, global_max_pool2d, max_pool2d
+from xtvm.topi.pool import (
+    avg_pool2d,
+    global_avg_pool2d,
+    global_max_pool2d,
+    max_pool2d,
+    max_pool_with_argmax,
+    pool,
+)
 from xtvm.topi.tensor import (
     abs,
     add,
@@ -33,6 +49,8 @@ from xtvm.topi.tensor import (
     divide,
     elemwise,
     exp,
+    float_elemwise,
+    floor_mod,
     full,
     identity,
     log,
@@ -46,6 +64,7 @@ from xtvm.topi.tensor import (
     sqrt,
     subtract,
     tanh,
+    trunc_mod,
 )
 from xtvm.topi.transform import concatenate, expand_dims, reshape, split, squeeze, transpose
 
@@ -62,30 +81,48 @@ __all__ = [
     "cast",
     "clip",
     "concatenate",
+    "conv",
     "conv2d_nchw",
+    "conv_transpose",
+    "creation",
+    "cumsum",
     "dense",
     "divide",
     "dropout",
+    "einsum",
     "elemwise",
     "exp",
     "expand_dims",
+    "float_elemwise",
+    "floor_mod",
     "full",
+    "gather",
+    "gather_nd",
     "global_avg_pool2d",
     "global_max_pool2d",
+    "hardmax",
     "identity",
+    "image",
     "indexing",
+    "layout",
     "log",
+    "log_softmax",
+    "logical",
     "lrn",
+    "math",
     "matmul",
     "max_pool2d",
+    "max_pool_with_argmax",
     "maximum",
     "minimum",
     "multiply",
     "negative",
+    "pool",
     "power",
     "reduce",
     "relu",
     "reshape",
+    "scatter",
     "shape_of",
     "sigmoid",
     "softmax",
@@ -96,5 +133,7 @@ __all__ = [
     "subtract",
     "take",
     "tanh",
+    "topk",
     "transpose",
+    "trunc_mod",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from xtvm import te
 from xtvm.te import dtype as dt
 from xtvm.te.expr import PrimExpr
+from xtvm.topi.reduce import argmax
 from xtvm.topi.tensor import broadcast_indices, broadcast_shape
 from xtvm.topi.transform import reshape
 
@@ -77,33 +78,71 @@ def bias_add(data: te.Tensor, bias: te.Tensor, axis: int = 1) -> te.Tensor:
     return te.compute(data.shape, lambda *i: data[i] + bias[i[axis]], name="T_add", tag="broadcast")
 
 
-def softmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
-    """``exp(x - max) / sum(exp(x - max))`` along ``axis``, in three stages:
-    the maximum, the sum of exponentials, and the normalisation."""
+def _along(i: tuple[PrimExpr, ...], axis: int, k: PrimExpr) -> tuple[PrimExpr, ...]:
+    """Index ``i`` of a tensor reduced over ``axis``, with ``k`` put back at ``axis``."""
+    return (*i[:axis], k, *i[axis:])
+
+
+def _without(i: tuple[PrimExpr, ...], axis: int) -> tuple[PrimExpr, ...]:
+    return i[:axis] + i[axis + 1 :]
+
+
+def _softmax_stages(x: te.Tensor, axis: int, op: str) -> tuple[te.Tensor, te.Tensor]:
+    """The maximum along ``axis`` and the sum of ``exp(x - max)``."""
     if not dt.is_float(x.dtype):
-        raise TypeError(f"softmax needs a float tensor, got {x.dtype}")
-    axis %= x.ndim
-    reduced = x.shape[:axis] + x.shape[axis + 1 :]
-
-    def with_axis(i: tuple[PrimExpr, ...], k: PrimExpr) -> tuple[PrimExpr, ...]:
-        return (*i[:axis], k, *i[axis:])
-
+        raise TypeError(f"{op} needs a float tensor, got {x.dtype}")
+    reduced = _without(x.shape, axis)
     k1 = te.reduce_axis((0, x.shape[axis]), name="k")
     maxelem = te.compute(
-        reduced, lambda *i: te.max(x[with_axis(i, k1)], axis=k1), name="T_softmax_maxelem"
+        reduced, lambda *i: te.max(x[_along(i, axis, k1)], axis=k1), name=f"T_{op}_maxelem"
     )
     k2 = te.reduce_axis((0, x.shape[axis]), name="k")
     expsum = te.compute(
         reduced,
-        lambda *i: te.sum(te.exp(x[with_axis(i, k2)] - maxelem[i]), axis=k2),
-        name="T_softmax_expsum",
+        lambda *i: te.sum(te.exp(x[_along(i, axis, k2)] - maxelem[i]), axis=k2),
+        name=f"T_{op}_expsum",
     )
+    return maxelem, expsum
+
+
+def softmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
+    """``exp(x - max) / sum(exp(x - max))`` along ``axis``, in three stages:
+    the maximum, the sum of exponentials, and the normalisation."""
+    axis %= x.ndim
+    maxelem, expsum = _softmax_stages(x, axis, "softmax")
 
     def norm(*i: PrimExpr) -> PrimExpr:
-        rest = i[:axis] + i[axis + 1 :]
+        rest = _without(i, axis)
         return te.exp(x[i] - maxelem[rest]) / expsum[rest]
 
     return te.compute(x.shape, norm, name="T_softmax_norm", tag="softmax_output")
+
+
+def log_softmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
+    """``x - max - log(sum(exp(x - max)))`` along ``axis``."""
+    axis %= x.ndim
+    maxelem, expsum = _softmax_stages(x, axis, "log_softmax")
+
+    def norm(*i: PrimExpr) -> PrimExpr:
+        rest = _without(i, axis)
+        return x[i] - maxelem[rest] - te.log(expsum[rest])
+
+    return te.compute(x.shape, norm, name="T_log_softmax_norm", tag="log_softmax_output")
+
+
+def hardmax(x: te.Tensor, axis: int = -1) -> te.Tensor:
+    """1 at the first maximum along ``axis``, 0 elsewhere."""
+    if not dt.is_float(x.dtype):
+        raise TypeError(f"hardmax needs a float tensor, got {x.dtype}")
+    axis %= x.ndim
+    first = argmax(x, [axis])
+    one, zero = te.const(1, x.dtype), te.const(0, x.dtype)
+    return te.compute(
+        x.shape,
+        lambda *i: te.if_then_else(i[axis].astype("int64") == first[_without(i, axis)], one, zero),
+        name="T_hardmax",
+        tag="injective",
+    )
 
 
 def batch_norm(

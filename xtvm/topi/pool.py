@@ -1,8 +1,11 @@
-"""2-d pooling on NCHW data (TVM's ``topi.nn.pool2d``, ONNX/onnxruntime
-rules for ``ceil_mode`` and ``count_include_pad``)."""
+"""Pooling on channel-first data with 1, 2 or 3 spatial axes (TVM's
+``topi.nn.pool1d/pool2d/pool3d``, ONNX/onnxruntime rules for ``ceil_mode``
+and ``count_include_pad``), and max pooling with the positions of the
+maxima."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from xtvm import te
@@ -11,7 +14,9 @@ from xtvm.te.expr import PrimExpr
 from xtvm.topi import reduce
 
 
-def _output_size(size: int, before: int, after: int, window: int, stride: int, dilation: int, ceil_mode: bool) -> int:
+def _output_size(
+    size: int, before: int, after: int, window: int, stride: int, dilation: int, ceil_mode: bool
+) -> int:
     span = (window - 1) * dilation + 1
     if not ceil_mode:
         return (size + before + after - span) // stride + 1
@@ -19,50 +24,130 @@ def _output_size(size: int, before: int, after: int, window: int, stride: int, d
     return out - 1 if (out - 1) * stride >= size + before else out
 
 
-def _pool(
+def _all(conditions: Sequence[PrimExpr]) -> PrimExpr:
+    result = conditions[0]
+    for c in conditions[1:]:
+        result = result & c
+    return result
+
+
+def pool(
     data: te.Tensor,
     kind: str,
     pool_size: Sequence[int],
-    strides: Sequence[int],
-    dilation: Sequence[int],
-    padding: Sequence[int],
-    ceil_mode: bool,
+    strides: Sequence[int] | None = None,
+    dilation: Sequence[int] | None = None,
+    padding: Sequence[int] | None = None,
+    ceil_mode: bool = False,
     count_include_pad: bool = False,
 ) -> te.Tensor:
-    n, c, h, w = data.shape
-    (kh, kw), (sh, sw), (dh, dw) = pool_size, strides, dilation
-    top, left, bottom, right = padding
-    oh = _output_size(h, top, bottom, kh, sh, dh, ceil_mode)
-    ow = _output_size(w, left, right, kw, sw, dw, ceil_mode)
-    shape = (n, c, oh, ow)
-    ry = te.reduce_axis((0, kh), name="ry")
-    rx = te.reduce_axis((0, kw), name="rx")
+    """``kind`` (``"max"`` or ``"avg"``) pooling over the ``N = len(pool_size)``
+    trailing axes of ``data`` (``[batch, channels, *spatial]``); ``padding``
+    is ``2N`` values, before then after each spatial axis. Padding and a
+    ``ceil_mode`` overhang never enter a maximum or a sum; the average divides
+    by the number of window elements in the data (with
+    ``count_include_pad``: in data and padding)."""
+    n = len(pool_size)
+    if data.ndim != n + 2:
+        raise ValueError(f"{n}-d pooling needs {n + 2}-d data, got {list(data.shape)}")
+    strides = tuple(strides or (1,) * n)
+    dilation = tuple(dilation or (1,) * n)
+    padding = tuple(padding or (0,) * (2 * n))
+    spatial = data.shape[2:]
+    before, after = padding[:n], padding[n:]
+    geometry = zip(spatial, before, after, pool_size, strides, dilation)
+    out = [_output_size(*axis, ceil_mode) for axis in geometry]
+    shape = (*data.shape[:2], *out)
+    names = ("rz", "ry", "rx")[3 - n :] if n <= 3 else [f"r{i}" for i in range(n)]
+    rvars = [te.reduce_axis((0, k), name=name) for name, k in zip(names, pool_size)]
 
-    def window(y: PrimExpr, x: PrimExpr) -> tuple[PrimExpr, PrimExpr]:
-        return y * sh + ry * dh - top, x * sw + rx * dw - left
+    def window(o: Sequence[PrimExpr]) -> list[PrimExpr]:
+        return [o[i] * strides[i] + rvars[i] * dilation[i] - before[i] for i in range(n)]
 
-    def in_data(iy: PrimExpr, ix: PrimExpr) -> PrimExpr:
-        return (iy >= 0) & (iy < h) & (ix >= 0) & (ix < w)
+    def in_data(idx: Sequence[PrimExpr]) -> PrimExpr:
+        return _all([(v >= 0) & (v < spatial[i]) for i, v in enumerate(idx)])
 
-    def values(b: PrimExpr, f: PrimExpr, y: PrimExpr, x: PrimExpr, reducer) -> PrimExpr:
-        iy, ix = window(y, x)
-        return reducer(data[b, f, iy, ix], axis=[ry, rx], where=in_data(iy, ix))
+    def values(b: PrimExpr, c: PrimExpr, *o: PrimExpr, reducer) -> PrimExpr:
+        idx = window(o)
+        return reducer(data[(b, c, *idx)], axis=rvars, where=in_data(idx))
 
+    suffix = f"{n}d"
     if kind == "max":
-        return te.compute(shape, lambda *i: values(*i, te.max), name="T_max_pool2d", tag="pool_max")
-    total = te.compute(shape, lambda *i: values(*i, te.sum), name="T_pool_sum")
+        return te.compute(
+            shape, lambda *i: values(*i, reducer=te.max), name=f"T_max_pool{suffix}", tag="pool_max"
+        )
+    if kind != "avg":
+        raise ValueError(f"unknown pool kind {kind!r}; expected 'max' or 'avg'")
+    total = te.compute(shape, lambda *i: values(*i, reducer=te.sum), name="T_pool_sum")
 
-    def counted(b: PrimExpr, f: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
-        iy, ix = window(y, x)
+    def counted(b: PrimExpr, c: PrimExpr, *o: PrimExpr) -> PrimExpr:
+        idx = window(o)
         if count_include_pad:  # padding counts, the ceil_mode overhang does not
-            inside = (iy < h + bottom) & (ix < w + right)
+            inside = _all([v < spatial[i] + after[i] for i, v in enumerate(idx)])
         else:
-            inside = in_data(iy, ix)
-        return te.sum(te.const(1, data.dtype), axis=[ry, rx], where=inside)
+            inside = in_data(idx)
+        return te.sum(te.const(1, data.dtype), axis=rvars, where=inside)
 
     count = te.compute(shape, counted, name="T_pool_count")
     divide = (lambda a, b: a / b) if dt.is_float(data.dtype) else te.truncdiv
-    return te.compute(shape, lambda *i: divide(total[i], count[i]), name="T_avg_pool2d", tag="pool_avg")
+    return te.compute(
+        shape, lambda *i: divide(total[i], count[i]), name=f"T_avg_pool{suffix}", tag="pool_avg"
+    )
+
+
+def max_pool_with_argmax(
+    data: te.Tensor,
+    pool_size: Sequence[int],
+    strides: Sequence[int] | None = None,
+    dilation: Sequence[int] | None = None,
+    padding: Sequence[int] | None = None,
+    ceil_mode: bool = False,
+    column_major: bool = False,
+) -> list[te.Tensor]:
+    """The window maxima and the ``int64`` position of each in the flattened
+    ``data`` (row-major; with ``column_major`` the spatial axes count in
+    reverse order). Ties go to the first window element (row-major).
+
+    Three stages: the maxima, the first window offset holding each maximum
+    (a minimum over the in-data offsets that hit it), and the position."""
+    n = len(pool_size)
+    strides = tuple(strides or (1,) * n)
+    dilation = tuple(dilation or (1,) * n)
+    padding = tuple(padding or (0,) * (2 * n))
+    maxima = pool(data, "max", pool_size, strides, dilation, padding, ceil_mode)
+    spatial = data.shape[2:]
+    rvars = [te.reduce_axis((0, k), name=f"a{i}") for i, k in enumerate(pool_size)]
+    count = math.prod(pool_size)
+
+    def element(o: Sequence[PrimExpr], offsets: Sequence[PrimExpr]) -> list[PrimExpr]:
+        return [o[i] * strides[i] + offsets[i] * dilation[i] - padding[i] for i in range(n)]
+
+    def first_offset(b: PrimExpr, c: PrimExpr, *o: PrimExpr) -> PrimExpr:
+        idx = element(o, rvars)
+        inside = _all([(v >= 0) & (v < spatial[i]) for i, v in enumerate(idx)])
+        flat: PrimExpr = te.const(0, "int64")
+        for r, k in zip(rvars, pool_size):
+            flat = flat * k + r.astype("int64")
+        hit = inside & (data[(b, c, *idx)] == maxima[(b, c, *o)])
+        return te.min(te.if_then_else(hit, flat, te.const(count, "int64")), axis=rvars)
+
+    offset = te.compute(maxima.shape, first_offset, name="T_max_pool_offset")
+
+    def position(b: PrimExpr, c: PrimExpr, *o: PrimExpr) -> PrimExpr:
+        rest = offset[(b, c, *o)]
+        offsets = []
+        for k in reversed(pool_size):
+            offsets.insert(0, te.truncmod(rest, k))
+            rest = te.truncdiv(rest, k)
+        idx = element([v.astype("int64") for v in o], offsets)
+        axes = list(range(n))[::-1] if column_major else list(range(n))
+        flat = b.astype("int64") * data.shape[1] + c.astype("int64")
+        for a in axes:
+            flat = flat * spatial[a] + idx[a]
+        return flat
+
+    indices = te.compute(maxima.shape, position, name="T_max_pool_argmax", tag="pool_argmax")
+    return [maxima, indices]
 
 
 def max_pool2d(
@@ -73,8 +158,8 @@ def max_pool2d(
     padding: Sequence[int] = (0, 0, 0, 0),
     ceil_mode: bool = False,
 ) -> te.Tensor:
-    """Window maximum; padding never wins."""
-    return _pool(data, "max", pool_size, strides, dilation, padding, ceil_mode)
+    """Window maximum on ``NCHW`` data; padding never wins."""
+    return pool(data, "max", pool_size, strides, dilation, padding, ceil_mode)
 
 
 def avg_pool2d(
@@ -86,9 +171,10 @@ def avg_pool2d(
     ceil_mode: bool = False,
     count_include_pad: bool = False,
 ) -> te.Tensor:
-    """Window mean: the sum over the window's elements in the data divided by
-    their count (with ``count_include_pad``: data and padding elements)."""
-    return _pool(data, "avg", pool_size, strides, dilation, padding, ceil_mode, count_include_pad)
+    """Window mean on ``NCHW`` data: the sum over the window's elements in
+    the data divided by their count (with ``count_include_pad``: data and
+    padding elements)."""
+    return pool(data, "avg", pool_size, strides, dilation, padding, ceil_mode, count_include_pad)
 
 
 def global_max_pool2d(data: te.Tensor) -> te.Tensor:

@@ -1,5 +1,7 @@
 """Elementwise computes: broadcasting binary arithmetic (TVM's
-``topi/broadcast.py``), unary maths, clip, cast, shape_of, identity, full."""
+``topi/broadcast.py``), unary maths, clip, cast, shape_of, identity, full.
+More unary maths are in ``math``; comparisons, logical and bitwise ops
+and ``where`` in ``logical``."""
 
 from __future__ import annotations
 
@@ -90,11 +92,31 @@ def minimum(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
     return broadcast_compute(lhs, rhs, te.min, "T_minimum")
 
 
+def floor_mod(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """The remainder of ``lhs / rhs`` rounded toward ``-inf`` (sign of
+    ``rhs``, NumPy's ``mod``), with broadcasting."""
+    return broadcast_compute(lhs, rhs, te.floormod, "T_floor_mod")
+
+
+def trunc_mod(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
+    """The remainder of ``lhs / rhs`` rounded toward zero (sign of ``lhs``,
+    C's ``%`` and ``fmod``), with broadcasting."""
+    return broadcast_compute(lhs, rhs, te.truncmod, "T_trunc_mod")
+
+
 def power(lhs: te.Tensor, rhs: te.Tensor) -> te.Tensor:
-    """``lhs ** rhs`` with broadcasting (floats only)."""
-    if not dt.is_float(lhs.dtype):
-        raise TypeError(f"power is implemented for float tensors, got {lhs.dtype}")
-    return broadcast_compute(lhs, rhs, te.power, "T_power")
+    """``lhs ** rhs`` with broadcasting. Integers are raised in ``float64``
+    and converted back (truncating and saturating), as onnxruntime does."""
+    if dt.is_float(lhs.dtype):
+        return broadcast_compute(lhs, rhs, te.power, "T_power")
+    if not dt.is_int(lhs.dtype):
+        raise TypeError(f"power needs numeric tensors, got {lhs.dtype}")
+
+    def fcompute(a: PrimExpr, b: PrimExpr) -> PrimExpr:
+        wide = te.power(a.astype("float64"), b.astype("float64"))
+        return wide.astype(lhs.dtype)
+
+    return broadcast_compute(lhs, rhs, fcompute, "T_power")
 
 
 def elemwise(x: te.Tensor, fcompute: Callable[[PrimExpr], PrimExpr], name: str) -> te.Tensor:
@@ -102,7 +124,12 @@ def elemwise(x: te.Tensor, fcompute: Callable[[PrimExpr], PrimExpr], name: str) 
     return te.compute(x.shape, lambda *i: fcompute(x[i]), name=name, tag="elemwise")
 
 
-def _float_only(name: str, fcompute: Callable[[PrimExpr], PrimExpr]):
+def float_elemwise(
+    name: str, fcompute: Callable[[PrimExpr], PrimExpr]
+) -> Callable[[te.Tensor], te.Tensor]:
+    """The compute applying ``fcompute`` to every element of a float tensor
+    (a ``TypeError`` for other dtypes), named ``T_<name>``."""
+
     def compute(x: te.Tensor) -> te.Tensor:
         if not dt.is_float(x.dtype):
             raise TypeError(f"{name} needs a float tensor, got {x.dtype}")
@@ -112,11 +139,11 @@ def _float_only(name: str, fcompute: Callable[[PrimExpr], PrimExpr]):
     return compute
 
 
-exp = _float_only("exp", te.exp)
-log = _float_only("log", te.log)
-sqrt = _float_only("sqrt", te.sqrt)
-tanh = _float_only("tanh", te.tanh)
-sigmoid = _float_only("sigmoid", te.sigmoid)
+exp = float_elemwise("exp", te.exp)
+log = float_elemwise("log", te.log)
+sqrt = float_elemwise("sqrt", te.sqrt)
+tanh = float_elemwise("tanh", te.tanh)
+sigmoid = float_elemwise("sigmoid", te.sigmoid)
 
 
 def negative(x: te.Tensor) -> te.Tensor:

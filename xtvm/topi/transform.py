@@ -59,7 +59,8 @@ def transpose(x: te.Tensor, axes: Sequence[int] | None = None) -> te.Tensor:
 
 def concatenate(inputs: Sequence[te.Tensor], axis: int = 0) -> te.Tensor:
     """The inputs joined along ``axis``; each output element reads the one
-    input whose range holds its index (only that load is evaluated)."""
+    input whose range holds its index (only that load is evaluated). Inputs
+    empty along ``axis`` contribute nothing and are not read."""
     first = inputs[0]
     axis %= first.ndim
     offsets = [0]
@@ -68,13 +69,14 @@ def concatenate(inputs: Sequence[te.Tensor], axis: int = 0) -> te.Tensor:
             raise ValueError("concatenate: inputs differ in dtype or rank")
         offsets.append(offsets[-1] + t.shape[axis])
     shape = (*first.shape[:axis], offsets[-1], *first.shape[axis + 1 :])
+    parts = [k for k, t in enumerate(inputs) if t.shape[axis] > 0] or [0]
 
     def element(*i: PrimExpr) -> PrimExpr:
         def read(k: int) -> PrimExpr:
             return inputs[k][(*i[:axis], i[axis] - offsets[k], *i[axis + 1 :])]
 
-        value = read(len(inputs) - 1)
-        for k in reversed(range(len(inputs) - 1)):
+        value = read(parts[-1])
+        for k in reversed(parts[:-1]):
             value = te.if_then_else(i[axis] < offsets[k + 1], read(k), value)
         return value
 

@@ -53,7 +53,7 @@ def _bn_error(opset: int, outputs=("y",), **attrs) -> str:
     return import_error(model)
 
 
-def test_batch_norm_training_is_an_error():
+def test_batch_norm_training_before_opset_14_is_an_error():
     assert _bn_error(6) == (
         "node 'n' (BatchNormalization, opset 6): attribute 'is_test' = 0 is not "
         "supported: training mode is not supported; inference needs is_test = 1"
@@ -63,11 +63,12 @@ def test_batch_norm_training_is_an_error():
     )
     assert _bn_error(9, ("y", "mean", "var", "saved_mean", "saved_var")) == (
         "node 'n' (BatchNormalization, opset 9): output 'mean' ('mean') is present, which "
-        "selects training mode; only inference (output 'Y' alone) is supported"
+        "selects training mode; only inference (output 'Y' alone) and opset 14+ training "
+        "mode are supported"
     )
-    assert _bn_error(14, training_mode=1) == (
-        "node 'n' (BatchNormalization, opset 14): attribute 'training_mode' = 1 is not "
-        "supported: only inference (0) is supported"
+    assert _bn_error(14, training_mode=2) == (
+        "node 'n' (BatchNormalization, opset 14): attribute 'training_mode' = 2 is not "
+        "supported: expected 0 or 1"
     )
     assert _bn_error(6, is_test=1, spatial=0) == (
         "node 'n' (BatchNormalization, opset 6): attribute 'spatial' = 0 is not supported: "
@@ -135,8 +136,9 @@ def test_dropout_errors():
     )
     dynamic = node_model("Dropout", ["x", "r"], {**feeds, "r": np.array(0.5, np.float32)})
     assert import_error(dynamic) == (
-        "node 'n' (Dropout, opset 13): input 'ratio' ('r') must be a constant "
-        "(an initializer or a Constant node's output); computed values are not supported here"
+        "node 'n' (Dropout, opset 13): input 'ratio' ('r') must be known at compile time "
+        "(an initializer, a Constant node's output or a specialized graph input); "
+        "computed values are not supported here"
     )
     legacy = node_model("Dropout", ["x"], feeds, opset=6)
     assert import_error(legacy) == (

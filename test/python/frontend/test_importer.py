@@ -9,6 +9,7 @@ import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper
+from xdsl.ir import SSAValue
 from onnx_testing import (
     arg_names,
     import_error,
@@ -22,7 +23,10 @@ from onnx_testing import (
     tensor,
 )
 
+from xtvm.dialects.relay import ReluOp
 from xtvm.frontend import OnnxImportError, from_onnx
+from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
+from xtvm.frontend.onnx.importer import CONVERTERS
 
 RNG = np.random.default_rng(0)
 
@@ -145,8 +149,41 @@ def test_checker_failure_is_wrapped():
         [helper.make_node("Add", ["x"], ["y"], name="add0")], [tensor("x", [2])], [tensor("y", [2])]
     )
     assert import_error(model).startswith(
-        "invalid ONNX model: Node(add0) with schema(::Add:13) has input size 1"
+        "invalid ONNX model: node 'add0' (Add, opset 13): "
+        "Node(add0) with schema(::Add:13) has input size 1 not in range [min=2, max=2]"
     )
+
+
+@pytest.mark.parametrize(
+    ("node", "message"),
+    [
+        (
+            helper.make_node("Softmax", ["x"], ["y"], name="sm", axis="a"),
+            "node 'sm' (Softmax, opset 13): Mismatched attribute type in 'sm : axis'. "
+            "Expected: 'INT', actual: 'STRING'",
+        ),
+        (
+            helper.make_node("Relu", ["x"], ["y"], foo=1),
+            "node #0 (Relu, opset 13): Unrecognized attribute: foo for operator Relu",
+        ),
+        (
+            helper.make_node("Concat", ["x", "x"], ["y"], name="cat"),
+            "node 'cat' (Concat, opset 13): Required attribute 'axis' is missing.",
+        ),
+        (
+            helper.make_node("Frobnicate", ["x"], ["y"], name="f"),
+            "node 'f' (Frobnicate, opset 13): No Op registered for Frobnicate "
+            "with domain_version of 13",
+        ),
+        (
+            helper.make_node("Foo", ["x"], ["y"], name="f", domain="com.example"),
+            "node 'f' (com.example.Foo, opset 0): No opset import for domain 'com.example'",
+        ),
+    ],
+)
+def test_invalid_node_named_in_one_line(node: onnx.NodeProto, message: str):
+    model = make_model([node], [tensor("x", [2])], [tensor("y", [2])])
+    assert import_error(model) == f"invalid ONNX model: {message}"
 
 
 def undefined_input_model() -> onnx.ModelProto:
@@ -195,23 +232,44 @@ def test_undefined_graph_output():
     assert import_error(model) == "graph output 'z' is not produced by any node"
 
 
-def test_all_unsupported_nodes_in_one_error():
+def test_all_unsupported_ops_in_one_error():
+    # Ops xtvm will not import (string tensors), an op from an unknown
+    # domain, and a supported op at an opset older than its converters.
     model = make_model(
         [
-            helper.make_node("Sin", ["x"], ["a"], name="sin"),
+            helper.make_node("StringNormalizer", ["x"], ["a"], name="norm"),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
-            helper.make_node("Cos", ["b"], ["c"]),
+            helper.make_node("StringNormalizer", ["b"], ["c"]),
             helper.make_node("Foo", ["c"], ["y"], name="custom", domain="com.example"),
         ],
-        [tensor("x", [2])],
+        [tensor("x", [2], TensorProto.STRING)],
         [tensor("y", [2])],
     )
     model.opset_import.append(helper.make_opsetid("com.example", 2))
     assert import_error(model) == (
-        "3 unsupported node(s):\n"
-        "  node 'sin' (Sin, opset 13)\n"
-        "  node #2 (Cos, opset 13)\n"
+        "unsupported op(s): StringNormalizer (opset 13), com.example.Foo (opset 2)\n"
+        "  node 'norm' (StringNormalizer, opset 13)\n"
+        "  node #2 (StringNormalizer, opset 13)\n"
         "  node 'custom' (com.example.Foo, opset 2)"
+    )
+
+
+class _ReluFrom6(OnnxOpConverter):
+    @classmethod
+    def _impl_v6(cls, node: OnnxNode) -> SSAValue:
+        return node.emit(ReluOp(node.input(0)))
+
+
+def test_op_older_than_its_converters(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(CONVERTERS, "Relu", _ReluFrom6)
+    model = make_model(
+        [helper.make_node("Relu", ["x"], ["y"], name="r")],
+        [tensor("x", [2])],
+        [tensor("y", [2])],
+        opset=5,
+    )
+    assert import_error(model) == (
+        "unsupported op(s): Relu (opset 5; implemented from opset 6)\n  node 'r' (Relu, opset 5)"
     )
 
 
@@ -254,18 +312,40 @@ def test_dtype_options():
     assert str(main_func(module).function_type.inputs.data[0]) == "tensor<2x3xf64>"
     module = from_onnx(relu_model(), dtype={"x": "int32"})[0]
     assert str(main_func(module).function_type.inputs.data[0]) == "tensor<2x3xi32>"
-    assert import_error(relu_model(), dtype={"x": "int8"}) == (
-        "input 'x' has element type int8, which is not supported "
-        "(supported: float32, float64, int32, int64)"
+    assert import_error(relu_model(), dtype={"x": "complex64"}) == (
+        "input 'x' has element type complex64, which is not supported (supported: "
+        "float32, float64, float16, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)"
     )
     assert import_error(relu_model(), dtype={"q": "int32"}) == (
         "dtype names 'q', which is not a graph input (inputs: x)"
     )
 
 
+@pytest.mark.parametrize(
+    ("elem", "expected"),
+    [
+        (TensorProto.FLOAT16, "f16"),
+        (TensorProto.INT8, "i8"),
+        (TensorProto.UINT8, "ui8"),
+        (TensorProto.UINT64, "ui64"),
+        (TensorProto.BOOL, "i1"),
+    ],
+)
+def test_numeric_input_element_types(elem: int, expected: str):
+    model = make_model(
+        [helper.make_node("Identity", ["x"], ["y"])],
+        [tensor("x", [2], elem)],
+        [tensor("y", [2], elem)],
+    )
+    main = main_func(from_onnx(model)[0])
+    assert str(main.function_type.inputs.data[0]) == f"tensor<2x{expected}>"
+
+
 def test_unsupported_input_element_type():
-    error = import_error(relu_model(tensor("x", [2, 3], TensorProto.FLOAT16)))
-    assert error.startswith("input 'x' has element type FLOAT16, which is not supported")
+    error = import_error(relu_model(tensor("x", [2, 3], TensorProto.BFLOAT16)))
+    assert error.startswith("input 'x' has element type BFLOAT16, which is not supported")
+    error = import_error(relu_model(tensor("x", [2, 3], TensorProto.STRING)))
+    assert error.startswith("input 'x' has element type STRING, which is not supported")
 
 
 def test_unsupported_initializer_element_type():
@@ -273,11 +353,13 @@ def test_unsupported_initializer_element_type():
         [helper.make_node("Add", ["x", "w"], ["y"])],
         [tensor("x", [2])],
         [tensor("y", [2])],
-        [init("w", np.ones(2, np.float16))],
+        [init("w", np.ones(2, np.complex64))],
     )
     for freeze in (False, True):
         error = import_error(model, freeze_params=freeze)
-        assert error.startswith("initializer 'w' has element type float16, which is not supported")
+        assert error.startswith(
+            "initializer 'w' has element type complex64, which is not supported"
+        )
 
 
 def test_non_tensor_input():

@@ -1,4 +1,5 @@
-"""Converters of neural-network ops: Relu, Softmax, MatMul, Gemm."""
+"""Converters of neural-network ops: Relu, Softmax, LogSoftmax, Hardmax,
+MatMul, MatMulInteger, Gemm."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import itertools
 import numpy as np
 import pytest
 from onnx import TensorProto, helper
+from compiled_testing import compile_and_compare, run_compiled
+from node_testing import node_model
 from onnx_testing import import_and_compare, import_error, init, make_model, tensor
 
 from xtvm.frontend import from_onnx
@@ -89,6 +92,51 @@ def test_softmax_axis_out_of_range(opset):
     assert import_error(model) == (
         f"node 'sm' (Softmax, opset {opset}): attribute 'axis' = 3 is out of range for rank 3"
     )
+
+
+@pytest.mark.parametrize(
+    ("op_type", "relay_op"), [("LogSoftmax", "log_softmax"), ("Hardmax", "hardmax")]
+)
+@pytest.mark.parametrize(("opset", "axis"), [(11, 1), (11, 2), (11, 0), (13, 1), (13, -1)])
+def test_log_softmax_and_hardmax_opset_semantics(op_type, relay_op, opset, axis):
+    x = randn(2, 3, 4) * 10
+    x[0, 0, :2] = x[0, 0, 3]  # a tie: hardmax takes the first maximum
+    op = [f"relay.nn.{relay_op}"]
+    flat = opset < 13 and axis != 2  # the input is coerced to 2-d at `axis`
+    model = node_model(op_type, ["x"], {"x": x}, opset=opset, axis=axis)
+    compile_and_compare(
+        model, {"x": x}, ["relay.reshape", *op, "relay.reshape"] if flat else op, atol=1e-5
+    )
+
+
+WIDEN = ["relay.cast", "relay.cast", "relay.subtract"]  # int32 minus the zero point
+
+
+@pytest.mark.parametrize(
+    ("zero_points", "expected_ops"),
+    [
+        ({}, ["relay.cast", "relay.cast"]),
+        ({"az": np.array(12, np.uint8), "bz": np.array([3], np.uint8)}, WIDEN + WIDEN),
+    ],
+)
+def test_matmul_integer(zero_points, expected_ops):
+    rng = np.random.default_rng(0)
+    feeds = {"a": rng.integers(0, 255, (4, 3)).astype(np.uint8)}
+    inits = {"b": rng.integers(0, 255, (3, 2)).astype(np.uint8), **zero_points}
+    model = node_model("MatMulInteger", ["a", *inits], feeds, inits, opset=10)
+    compile_and_compare(model, feeds, [*expected_ops, "relay.nn.matmul"])
+
+
+def test_matmul_integer_zero_point_per_row():
+    # onnxruntime takes scalar zero points only: compare with NumPy.
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 255, (4, 3)), rng.integers(0, 255, (3, 2))
+    zero = np.array([1, 2, 3, 4])
+    inits = {"b": b.astype(np.uint8), "az": zero.astype(np.uint8)}
+    feeds = {"a": a.astype(np.uint8)}
+    model = node_model("MatMulInteger", ["a", "b", "az"], feeds, inits, opset=10)
+    (got,) = run_compiled(model, feeds)
+    np.testing.assert_array_equal(got, ((a - zero[:, None]) @ b).astype(np.int32))
 
 
 MATMUL_CASES = [

@@ -1,10 +1,12 @@
-"""The pooling converters (MaxPool, AveragePool, GlobalMaxPool,
-GlobalAveragePool) against onnxruntime, and their errors."""
+"""The pooling converters (MaxPool, AveragePool, LpPool, GlobalMaxPool,
+GlobalAveragePool) against onnxruntime, and their errors. 1-d and 3-d
+windows and LpPool also run compiled."""
 
 from __future__ import annotations
 
 import onnx
 import pytest
+from compiled_testing import compile_and_compare
 from node_testing import node_model, randn
 from onnx import helper
 from onnx_testing import import_and_compare, import_error, make_model, run_ort, tensor
@@ -92,44 +94,85 @@ def test_global_pools(op_type, relay_op, opset):
     import_and_compare(node_model(op_type, ["x"], feeds, opset=opset), feeds, [relay_op])
 
 
+ND_WINDOWS = [
+    ((2, 3, 9), {"kernel_shape": [3], "strides": [2], "pads": [1, 1], "ceil_mode": 1}),
+    ((1, 2, 11), {"kernel_shape": [3], "strides": [3], "auto_pad": "SAME_UPPER"}),
+    ((1, 2, 11), {"kernel_shape": [2], "dilations": [3], "pads": [1, 1]}),
+    (
+        (1, 2, 5, 6, 7),
+        {"kernel_shape": [2, 3, 2], "strides": [2, 1, 2], "dilations": [1, 2, 1]},
+    ),
+    (
+        (1, 2, 5, 6, 7),
+        {"kernel_shape": [2, 2, 2], "strides": [2, 2, 2], "pads": [1, 1, 1, 1, 1, 0]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("shape", "attrs"), ND_WINDOWS)
+@pytest.mark.parametrize(("op_type", "kind"), [("MaxPool", "max"), ("AveragePool", "avg")])
+def test_pools_1d_and_3d(shape, attrs, op_type, kind):
+    feeds = {"x": randn(*shape)}
+    model = node_model(op_type, ["x"], feeds, opset=19, **attrs)
+    compile_and_compare(model, feeds, [f"relay.nn.{kind}_pool{len(shape) - 2}d"])
+
+
+@pytest.mark.parametrize(
+    ("shape", "attrs"),
+    [
+        ((1, 3, 9), {"kernel_shape": [2], "p": 3}),
+        ((1, 2, 8, 8), {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1], "strides": [2, 2]}),
+        ((1, 2, 8, 8), {"kernel_shape": [2, 2], "auto_pad": "SAME_LOWER", "p": 1}),
+        ((1, 2, 4, 5, 4), {"kernel_shape": [2, 2, 2], "p": 4}),
+    ],
+)
+def test_lp_pool(shape, attrs):
+    feeds = {"x": randn(*shape)}
+    model = node_model("LpPool", ["x"], feeds, opset=18, **attrs)
+    pool = f"relay.nn.avg_pool{len(shape) - 2}d"
+    if attrs.get("p", 2) == 2:
+        ops = ["relay.multiply", pool, "relay.const", "relay.multiply", "relay.sqrt"]
+    else:
+        ops = ["relay.abs", "relay.const", "relay.power", pool]
+        ops += ["relay.const", "relay.multiply", "relay.const", "relay.power"]
+    compile_and_compare(model, feeds, ops, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("op_type", "relay_op"), [("GlobalAveragePool", "relay.mean"), ("GlobalMaxPool", "relay.max")]
+)
+@pytest.mark.parametrize("shape", [(2, 3, 5), (1, 2, 3, 4, 5)])
+def test_global_pools_1d_and_3d(op_type, relay_op, shape):
+    feeds = {"x": randn(*shape)}
+    compile_and_compare(node_model(op_type, ["x"], feeds), feeds, [relay_op])
+
+
 @pytest.mark.parametrize(
     ("op_type", "x_shape", "attrs", "message"),
     [
         (
             "MaxPool",
-            (1, 3, 8),
-            {"kernel_shape": [2]},
+            (1, 3, 2, 2, 2, 2),
+            {"kernel_shape": [2, 2, 2, 2]},
             (
-                "attribute 'kernel_shape' = [2] is not supported: "
-                "only 2-d pooling is supported (1-d kernel)"
+                "input 'X' ('x') has shape 1x3x2x2x2x2, but MaxPool needs 1 to 3 spatial "
+                "axes (a rank-3, -4 or -5 channel-first input)"
             ),
         ),
         (
             "AveragePool",
             (1, 3, 4, 4, 4),
-            {"kernel_shape": [2, 2, 2]},
+            {"kernel_shape": [2, 2]},
             (
-                "attribute 'kernel_shape' = [2, 2, 2] is not supported: "
-                "only 2-d pooling is supported (3-d kernel)"
+                "attribute 'kernel_shape' = [2, 2] has 2 values, but input 'X' ('x') has "
+                "3 spatial axes"
             ),
         ),
         (
             "GlobalAveragePool",
-            (1, 3, 8),
+            (1, 3),
             {},
-            (
-                "only 2-d pooling is supported, but input 'X' ('x') has shape 1x3x8 "
-                "(2-d needs a rank-4 NCHW input)"
-            ),
-        ),
-        (
-            "MaxPool",
-            (1, 3, 8, 8),
-            {"kernel_shape": [2, 2], "storage_order": 1},
-            (
-                "attribute 'storage_order' = 1 is not supported: "
-                "only 0 (row major) is, and only the Indices output uses it"
-            ),
+            "input 'X' ('x') must have rank >= 3 (N, C, spatial...), got rank 2",
         ),
         (
             "AveragePool",
@@ -137,6 +180,7 @@ def test_global_pools(op_type, relay_op, opset):
             {"kernel_shape": [2, 2], "ceil_mode": 2},
             "attribute 'ceil_mode' = 2 is not supported: expected 0 or 1",
         ),
+
         (
             "AveragePool",
             (1, 3, 8, 8),
@@ -153,13 +197,44 @@ def test_pool_errors_name_the_node(op_type, x_shape, attrs, message):
     assert import_error(model) == f"node 'n' ({op_type}, opset 13): {message}"
 
 
-def test_max_pool_indices_output_used_is_an_error():
-    node = helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool", kernel_shape=[2, 2])
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "ceil_mode": 1},
+        {"kernel_shape": [2, 2], "strides": [2, 2], "storage_order": 1},
+        {"kernel_shape": [2, 2], "dilations": [2, 2], "storage_order": 1},
+    ],
+)
+def test_max_pool_indices(attrs):
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], **attrs)
     model = make_model(
         [node],
-        [tensor("x", [1, 2, 4, 4])],
-        [tensor("y", [1, 2, 3, 3]), tensor("i", [1, 2, 3, 3], onnx.TensorProto.INT64)],
+        [tensor("x", [2, 3, 7, 6])],
+        [onnx.ValueInfoProto(name="y"), onnx.ValueInfoProto(name="i")],
+    )
+    model = onnx.shape_inference.infer_shapes(model)
+    x = randn(2, 3, 7, 6)
+    x[0, 0, :2, :2] = 1.5  # a tie: the first window element wins
+    compile_and_compare(model, {"x": x}, ["relay.nn.max_pool2d_with_argmax"])
+
+
+def test_max_pool_indices_of_3d_pooling_is_an_error():
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool", kernel_shape=[2, 2, 2])
+    model = make_model(
+        [node],
+        [tensor("x", [1, 2, 4, 4, 4])],
+        [tensor("y", [1, 2, 3, 3, 3]), tensor("i", [1, 2, 3, 3, 3], onnx.TensorProto.INT64)],
     )
     assert import_error(model) == (
-        "node 'pool' (MaxPool, opset 13): output 'Indices' ('i') is used, but it is not supported"
+        "node 'pool' (MaxPool, opset 13): output 'Indices' ('i') is used, which is supported "
+        "for 2-d pooling only"
+    )
+
+
+def test_lp_pool_ceil_mode_overhang_is_an_error():
+    feeds = {"x": randn(1, 3, 8, 8)}
+    attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}
+    assert import_error(node_model("LpPool", ["x"], feeds, opset=18, **attrs)) == (
+        "node 'n' (LpPool, opset 18): attribute 'ceil_mode' = 1 is not supported: a window "
+        "would reach beyond the padding"
     )

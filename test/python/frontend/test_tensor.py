@@ -207,8 +207,8 @@ def test_constant_as_graph_output():
         ),
         ({}, "needs exactly one value attribute, got none"),
         (
-            {"value": init("c", np.zeros(2, np.float16))},
-            "attribute 'value' has element type float16, which is not supported",
+            {"value": init("c", np.zeros(2, np.complex64))},
+            "attribute 'value' has element type complex64, which is not supported",
         ),
     ],
 )

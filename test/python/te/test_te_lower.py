@@ -194,6 +194,3 @@ def test_errors() -> None:
         te.create_prim_func([A, B, B])
     with pytest.raises(ValueError, match="no compute tensor"):
         te.create_prim_func([A])
-    U = te.placeholder((3,), "uint8", name="U")
-    with pytest.raises(ValueError, match="unsigned dtype uint8"):
-        te.create_prim_func([U, te.compute((3,), lambda i: U[i], name="V")])

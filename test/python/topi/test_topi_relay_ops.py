@@ -8,8 +8,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from elemwise_cases import ELEMWISE_CASES
+from nn_cases import HNN_CASES
+from shape_cases import RESIZE_CASES, SHAPE_CASES
 from topi_testing import random, relay_op_module, run_relay, tensor_type
-from xdsl.dialects.builtin import IntegerType, Signedness, TensorType
 from xdsl.utils.exceptions import DiagnosticException
 
 from xtvm.dialects import relay
@@ -188,6 +190,35 @@ CASES: list[tuple[str, type[relay.RelayOp], list[tuple[tuple[int, ...], str]], d
     ),
 ]
 
+CASES += SHAPE_CASES + RESIZE_CASES
+CASES += HNN_CASES
+CASES += ELEMWISE_CASES
+CASES += [  # the packed-layout ops of the x86 kernels (test_x86_kernels.py has more)
+    (
+        "layout_transform-pack",
+        relay.LayoutTransformOp,
+        [((24, 3, 2, 2), F32)],
+        {"src_layout": "OIHW", "dst_layout": "OIHW8o"},
+    ),
+    (
+        "layout_transform-unpack",
+        relay.LayoutTransformOp,
+        [((2, 5, 16), F32)],
+        {"src_layout": "NK16n", "dst_layout": "NK"},
+    ),
+    (
+        "contrib_conv2d_packed",
+        relay.Conv2dPackedOp,
+        [((1, 4, 9, 11), F32), ((2, 4, 3, 3, 16), F32)],
+        {"kernel_layout": "OIHW16o", "strides": (2, 1), "padding": (1, 0, 2, 1)},
+    ),
+    (
+        "contrib_dense_pack",
+        relay.DensePackOp,
+        [((3, 7), F32), ((5, 7, 8), F32)],
+        {"weight_layout": "NK8n"},
+    ),
+]
 
 POSITIVE = {"relay.sqrt": [0], "relay.log": [0], "relay.power": [0], "relay.nn.batch_norm": [4]}
 """Operands that must be positive, by op."""
@@ -243,9 +274,3 @@ def test_an_op_without_compute_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     message = str(info.value)
     assert "convert-relay-to-tir: no compute for 'relay.nn.relu'" in message
     assert "relay.nn.relu %" in message  # the op is printed
-
-
-def test_unsigned_tensors_are_a_clear_error() -> None:
-    module, _ = relay_op_module(relay.ReluOp, [TensorType(IntegerType(8, Signedness.UNSIGNED), [4])])
-    with pytest.raises(DiagnosticException, match="unsigned tensors"):
-        run_relay(module, "fused_nn_relu", [np.zeros(4, "uint8")])

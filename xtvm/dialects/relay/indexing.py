@@ -1,7 +1,12 @@
-"""Indexing: ``relay.take`` (gather along an axis) and ``relay.strided_slice``."""
+"""Indexing: ``relay.take`` (gather along an axis), ``relay.strided_slice``,
+``relay.gather`` (elementwise gather) and ``relay.gather_nd``.
+
+Indices are run-time tensors: gathers wrap or clamp them so that a kernel
+never reads outside its data, whatever the values."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -32,6 +37,7 @@ from xtvm.dialects.relay.base import (
     i64_attr,
     int_array,
     normalize_axis,
+    shape_str,
     tensor_type,
 )
 
@@ -194,3 +200,130 @@ class StridedSliceOp(RelayOp):
             if shape[axis] != DYNAMIC_INDEX:
                 shape[axis] = slice_bounds(shape[axis], begin, end, stride)[2]
         return [TensorType(data.element_type, shape)]
+
+
+def index_tensor(op_name: str, value: Attribute, what: str = "indices") -> TensorType:
+    """``value`` as a tensor of integers, or a type error naming the op."""
+    indices = tensor_type(op_name, value, what)
+    if not isinstance(indices.element_type, IntegerType) or indices.element_type.width.data == 1:
+        raise RelayTypeError(f"'{op_name}' {what} must be integers, got {indices.element_type}")
+    return indices
+
+
+def _static(op_name: str, shape: Sequence[int], what: str) -> None:
+    if DYNAMIC_INDEX in shape:
+        raise RelayTypeError(f"'{op_name}' needs a static shape for {what}, got {shape_str(shape)}")
+
+
+@irdl_op_definition
+class GatherOp(RelayOp):
+    """Gathers along ``axis`` elementwise (TVM's ``gather``, ONNX
+    ``GatherElements``): ``indices`` has the rank of ``data`` and the result
+    its shape; ``out[p] = data[p with p[axis] = indices[p]]``. Along the
+    other axes ``indices`` may be shorter than ``data``. Negative indices
+    count from the end; out-of-range ones wrap around (modulo the axis
+    size), so the kernel never reads outside ``data``.
+
+    ```mlir
+    %y = relay.gather %x, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+    ```
+    """
+
+    name = "relay.gather"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    data = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data `,` $indices " + _FUNCTIONAL
+
+    def __init__(self, data: SSAValue, indices: SSAValue, axis: int):
+        (ty,) = self.infer([data.type, indices.type], {"axis": axis})
+        super().__init__(
+            operands=[data, indices], result_types=[ty], properties={"axis": i64_attr(axis)}
+        )
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "data")
+        indices = index_tensor(cls.name, operand_types[1])
+        shape, ishape = data.get_shape(), indices.get_shape()
+        if len(shape) != len(ishape):
+            raise RelayTypeError(
+                f"'{cls.name}' indices must have the rank of data ({len(shape)}), "
+                f"got shape {shape_str(ishape)}"
+            )
+        axis = normalize_axis(cls.name, attrs["axis"], len(shape))
+        if shape[axis] == 0 and ishape[axis] != 0:
+            raise RelayTypeError(f"'{cls.name}' cannot gather from the empty axis {axis}")
+        for d, (n, m) in enumerate(zip(shape, ishape)):
+            if d != axis and DYNAMIC_INDEX not in (n, m) and m > n:
+                raise RelayTypeError(
+                    f"'{cls.name}' indices shape {shape_str(ishape)} exceeds data shape "
+                    f"{shape_str(shape)} at axis {d}"
+                )
+        return [TensorType(data.element_type, ishape)]
+
+
+@irdl_op_definition
+class GatherNdOp(RelayOp):
+    """Gathers slices of ``data`` at index tuples (TVM's ``gather_nd``):
+    ``indices`` has shape ``(M, Y_0, ..., Y_{K-1})``, its first axis holding
+    tuples of ``M`` indices into ``data`` axes ``batch_dims ..
+    batch_dims + M - 1``. The first ``batch_dims`` axes of ``data`` and of
+    ``Y`` are batch axes and must agree. The result has shape ``(Y_0, ...,
+    Y_{K-1}, X_{batch_dims + M}, ...)``: ``out[y, x] = data[y_0, ..,
+    y_{b-1}, indices[:, y], x]``. Negative indices count from the end;
+    out-of-range ones wrap around. (ONNX ``GatherND`` puts the tuple on the
+    last axis: its converter transposes the indices.)
+
+    ```mlir
+    %y = relay.gather_nd %x, %i : (tensor<2x3x4xf32>, tensor<2x5xi64>) -> tensor<5x4xf32>
+    %z = relay.gather_nd %x, %j {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<1x2xi64>) -> tensor<2x4xf32>
+    ```
+    """
+
+    name = "relay.gather_nd"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    data = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    batch_dims = prop_def(IntegerAttr, default_value=i64_attr(0))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data `,` $indices " + _FUNCTIONAL
+
+    def __init__(self, data: SSAValue, indices: SSAValue, batch_dims: int = 0):
+        (ty,) = self.infer([data.type, indices.type], {"batch_dims": batch_dims})
+        super().__init__(
+            operands=[data, indices],
+            result_types=[ty],
+            properties={"batch_dims": i64_attr(batch_dims)},
+        )
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "data")
+        indices = index_tensor(cls.name, operand_types[1])
+        shape, ishape = data.get_shape(), indices.get_shape()
+        batch = cls.with_defaults(attrs)["batch_dims"]
+        if not ishape:
+            raise RelayTypeError(f"'{cls.name}' indices must have rank >= 1")
+        _static(cls.name, ishape[:1], "the index tuple axis of indices")
+        m, outer = ishape[0], ishape[1:]
+        if batch < 0 or batch > len(outer) or batch + m > len(shape):
+            raise RelayTypeError(
+                f"'{cls.name}' batch_dims {batch} and index tuples of {m} do not fit data of "
+                f"shape {shape_str(shape)} and indices of shape {shape_str(ishape)}"
+            )
+        for d in range(batch):
+            if DYNAMIC_INDEX not in (shape[d], outer[d]) and shape[d] != outer[d]:
+                raise RelayTypeError(
+                    f"'{cls.name}' batch axis {d} has size {shape[d]} in data but "
+                    f"{outer[d]} in indices"
+                )
+        if any(n == 0 for n in shape[batch : batch + m]) and math.prod(outer) != 0:
+            raise RelayTypeError(f"'{cls.name}' cannot gather from an empty axis of data")
+        return [TensorType(data.element_type, [*outer, *shape[batch + m :]])]

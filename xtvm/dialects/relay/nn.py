@@ -192,16 +192,18 @@ class BiasAddOp(RelayOp):
         return [data]
 
 
-@irdl_op_definition
-class SoftmaxOp(RelayOp):
-    """``exp(x - max) / sum(exp(x - max))`` along ``axis`` (default -1).
+class AxisNormOp(RelayOp):
+    """Base of the ops that normalise along one ``axis`` (default -1) and
+    keep the input's type: ``relay.nn.softmax``, ``relay.nn.log_softmax``,
+    ``relay.nn.hardmax``. As in TVM, the type rule accepts any element type;
+    the computes need floats.
 
     ```mlir
     %y = relay.nn.softmax %x {axis = -1 : i64} : tensor<1x10xf32>
+    %l = relay.nn.log_softmax %x {axis = 1 : i64} : tensor<1x10xf32>
     ```
     """
 
-    name = "relay.nn.softmax"
     PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
     T: ClassVar = UnaryOp.T
     input = operand_def(T)
@@ -222,6 +224,34 @@ class SoftmaxOp(RelayOp):
         data = tensor_type(cls, operand_types[0], "its input")
         normalize_axis(cls.name, attrs.get("axis", -1), len(data.get_shape()))
         return [data]
+
+
+@irdl_op_definition
+class SoftmaxOp(AxisNormOp):
+    """``exp(x - max) / sum(exp(x - max))`` along ``axis``."""
+
+    name = "relay.nn.softmax"
+
+
+@irdl_op_definition
+class LogSoftmaxOp(AxisNormOp):
+    """``x - max - log(sum(exp(x - max)))`` along ``axis``: the logarithm of
+    the softmax without its overflow or underflow."""
+
+    name = "relay.nn.log_softmax"
+
+
+@irdl_op_definition
+class HardmaxOp(AxisNormOp):
+    """1 at the first maximum along ``axis``, 0 elsewhere (ONNX ``Hardmax``;
+    TVM composes it from ``argmax`` and ``one_hot``).
+
+    ```mlir
+    %y = relay.nn.hardmax %x {axis = 0 : i64} : tensor<3x4xf32>
+    ```
+    """
+
+    name = "relay.nn.hardmax"
 
 
 @irdl_op_definition

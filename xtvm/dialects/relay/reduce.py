@@ -1,4 +1,5 @@
-"""Reductions: ``relay.sum``, ``relay.mean``, ``relay.max``, ``relay.min``.
+"""Reductions: ``relay.sum``, ``relay.mean``, ``relay.max``, ``relay.min``,
+``relay.prod``, and the index reductions ``relay.argmax``, ``relay.argmin``.
 
 They share :class:`ReduceOp`, TVM's reduction attributes and type rule:
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, TensorType
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     ParsePropInAttrDict,
@@ -33,6 +34,7 @@ from xtvm.dialects.relay.base import (
     bool_attr,
     int_array,
     normalize_axis,
+    shape_str,
     tensor_type,
 )
 
@@ -63,14 +65,13 @@ class ReduceOp(RelayOp):
         keepdims: bool = False,
         exclude: bool = False,
     ):
-        props: dict[str, Attribute] = {
-            "keepdims": bool_attr(keepdims),
-            "exclude": bool_attr(exclude),
-        }
+        self._build(input, axis, {"keepdims": keepdims, "exclude": exclude})
+
+    def _build(self, input: SSAValue, axis: Sequence[int] | None, flags: Mapping[str, bool]):
+        props: dict[str, Attribute] = {k: bool_attr(v) for k, v in flags.items()}
+        attrs: dict[str, Any] = dict(flags)
         if axis is not None:
             props["axis"] = int_array(axis)
-        attrs = {"keepdims": keepdims, "exclude": exclude}
-        if axis is not None:
             attrs["axis"] = tuple(axis)
         (ty,) = self.infer([input.type], attrs)
         super().__init__(operands=[input], result_types=[ty], properties=props)
@@ -91,15 +92,17 @@ class ReduceOp(RelayOp):
         return sorted(chosen)
 
     @classmethod
-    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        data = tensor_type(cls, operand_types[0], "its input")
-        shape = data.get_shape()
+    def reduced_shape(cls, shape: Sequence[int], attrs: Mapping[str, Any]) -> list[int]:
+        """The result shape: reduced axes dropped, or kept as size 1."""
         axes = cls.reduced_axes(len(shape), attrs)
         if cls.with_defaults(attrs)["keepdims"]:
-            out = [1 if i in axes else d for i, d in enumerate(shape)]
-        else:
-            out = [d for i, d in enumerate(shape) if i not in axes]
-        return [TensorType(data.element_type, out)]
+            return [1 if i in axes else d for i, d in enumerate(shape)]
+        return [d for i, d in enumerate(shape) if i not in axes]
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        return [TensorType(data.element_type, cls.reduced_shape(data.get_shape(), attrs))]
 
 
 @irdl_op_definition
@@ -117,14 +120,73 @@ class MeanOp(ReduceOp):
 
 
 @irdl_op_definition
+class ProdOp(ReduceOp):
+    """Product over the reduced axes (1 over an empty set)."""
+
+    name = "relay.prod"
+
+
+@irdl_op_definition
 class MaxOp(ReduceOp):
-    """Maximum over the reduced axes (NaN propagates)."""
+    """Maximum over the reduced axes (NaN propagates; ``-inf``, or the
+    smallest integer, over an empty set)."""
 
     name = "relay.max"
 
 
 @irdl_op_definition
 class MinOp(ReduceOp):
-    """Minimum over the reduced axes (NaN propagates)."""
+    """Minimum over the reduced axes (NaN propagates; ``+inf``, or the
+    largest integer, over an empty set)."""
 
     name = "relay.min"
+
+
+class ArgReduceOp(ReduceOp):
+    """Base of the index reductions: the ``int64`` position of the extreme
+    element over the reduced axes (TVM's ``argmax``/``argmin``, whose index
+    type is ``int32``; ``int64`` here, as ONNX). Over several axes the index
+    counts in the row-major order of the reduced axes. Ties give the first
+    position, or the last with ``select_last_index``.
+
+    ```mlir
+    %i = relay.argmax %x {axis = array<i64: 1>, keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x4xi64>
+    %j = relay.argmin %x {axis = array<i64: -1>, select_last_index = true} : (tensor<2x3x4xf32>) -> tensor<2x3xi64>
+    ```
+    """
+
+    select_last_index = prop_def(BoolAttr, default_value=bool_attr(False))
+
+    def __init__(
+        self,
+        input: SSAValue,
+        axis: Sequence[int] | None = None,
+        keepdims: bool = False,
+        exclude: bool = False,
+        select_last_index: bool = False,
+    ):
+        flags = {"keepdims": keepdims, "exclude": exclude, "select_last_index": select_last_index}
+        self._build(input, axis, flags)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        shape = data.get_shape()
+        axes = cls.reduced_axes(len(shape), attrs)
+        if any(shape[a] == 0 for a in axes):
+            raise RelayTypeError(f"'{cls.name}' reduces an axis of size 0 (shape {shape_str(shape)})")
+        return [TensorType(i64, cls.reduced_shape(shape, attrs))]
+
+
+@irdl_op_definition
+class ArgMaxOp(ArgReduceOp):
+    """Position of the maximum over the reduced axes."""
+
+    name = "relay.argmax"
+
+
+@irdl_op_definition
+class ArgMinOp(ArgReduceOp):
+    """Position of the minimum over the reduced axes."""
+
+    name = "relay.argmin"

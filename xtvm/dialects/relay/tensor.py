@@ -5,18 +5,22 @@ ops, the unary elementwise ops, ``relay.clip``, ``relay.cast`` and
 A new binary op is a subclass of :class:`BinaryOp` with a name and a
 docstring; a new unary op a subclass of :class:`UnaryOp` (or of
 :class:`FloatUnaryOp` when it is defined on floating-point tensors only). The
-type rule, traits, pattern kind and assembly format come from the base.
+type rule, traits, pattern kind and assembly format come from the base;
+``ELEMENTS`` says which element types the op accepts (see
+:data:`ELEMENT_KINDS`). More unary maths are in ``math``; comparisons,
+logical and bitwise ops and ``relay.where`` in ``logical``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     AnyAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IntegerType,
     StringAttr,
     TensorType,
 )
@@ -44,6 +48,30 @@ from xtvm.dialects.relay.base import (
     tensor_type,
 )
 from xtvm.dtypes import element_type
+
+
+def _is_bool(ty: Attribute) -> bool:
+    return isinstance(ty, IntegerType) and ty.width.data == 1
+
+
+ELEMENT_KINDS: dict[str, tuple[str, Callable[[Attribute], bool]]] = {
+    # kind: (how an error names it, which element types it holds)
+    "any": ("any", lambda t: True),
+    "numeric": ("a numeric (not bool)", lambda t: not _is_bool(t)),
+    "integer": ("an integer", lambda t: isinstance(t, IntegerType) and not _is_bool(t)),
+    "float": ("a floating-point", is_float),
+    "bool": ("a bool (i1)", _is_bool),
+}
+"""The element-type families an elementwise op may accept (its ``ELEMENTS``)."""
+
+
+def check_elements(op_name: str, ty: TensorType, kind: str) -> TensorType:
+    """``ty`` if its element type is of ``kind`` (a key of
+    :data:`ELEMENT_KINDS`), else a type error naming the op."""
+    description, accepts = ELEMENT_KINDS[kind]
+    if not accepts(ty.element_type):
+        raise RelayTypeError(f"'{op_name}' expects {description} tensor, got {ty.element_type}")
+    return ty
 
 
 @irdl_op_definition
@@ -75,7 +103,8 @@ class ConstOp(RelayOp):
 
 
 class BinaryOp(RelayOp):
-    """Base of the broadcasting binary ops: NumPy broadcasting, equal dtypes.
+    """Base of the broadcasting binary ops: NumPy broadcasting, equal dtypes
+    of the ``ELEMENTS`` kind (numeric unless the op says otherwise).
 
     ```mlir
     %z = relay.add %x, %y : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
@@ -83,6 +112,7 @@ class BinaryOp(RelayOp):
     """
 
     PATTERN: ClassVar[OpPattern] = OpPattern.BROADCAST
+    ELEMENTS: ClassVar[str] = "numeric"
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     result = result_def()
@@ -103,8 +133,14 @@ class BinaryOp(RelayOp):
                 f"'{cls.name}' operands must have one element type, "
                 f"got {lhs.element_type} and {rhs.element_type}"
             )
+        check_elements(cls.name, lhs, cls.ELEMENTS)
         shape = broadcast_shapes(cls.name, lhs.get_shape(), rhs.get_shape())
-        return [TensorType(lhs.element_type, shape)]
+        return [TensorType(cls.result_element_type(lhs.element_type), shape)]
+
+    @classmethod
+    def result_element_type(cls, operand: Attribute) -> Attribute:
+        """The result's element type from the operands' (theirs by default)."""
+        return operand
 
 
 @irdl_op_definition
@@ -136,8 +172,38 @@ class DivideOp(BinaryOp):
     name = "relay.divide"
 
 
+@irdl_op_definition
+class FloorModOp(BinaryOp):
+    """Elementwise remainder of the division rounded toward ``-inf``: the
+    result has the sign of ``rhs`` (NumPy's ``mod``, ONNX ``Mod`` with
+    ``fmod = 0``). ``x mod 0`` is 0 for integers, NaN for floats.
+
+    ```mlir
+    %z = relay.floor_mod %x, %y : (tensor<6xi32>, tensor<1xi32>) -> tensor<6xi32>
+    ```
+    """
+
+    name = "relay.floor_mod"
+
+
+@irdl_op_definition
+class TruncModOp(BinaryOp):
+    """Elementwise remainder of the division rounded toward zero: the result
+    has the sign of ``lhs`` (C's ``%`` and ``fmod``, ONNX ``Mod`` with
+    ``fmod = 1``). ``x mod 0`` is 0 for integers, NaN for floats.
+
+    ```mlir
+    %z = relay.trunc_mod %x, %y : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+    ```
+    """
+
+    name = "relay.trunc_mod"
+
+
 class UnaryOp(RelayOp):
-    """Base of the elementwise unary ops: the result has the operand's type.
+    """Base of the elementwise unary ops: the result has the operand's type,
+    whose elements are of the ``ELEMENTS`` kind (numeric unless the op says
+    otherwise).
 
     ```mlir
     %y = relay.nn.relu %x : tensor<4x3xf32>
@@ -145,6 +211,7 @@ class UnaryOp(RelayOp):
     """
 
     PATTERN: ClassVar[OpPattern] = OpPattern.ELEMWISE
+    ELEMENTS: ClassVar[str] = "numeric"
     T: ClassVar = VarConstraint("T", base(TensorType))
     input = operand_def(T)
     result = result_def(T)
@@ -159,7 +226,8 @@ class UnaryOp(RelayOp):
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        return [tensor_type(cls, operand_types[0], "its input")]
+        data = tensor_type(cls, operand_types[0], "its input")
+        return [check_elements(cls.name, data, cls.ELEMENTS)]
 
 
 @irdl_op_definition
@@ -191,14 +259,7 @@ class FloatUnaryOp(UnaryOp):
     ```
     """
 
-    @classmethod
-    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        data = tensor_type(cls, operand_types[0], "its input")
-        if not is_float(data.element_type):
-            raise RelayTypeError(
-                f"'{cls.name}' expects a floating-point tensor, got {data.element_type}"
-            )
-        return [data]
+    ELEMENTS: ClassVar[str] = "float"
 
 
 @irdl_op_definition
@@ -350,4 +411,14 @@ class ShapeOfOp(RelayOp):
         return [TensorType(element_type(dtype), [len(data.get_shape())])]
 
 
-BINARY_OPS = [AddOp, SubtractOp, MultiplyOp, DivideOp, MaximumOp, MinimumOp, PowerOp]
+BINARY_OPS = [
+    AddOp,
+    SubtractOp,
+    MultiplyOp,
+    DivideOp,
+    FloorModOp,
+    TruncModOp,
+    MaximumOp,
+    MinimumOp,
+    PowerOp,
+]

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BoolAttr,
     DenseArrayBase,
     FlatSymbolRefAttrConstr,
     IntegerAttr,
@@ -39,6 +40,7 @@ from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    bool_attr,
     i64_attr,
     int_array,
     normalize_axis,
@@ -54,10 +56,13 @@ _FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 @irdl_op_definition
 class ReshapeOp(RelayOp):
     """Reshape to ``newshape`` (TVM/ONNX rules: ``0`` copies the input's size
-    at that position, one ``-1`` is inferred).
+    at that position, one ``-1`` is inferred). With ``allowzero`` a ``0`` is
+    a zero-size axis instead (ONNX ``Reshape`` from opset 14), and then no
+    ``-1`` may appear with it.
 
     ```mlir
     %y = relay.reshape %x {newshape = array<i64: 0, -1>} : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
+    %z = relay.reshape %e {newshape = array<i64: 3, 0>, allowzero = true} : (tensor<0x3xf32>) -> tensor<3x0xf32>
     ```
     """
 
@@ -66,25 +71,28 @@ class ReshapeOp(RelayOp):
     input = operand_def(TensorType)
     result = result_def(TensorType)
     newshape = prop_def(DenseArrayBase)
+    allowzero = prop_def(BoolAttr, default_value=bool_attr(False))
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$input " + _FUNCTIONAL
 
-    def __init__(self, input: SSAValue, newshape: Sequence[int]):
-        (ty,) = self.infer([input.type], {"newshape": tuple(newshape)})
-        super().__init__(
-            operands=[input],
-            result_types=[ty],
-            properties={"newshape": DenseArrayBase.from_list(i64, list(newshape))},
-        )
+    def __init__(self, input: SSAValue, newshape: Sequence[int], allowzero: bool = False):
+        (ty,) = self.infer([input.type], {"newshape": tuple(newshape), "allowzero": allowzero})
+        props: dict[str, Attribute] = {"newshape": DenseArrayBase.from_list(i64, list(newshape))}
+        if allowzero:
+            props["allowzero"] = bool_attr(True)
+        super().__init__(operands=[input], result_types=[ty], properties=props)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "its input")
         shape = data.get_shape()
         newshape = list(attrs["newshape"])
+        allowzero = cls.with_defaults(attrs)["allowzero"]
+        if allowzero and 0 in newshape and -1 in newshape:
+            raise RelayTypeError(f"'{cls.name}' newshape with allowzero has both 0 and -1")
         for i, d in enumerate(newshape):
-            if d == 0:
+            if d == 0 and not allowzero:
                 if i >= len(shape):
                     raise RelayTypeError(f"'{cls.name}' newshape[{i}] = 0 has no input dim")
                 newshape[i] = shape[i]

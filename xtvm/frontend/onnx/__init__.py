@@ -6,7 +6,10 @@
 * ``tensor``, ``reduce``, ``nn``, ``conv``, ``pool``, ``transform``,
   ``shape``, ``indexing``: the converters, by relay op category;
 * ``testing``: the model zoo the onnx package ships, and random weights;
-* ``common``: :class:`OnnxImportError` and the element-type table.
+* ``common``: :class:`OnnxImportError` and the element-type table;
+* ``backend``: xtvm as an ``onnx.backend`` (compile and run ONNX models);
+* ``conformance``: the ONNX node tests through the backend
+  (``python -m xtvm.frontend.onnx.conformance``).
 
 Adding an op: a converter class in its category module and one row in that
 module's ``CONVERTERS``.

@@ -1,14 +1,20 @@
-"""What the ONNX importer and its converters share: the import error and the
-one table of the element types the frontend imports.
+"""What the ONNX importer and its converters share: the import errors and
+the one table of the element types the frontend imports.
 
-Element types are named three ways, all mapped here and nowhere else:
+Element types are named three ways, all mapped here and nowhere else (the
+NumPy ↔ xDSL half is :mod:`xtvm.dtypes`):
 
 | ONNX ``TensorProto`` | NumPy / runtime | xDSL |
 |---|---|---|
 | ``FLOAT`` | ``float32`` | ``f32`` |
 | ``DOUBLE`` | ``float64`` | ``f64`` |
-| ``INT32`` | ``int32`` | ``i32`` |
-| ``INT64`` | ``int64`` | ``i64`` |
+| ``FLOAT16`` | ``float16`` | ``f16`` |
+| ``INT8`` … ``INT64`` | ``int8`` … ``int64`` | ``i8`` … ``i64`` (signless) |
+| ``UINT8`` … ``UINT64`` | ``uint8`` … ``uint64`` | ``ui8`` … ``ui64`` |
+| ``BOOL`` | ``bool`` | ``i1`` |
+
+Strings, complex numbers, bfloat16 and the float8/int4 families are not
+imported.
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ import re
 
 import numpy as np
 from onnx import TensorProto
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, f32, f64, i32, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute
 
+from xtvm import dtypes
 from xtvm.passes.relay.constants import dense_from_numpy
 
 
@@ -28,17 +35,39 @@ class OnnxImportError(ValueError):
     ill-typed. The message names the node, input or attribute at fault."""
 
 
-_DTYPES: list[tuple[int, str, Attribute]] = [
-    (TensorProto.FLOAT, "float32", f32),
-    (TensorProto.DOUBLE, "float64", f64),
-    (TensorProto.INT32, "int32", i32),
-    (TensorProto.INT64, "int64", i64),
-]
-_BY_ONNX = {onnx_type: xdsl_type for onnx_type, _, xdsl_type in _DTYPES}
-_NAME_BY_ONNX = {onnx_type: name for onnx_type, name, _ in _DTYPES}
-_BY_NUMPY = {np.dtype(name): xdsl_type for _, name, xdsl_type in _DTYPES}
+class OnnxConstantInputRequired(OnnxImportError):
+    """A converter needs the value of a node input at compile time (the
+    ``shape`` of ``Reshape``, the ``pads`` of ``Pad``), but the input is
+    computed at run time. ``value_name`` is the ONNX name of that input.
 
-SUPPORTED_DTYPES: tuple[str, ...] = tuple(name for _, name, _ in _DTYPES)
+    :class:`xtvm.frontend.onnx.backend.XtvmBackend` catches this error when
+    ``value_name`` is a graph input: it imports the model again with the
+    input's run-time value (``from_onnx(..., input_values=...)``) and
+    compiles a module specialized for it."""
+
+    def __init__(self, message: str, value_name: str) -> None:
+        super().__init__(message)
+        self.value_name = value_name
+
+
+_ONNX_DTYPES: list[tuple[int, str]] = [
+    (TensorProto.FLOAT, "float32"),
+    (TensorProto.DOUBLE, "float64"),
+    (TensorProto.FLOAT16, "float16"),
+    (TensorProto.INT8, "int8"),
+    (TensorProto.INT16, "int16"),
+    (TensorProto.INT32, "int32"),
+    (TensorProto.INT64, "int64"),
+    (TensorProto.UINT8, "uint8"),
+    (TensorProto.UINT16, "uint16"),
+    (TensorProto.UINT32, "uint32"),
+    (TensorProto.UINT64, "uint64"),
+    (TensorProto.BOOL, "bool"),
+]
+_NAME_BY_ONNX = dict(_ONNX_DTYPES)
+_BY_NUMPY = {np.dtype(name): dtypes.element_type(name) for _, name in _ONNX_DTYPES}
+
+SUPPORTED_DTYPES: tuple[str, ...] = tuple(name for _, name in _ONNX_DTYPES)
 """NumPy names of the element types the frontend imports."""
 
 
@@ -52,9 +81,7 @@ def _unsupported(what: str, dtype_name: str) -> OnnxImportError:
 def element_type_from_onnx(elem_type: int, what: str) -> Attribute:
     """The xDSL element type of an ONNX ``TensorProto`` data type; ``what``
     names the value in the error when the type is unsupported."""
-    if elem_type not in _BY_ONNX:
-        raise _unsupported(what, TensorProto.DataType.Name(elem_type))
-    return _BY_ONNX[elem_type]
+    return dtypes.element_type(dtype_from_onnx(elem_type, what))
 
 
 def dtype_from_onnx(elem_type: int, what: str) -> str:

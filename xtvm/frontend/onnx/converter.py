@@ -25,11 +25,40 @@ NumPy reference (``xtvm.reference.relay``) instead of adding it to the
 graph, and the node's outputs become constants. Converters need no code for
 this, so shape subgraphs (``Shape`` → ``Gather`` → ``Unsqueeze`` →
 ``Concat`` → ``Reshape``) import as one static ``relay.reshape``.
+
+Inputs needed at compile time: a converter that needs the *value* of an
+input (``Reshape``'s shape, ``Pad``'s pads, ``Tile``'s repeats, a ``Clip``
+bound) reads it with :meth:`OnnxNode.constant_input` (or
+``constant_ints``, ``constant_scalar``, ``optional_constant_input``,
+``optional_constant_ints``), never by inspecting the scope. The value is
+known when the input is an initializer, a ``Constant``/folded output, or a
+graph input whose run-time value the import is specialized for
+(``from_onnx(..., input_values={...})``). Otherwise these methods raise
+:class:`OnnxConstantInputRequired` naming the node and the input; the ONNX
+backend (``xtvm.frontend.onnx.backend``) catches it, imports again with that
+graph input's run-time value, and compiles one module per distinct value::
+
+    class Reshape(OnnxOpConverter):
+        @classmethod
+        def _impl_v5(cls, node: OnnxNode) -> SSAValue:
+            shape = node.constant_ints(1)  # may raise OnnxConstantInputRequired
+            ...
+
+A specialized graph input stays a ``main`` argument and does not fold, so
+its tensor uses still run compiled code. When the needed value is computed
+*from* graph inputs (``Cast(size)`` → ``Range``), the backend specializes on
+those inputs and lets nodes fold with them (``fold_inputs``); a value folded
+from them may then feed only compile-time uses: using it as a tensor would
+compute run-time data at import time, and is an error.
+
+``is_constant(i)`` is False for a specialized input (unless it folds): use
+it only to pick a cheaper lowering for constants, not to reject computed
+inputs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -41,6 +70,7 @@ from xdsl.ir import Attribute, Block, SSAValue
 
 from xtvm.dialects.relay import ConstOp, RelayOp
 from xtvm.frontend.onnx.common import (
+    OnnxConstantInputRequired,
     OnnxImportError,
     const_attr,
     element_type_from_numpy,
@@ -97,6 +127,11 @@ class GraphScope:
 
     ``consumed`` names the values that some node or the graph output reads,
     so that converters can tell whether an optional output is wanted.
+    ``input_values`` holds the run-time values of the graph inputs that the
+    import is specialized for (see the module docstring): converters may
+    read them as constants, but they stay arguments and, unless named in
+    ``fold_inputs``, never fold. Values folded from ``fold_inputs`` are
+    recorded in ``derived``; they may not become tensors.
     """
 
     def __init__(
@@ -105,9 +140,15 @@ class GraphScope:
         initializers: dict[str, np.ndarray],
         freeze_params: bool,
         consumed: AbstractSet[str] = frozenset(),
+        input_values: Mapping[str, np.ndarray] | None = None,
+        fold_inputs: AbstractSet[str] = frozenset(),
     ) -> None:
         self.block = block
         self.consumed = consumed
+        self.input_values: Mapping[str, np.ndarray] = input_values or {}
+        self.fold_inputs = fold_inputs
+        self.derived: set[str] = set()
+        """Constants folded from ``fold_inputs``: compile-time values only."""
         self.constants: dict[str, np.ndarray] = dict(initializers)
         self.arg_names: list[str] = []
         """The ONNX name of each block argument, in order."""
@@ -142,12 +183,18 @@ class GraphScope:
         initializer (shapes, indices, axes), or any initializer under
         ``freeze_params``. A floating-point initializer stays a ``main``
         parameter, so weights are never folded into constants behind the
-        user's back."""
+        user's back. A graph input in ``fold_inputs`` folds too."""
+        if name in self.fold_inputs:
+            return True
         if name not in self.constants:
             return False
         if name not in self._initializer_order or self._freeze_params:
             return True
         return not np.issubdtype(self.constants[name].dtype, np.floating)
+
+    def value(self, name: str) -> np.ndarray:
+        """The value of a foldable name."""
+        return self.input_values[name] if name in self.fold_inputs else self.constants[name]
 
     def shape(self, name: str) -> tuple[int, ...]:
         """The static shape of a defined value, without materializing a constant."""
@@ -158,6 +205,12 @@ class GraphScope:
     def lookup(self, name: str) -> SSAValue:
         """The SSA value of ``name``, materializing a known constant on first use."""
         if name not in self._values:
+            if name in self.derived:
+                raise OnnxImportError(
+                    f"'{name}' is used as a tensor, but it would be computed at import time "
+                    "from the run-time value of a graph input; xtvm computes only "
+                    "compile-time values (shapes, axes, pads) that way"
+                )
             array = self.constants[name]
             is_initializer = name in self._initializer_order
             what = f"initializer '{name}'" if is_initializer else f"constant '{name}'"
@@ -265,7 +318,7 @@ class OnnxNode:
         When the node folds, a detached constant holding its value."""
         name = self._name(i)
         if self.folding:
-            return self._detached_const(self.scope.constants[name])
+            return self._detached_const(self.scope.value(name))
         return self.scope.lookup(name)
 
     def optional_input(self, i: int) -> SSAValue | None:
@@ -282,15 +335,28 @@ class OnnxNode:
         return self.has_input(i) and self.scope.is_foldable(self.proto.input[i])
 
     def constant_input(self, i: int) -> np.ndarray:
-        """The value of input ``i``, which must be an initializer or the
-        output of a ``Constant`` node."""
+        """The value of input ``i`` at compile time: an initializer, a
+        ``Constant`` or folded output, or a graph input the import is
+        specialized for. Raises :class:`OnnxConstantInputRequired` (which
+        the backend answers by specializing on a graph input) when the
+        value is computed at run time."""
         name = self._name(i)
-        if name not in self.scope.constants:
-            raise self.error(
-                f"{self.input_label(i)} must be a constant (an initializer or a "
-                "Constant node's output); computed values are not supported here"
-            )
-        return self.scope.constants[name]
+        if name in self.scope.constants:
+            return self.scope.constants[name]
+        if name in self.scope.input_values:
+            return self.scope.input_values[name]
+        raise OnnxConstantInputRequired(
+            self.error(
+                f"{self.input_label(i)} must be known at compile time (an initializer, "
+                "a Constant node's output or a specialized graph input); "
+                "computed values are not supported here"
+            ).args[0],
+            name,
+        )
+
+    def optional_constant_input(self, i: int) -> np.ndarray | None:
+        """:meth:`constant_input` of optional input ``i``; None when absent."""
+        return self.constant_input(i) if self.has_input(i) else None
 
     def constant_ints(self, i: int) -> list[int]:
         """The values of input ``i``, a constant 1-d integer tensor (axes,
@@ -302,6 +368,10 @@ class OnnxNode:
                 f"got {array.dtype} of shape {list(array.shape)}"
             )
         return [int(v) for v in array]
+
+    def optional_constant_ints(self, i: int) -> list[int] | None:
+        """:meth:`constant_ints` of optional input ``i``; None when absent."""
+        return self.constant_ints(i) if self.has_input(i) else None
 
     def constant_scalar(self, i: int) -> np.generic:
         """The value of input ``i``, a constant holding one element."""

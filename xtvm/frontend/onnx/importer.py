@@ -32,7 +32,8 @@ error only when something uses it.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import onnx
@@ -43,7 +44,22 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAtt
 from xdsl.ir import Block, Region
 
 from xtvm.dialects.relay import RelayTypeError
-from xtvm.frontend.onnx import conv, indexing, nn, pool, reduce, shape, tensor, transform
+from xtvm.frontend.onnx import (
+    activation,
+    algorithm,
+    conv,
+    indexing,
+    logical,
+    math,
+    nn,
+    normalization,
+    pool,
+    reduce,
+    shape,
+    tensor,
+    transform,
+)
+from xtvm.frontend.onnx import creation, image, layout
 from xtvm.frontend.onnx.common import (
     OnnxImportError,
     element_type_from_numpy,
@@ -56,16 +72,25 @@ from xtvm.frontend.onnx.converter import (
     OnnxOpConverter,
     node_label,
 )
+from xtvm.passes.relay.constants import numpy_dtype
 
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **tensor.CONVERTERS,
+    **math.CONVERTERS,
+    **logical.CONVERTERS,
+    **activation.CONVERTERS,
     **reduce.CONVERTERS,
     **nn.CONVERTERS,
+    **normalization.CONVERTERS,
     **conv.CONVERTERS,
     **pool.CONVERTERS,
+    **algorithm.CONVERTERS,
     **transform.CONVERTERS,
     **shape.CONVERTERS,
     **indexing.CONVERTERS,
+    **layout.CONVERTERS,
+    **creation.CONVERTERS,
+    **image.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
@@ -77,6 +102,8 @@ def from_onnx(
     shape: ShapeDict | None = None,
     dtype: str | Mapping[str, str] = "float32",
     freeze_params: bool = False,
+    input_values: Mapping[str, np.ndarray] | None = None,
+    fold_inputs: Collection[str] = (),
 ) -> tuple[ModuleOp, dict[str, np.ndarray]]:
     """Converts an ONNX model to relay IR.
 
@@ -89,6 +116,14 @@ def from_onnx(
             the model's.
         freeze_params: embed initializers as ``relay.const`` instead of making
             them ``main`` arguments.
+        input_values: run-time values of graph inputs to specialize the
+            module for: converters that need an input at compile time
+            (``Reshape``'s shape) read it here. Each stays a ``main``
+            argument, which must then be given exactly this value; its
+            shape and dtype must match the input's type.
+        fold_inputs: names of ``input_values`` that nodes may also fold
+            with, to compute compile-time values (a ``Slice``'s starts) from
+            them; a value folded from them must not be used as a tensor.
 
     Returns:
         The module with ``func.func @main`` — graph inputs (ONNX order), then
@@ -101,13 +136,45 @@ def from_onnx(
         OnnxImportError: the model is invalid, uses unsupported ops or
             attribute values, has an unresolved symbolic shape, or a node's
             operands break a relay type rule; the message names the culprit.
+            Its subclass ``OnnxConstantInputRequired`` means a converter
+            needs the value of an input computed at run time; when that is
+            a graph input, passing its value in ``input_values`` resolves it.
     """
     proto = _load(model)
+    check_model(proto)
+    importer = _GraphImporter(
+        proto, shape or {}, dtype, freeze_params, input_values or {}, frozenset(fold_inputs)
+    )
+    return importer.run()
+
+
+def check_model(model: onnx.ModelProto) -> None:
+    """Validates ``model`` with ``onnx.checker``; an ``OnnxImportError``
+    naming the node at fault when it is invalid."""
     try:
-        onnx.checker.check_model(proto)
+        onnx.checker.check_model(model)
     except onnx.checker.ValidationError as e:
-        raise OnnxImportError(f"invalid ONNX model: {e}") from None
-    return _GraphImporter(proto, shape or {}, dtype, freeze_params).run()
+        raise OnnxImportError(f"invalid ONNX model: {_checker_message(e, model)}") from None
+
+
+_NODE_CONTEXT = re.compile(r"\s*==> Context: Bad node spec for node\. Name: (.*) OpType: (\S+)\s*$")
+
+
+def _checker_message(error: onnx.checker.ValidationError, model: onnx.ModelProto) -> str:
+    """The checker's message on one line, led by the node it is about
+    (``node 'add0' (Add, opset 13): ...``) when it names one."""
+    text = str(error).strip()
+    head, _, context = text.partition("\n\n")
+    match = _NODE_CONTEXT.match(context)
+    if not match:
+        return " ".join(text.split())
+    name, op_type = match.groups()
+    opsets = {o.domain or "": o.version for o in model.opset_import}
+    for index, proto in enumerate(model.graph.node):
+        if proto.name == name and proto.op_type == op_type:
+            opset = opsets.get("" if proto.domain == "ai.onnx" else proto.domain, 0)
+            return f"{node_label(proto, index, opset)}: {head}"
+    return f"node '{name}' ({op_type}): {head}"
 
 
 def _load(model: onnx.ModelProto | str | os.PathLike[str]) -> onnx.ModelProto:
@@ -130,6 +197,8 @@ class _GraphImporter:
         shape: ShapeDict,
         dtype: str | Mapping[str, str],
         freeze_params: bool,
+        input_values: Mapping[str, np.ndarray],
+        fold_inputs: frozenset[str],
     ) -> None:
         self.graph = model.graph
         self.opsets = {
@@ -138,10 +207,17 @@ class _GraphImporter:
         self.shape = shape
         self.dtype = dtype
         self.freeze_params = freeze_params
+        self.input_values = {name: np.asarray(v) for name, v in input_values.items()}
+        self.fold_inputs = fold_inputs
+        unknown = sorted(fold_inputs - input_values.keys())
+        if unknown:
+            raise OnnxImportError(
+                f"fold_inputs names '{unknown[0]}', which has no input_values entry"
+            )
         initializer_names = {t.name for t in self.graph.initializer}
         self.input_names = [i.name for i in self.graph.input if i.name not in initializer_names]
         dtypes = dtype if isinstance(dtype, Mapping) else {}
-        for option, names in (("shape", shape), ("dtype", dtypes)):
+        for option, names in (("shape", shape), ("dtype", dtypes), ("input_values", input_values)):
             for name in names:
                 if name not in self.input_names:
                     raise OnnxImportError(
@@ -157,10 +233,15 @@ class _GraphImporter:
         initializers = {t.name: numpy_helper.to_array(t) for t in self.graph.initializer}
         consumed = {name for n in self.graph.node for name in n.input}
         consumed |= {o.name for o in self.graph.output}
-        scope = GraphScope(Block(), initializers, self.freeze_params, consumed)
+        scope = GraphScope(
+            Block(), initializers, self.freeze_params, consumed, self.input_values, self.fold_inputs
+        )
         for value_info in self.graph.input:
             if value_info.name in self.input_names:
-                scope.add_input(value_info.name, self._input_type(value_info))
+                ty = self._input_type(value_info)
+                if value_info.name in self.input_values:
+                    self._check_value(value_info.name, ty)
+                scope.add_input(value_info.name, ty)
 
         for index, proto, opset, convert in plan:
             node = OnnxNode(proto, index, opset, scope)
@@ -168,10 +249,16 @@ class _GraphImporter:
                 results = node.outputs(convert(node))
             except RelayTypeError as e:
                 raise node.error(str(e)) from None
+            # Values folded from run-time input values are compile-time values only.
+            derived = node.folding and any(
+                name in scope.derived or name in scope.fold_inputs for name in proto.input
+            )
             for k, name in enumerate(proto.output):
                 if k < len(results):
                     if name:
                         scope.bind(name, results[k])
+                        if derived and isinstance(results[k], np.ndarray):
+                            scope.derived.add(name)
                 elif node.output_used(k):
                     raise node.error(f"{node.output_label(k)} is used, but it is not supported")
 
@@ -193,22 +280,44 @@ class _GraphImporter:
         return ModuleOp([main]), scope.params()
 
     def _plan(self) -> list[tuple[int, onnx.NodeProto, int, Converter]]:
-        """A converter for every node, or one error listing every node without."""
-        plan, unsupported = [], []
+        """A converter for every node, or one error listing every
+        unsupported (op, opset) pair and the nodes using them::
+
+            unsupported op(s): Sin (opset 13), com.example.Foo (opset 2)
+              node 'sin' (Sin, opset 13)
+              node #3 (com.example.Foo, opset 2)
+        """
+        plan, pairs, nodes = [], [], []
         for index, proto in enumerate(self.graph.node):
             domain = "" if proto.domain == "ai.onnx" else proto.domain
             opset = self.opsets.get(domain, 0)
             converter = CONVERTERS.get(proto.op_type) if domain == "" else None
             convert = converter.get_converter(opset) if converter else None
-            if convert is None:
-                unsupported.append(node_label(proto, index, opset))
-            else:
+            if convert is not None:
                 plan.append((index, proto, opset, convert))
-        if unsupported:
+                continue
+            op = f"{domain}.{proto.op_type}" if domain else proto.op_type
+            pair = f"{op} (opset {opset}"
+            if converter is not None:
+                pair += f"; implemented from opset {converter.versions()[0]}"
+            if f"{pair})" not in pairs:
+                pairs.append(f"{pair})")
+            nodes.append(node_label(proto, index, opset))
+        if pairs:
             raise OnnxImportError(
-                f"{len(unsupported)} unsupported node(s):\n  " + "\n  ".join(unsupported)
+                f"unsupported op(s): {', '.join(pairs)}\n  " + "\n  ".join(nodes)
             )
         return plan
+
+    def _check_value(self, name: str, ty: TensorType) -> None:
+        """An ``input_values`` entry must fit the input's type."""
+        value = self.input_values[name]
+        want = (numpy_dtype(ty.get_element_type()), tuple(ty.get_shape()))
+        if (value.dtype, value.shape) != want:
+            raise OnnxImportError(
+                f"input_values['{name}'] is {value.dtype}{list(value.shape)}, "
+                f"but input '{name}' has type {ty}"
+            )
 
     def _input_type(self, value_info: onnx.ValueInfoProto) -> TensorType:
         """The tensor type of a graph input, from the model and the overrides."""

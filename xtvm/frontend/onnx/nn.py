@@ -1,25 +1,31 @@
-"""Converters for neural-network ops: ``Relu``, ``Softmax``, ``MatMul``,
-``Gemm``, ``BatchNormalization``, ``LRN``, ``Dropout`` (→ ``relay.nn.*``).
-Convolution and pooling are in ``conv`` and ``pool``."""
+"""Converters for neural-network ops: ``Relu``, ``Softmax``,
+``LogSoftmax``, ``Hardmax``, ``MatMul``, ``MatMulInteger``, ``Gemm``, ``LRN``, ``Dropout`` (→
+``relay.nn.*``). Convolution and pooling are in ``conv`` and ``pool``,
+normalizations in ``normalization``."""
 
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 import numpy as np
 from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import (
     AddOp,
-    BatchNormOp,
+    AxisNormOp,
+    CastOp,
     DenseOp,
     DropoutOp,
+    HardmaxOp,
+    LogSoftmaxOp,
     LrnOp,
     MatmulOp,
     MultiplyOp,
     ReluOp,
     ReshapeOp,
     SoftmaxOp,
+    SubtractOp,
 )
 from xtvm.dialects.relay.base import shape_str
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
@@ -36,7 +42,10 @@ class Relu(OnnxOpConverter):
 
 
 class Softmax(OnnxOpConverter):
-    """``Softmax`` → ``relay.nn.softmax``."""
+    """``Softmax`` → ``relay.nn.softmax``; ``LogSoftmax`` and ``Hardmax``
+    (subclasses) differ only in ``OP``."""
+
+    OP: ClassVar[type[AxisNormOp]] = SoftmaxOp
 
     @classmethod
     def _axis(cls, node: OnnxNode, rank: int, default: int) -> int:
@@ -54,16 +63,48 @@ class Softmax(OnnxOpConverter):
         shape = static_shape(x)
         axis = cls._axis(node, len(shape), 1)
         if axis == len(shape) - 1:
-            return node.emit(SoftmaxOp(x, axis=-1))
+            return node.emit(cls.OP(x, axis=-1))
         flat = node.emit(ReshapeOp(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
-        return node.emit(ReshapeOp(node.emit(SoftmaxOp(flat, axis=-1)), shape))
+        return node.emit(ReshapeOp(node.emit(cls.OP(flat, axis=-1)), shape))
 
     @classmethod
     def _impl_v13(cls, node: OnnxNode) -> SSAValue:
-        # Opset 13+: softmax along the one axis `axis` (default -1).
+        # Opset 13+: along the one axis `axis` (default -1).
         x = node.input(0)
         axis = cls._axis(node, len(static_shape(x)), -1)
-        return node.emit(SoftmaxOp(x, axis=axis))
+        return node.emit(cls.OP(x, axis=axis))
+
+
+class LogSoftmax(Softmax):
+    """``LogSoftmax`` → ``relay.nn.log_softmax`` (same axis rules as ``Softmax``)."""
+
+    OP = LogSoftmaxOp
+
+
+class Hardmax(Softmax):
+    """``Hardmax`` → ``relay.nn.hardmax`` (same axis rules as ``Softmax``)."""
+
+    OP = HardmaxOp
+
+
+def _matmul(node: OnnxNode, a: SSAValue, b: SSAValue) -> SSAValue:
+    """``a · b`` with NumPy's rules for 1-d operands."""
+    sa, sb = static_shape(a), static_shape(b)
+    if not sa or not sb:
+        raise node.error(f"inputs must have rank >= 1, got {shape_str(sa)} and {shape_str(sb)}")
+    if len(sa) == 1:
+        a = node.emit(ReshapeOp(a, [1, sa[0]]))
+    if len(sb) == 1:
+        b = node.emit(ReshapeOp(b, [sb[0], 1]))
+    out = node.emit(MatmulOp(a, b))
+    if len(sa) > 1 and len(sb) > 1:
+        return out
+    shape = list(static_shape(out))
+    if len(sb) == 1:
+        shape.pop(-1)
+    if len(sa) == 1:
+        shape.pop(-1 if len(sb) == 1 else -2)
+    return node.emit(ReshapeOp(out, shape))
 
 
 class MatMul(OnnxOpConverter):
@@ -73,25 +114,33 @@ class MatMul(OnnxOpConverter):
 
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> SSAValue:
-        a, b = node.input(0), node.input(1)
-        sa, sb = static_shape(a), static_shape(b)
-        if not sa or not sb:
-            raise node.error(
-                f"inputs must have rank >= 1, got {shape_str(sa)} and {shape_str(sb)}"
-            )
-        if len(sa) == 1:
-            a = node.emit(ReshapeOp(a, [1, sa[0]]))
-        if len(sb) == 1:
-            b = node.emit(ReshapeOp(b, [sb[0], 1]))
-        out = node.emit(MatmulOp(a, b))
-        if len(sa) > 1 and len(sb) > 1:
-            return out
-        shape = list(static_shape(out))
-        if len(sb) == 1:
-            shape.pop(-1)
-        if len(sa) == 1:
-            shape.pop(-1 if len(sb) == 1 else -2)
-        return node.emit(ReshapeOp(out, shape))
+        return _matmul(node, node.input(0), node.input(1))
+
+
+def widened(node: OnnxNode, i: int, zero_point: int, zero_shape: list[int] | None) -> SSAValue:
+    """Integer input ``i`` as ``int32`` minus its zero point (input
+    ``zero_point``, absent: 0), reshaped to ``zero_shape`` when given so that
+    a per-row or per-channel zero point broadcasts."""
+    value = node.emit(CastOp(node.input(i), "int32"))
+    if not node.has_input(zero_point):
+        return value
+    zero = node.emit(CastOp(node.input(zero_point), "int32"))
+    if zero_shape is not None and math.prod(node.input_shape(zero_point)) > 1:
+        zero = node.emit(ReshapeOp(zero, zero_shape))
+    return node.emit(SubtractOp(value, zero))
+
+
+class MatMulInteger(OnnxOpConverter):
+    """``MatMulInteger``: ``(A - a_zero_point) · (B - b_zero_point)`` in
+    ``int32`` (``relay.cast``, ``relay.subtract``, then ``MatMul``'s rules).
+    A 1-d ``a_zero_point`` holds one zero point per row of ``A``; a 1-d
+    ``b_zero_point`` one per column of ``B``."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        a = widened(node, 0, 2, [-1, 1])
+        b = widened(node, 1, 3, None)
+        return _matmul(node, a, b)
 
 
 class Gemm(OnnxOpConverter):
@@ -162,72 +211,6 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
     return all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
 
 
-class BatchNormalization(OnnxOpConverter):
-    """``BatchNormalization`` for inference → ``relay.nn.batch_norm`` along
-    axis 1: ``Y = (X - mean) / sqrt(var + epsilon) * scale + B``.
-
-    Training is not supported: the mode that normalizes with the batch's own
-    statistics and outputs updated ones (``is_test`` = 0 before opset 7,
-    extra outputs in opsets 7-13, ``training_mode`` = 1 from 14) is an error.
-    ``momentum`` only updates running statistics in training, so it has no
-    effect here; ``consumed_inputs`` (v1) is a legacy memory hint.
-    """
-
-    @classmethod
-    def _batch_norm(cls, node: OnnxNode) -> SSAValue:
-        for k in range(1, len(node.proto.output)):
-            if node.output_used(k):
-                raise node.error(
-                    f"{node.output_label(k)} is used, but only inference (output 'Y') is supported"
-                )
-        op = BatchNormOp(
-            *(node.input(i) for i in range(5)),
-            axis=1,
-            epsilon=float(node.attr("epsilon", 1e-5)),
-        )
-        return node.emit(op)
-
-    @classmethod
-    def _check_spatial(cls, node: OnnxNode) -> None:
-        # `spatial` = 0 (opsets 1-8) normalizes each activation separately,
-        # with statistics of shape [C, D1, ...]; only a rank-2 input, whose
-        # activations are its channels, makes the two modes agree.
-        if node.attr("spatial", 1) != 1 and len(node.input_shape(0)) > 2:
-            raise node.unsupported_attr(
-                "spatial", "only per-channel statistics (spatial = 1) are supported"
-            )
-
-    @classmethod
-    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
-        # Opsets 1-6: `is_test` (default 0, training) selects the mode.
-        if node.attr("is_test", 0) == 0:
-            raise node.unsupported_attr(
-                "is_test", "training mode is not supported; inference needs is_test = 1", 0
-            )
-        cls._check_spatial(node)
-        return cls._batch_norm(node)
-
-    @classmethod
-    def _impl_v7(cls, node: OnnxNode) -> SSAValue:
-        # Opsets 7-13: training mode is selected by listing the statistics
-        # outputs, which then also changes Y.
-        extra = [k for k in range(1, len(node.proto.output)) if node.proto.output[k]]
-        if extra:
-            raise node.error(
-                f"{node.output_label(extra[0])} is present, which selects training mode; "
-                "only inference (output 'Y' alone) is supported"
-            )
-        cls._check_spatial(node)
-        return cls._batch_norm(node)
-
-    @classmethod
-    def _impl_v14(cls, node: OnnxNode) -> SSAValue:
-        # Opset 14+: the attribute `training_mode` selects the mode.
-        if node.attr("training_mode", 0) != 0:
-            raise node.unsupported_attr("training_mode", "only inference (0) is supported")
-        return cls._batch_norm(node)
-
-
 class LRN(OnnxOpConverter):
     """``LRN`` → ``relay.nn.lrn`` across channels (axis 1), same formula:
     ``y = x / (bias + alpha / size * sum(x[j] ** 2)) ** beta``."""
@@ -285,9 +268,11 @@ class Dropout(OnnxOpConverter):
 CONVERTERS = {
     "Relu": Relu,
     "Softmax": Softmax,
+    "LogSoftmax": LogSoftmax,
+    "Hardmax": Hardmax,
     "MatMul": MatMul,
+    "MatMulInteger": MatMulInteger,
     "Gemm": Gemm,
-    "BatchNormalization": BatchNormalization,
     "LRN": LRN,
     "Dropout": Dropout,
 }

@@ -1,15 +1,19 @@
-"""Converters for shape computations: ``Shape`` and ``ConstantOfShape``.
+"""Converters for shape computations: ``Shape``, ``Size`` and ``ConstantOfShape``.
 
-The frontend imports static shapes only, so both always produce constants
-at import time: ``Shape`` never becomes ``relay.shape_of``, and the nodes
-that compute with its result fold too (see ``converter``), so a
+The frontend imports static shapes only, so ``Shape`` and ``Size`` are
+constants at import time: ``Shape`` never becomes ``relay.shape_of``, and
+the nodes that compute with its result fold too (see ``converter``), so a
 ``Reshape(x, Concat(Shape(x)[0:1], [-1]))`` imports as a static reshape.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
+import numpy as np
+from xdsl.ir import SSAValue
+
+from xtvm.dialects.relay import FullOp
 from xtvm.frontend.onnx.common import OnnxImportError, element_type_from_numpy
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 
@@ -31,13 +35,23 @@ class Shape(OnnxOpConverter):
         return np.array(shape[start:end], np.int64)
 
 
-class ConstantOfShape(OnnxOpConverter):
-    """``ConstantOfShape``: a tensor of the shape in input 0 (a constant),
-    filled with the one element of attribute ``value`` (default ``0.0``,
-    ``float32``), computed at import time."""
+class Size(OnnxOpConverter):
+    """``Size``: the input's static element count as a 0-d ``int64`` constant."""
 
     @classmethod
-    def _impl_v9(cls, node: OnnxNode) -> np.ndarray:
+    def _impl_v1(cls, node: OnnxNode) -> np.ndarray:
+        return np.array(math.prod(node.input_shape(0)), np.int64)
+
+
+class ConstantOfShape(OnnxOpConverter):
+    """``ConstantOfShape``: a tensor of the shape in input 0 (known at
+    compile time), filled with the one element of attribute ``value``
+    (default ``0.0``, ``float32``). A constant shape gives a constant; a
+    shape the import is specialized for (a graph input) gives
+    ``relay.full``, so that the tensor is computed by compiled code."""
+
+    @classmethod
+    def _impl_v9(cls, node: OnnxNode) -> np.ndarray | SSAValue:
         shape = node.constant_input(0)
         if shape.ndim != 1 or not np.issubdtype(shape.dtype, np.integer):
             raise node.error(
@@ -57,6 +71,8 @@ class ConstantOfShape(OnnxOpConverter):
             element_type_from_numpy(value.dtype, "attribute 'value'")
         except OnnxImportError as e:
             raise node.error(str(e)) from None
+        if not node.folding:
+            return node.emit(FullOp(node.const(value.reshape(())), shape.tolist()))
         # A read-only broadcast view: a weight of millions of equal elements
         # (the light models' weights) costs memory only once it is an IR constant.
         return np.broadcast_to(value.reshape(()), shape.tolist())
@@ -64,5 +80,6 @@ class ConstantOfShape(OnnxOpConverter):
 
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "Shape": Shape,
+    "Size": Size,
     "ConstantOfShape": ConstantOfShape,
 }

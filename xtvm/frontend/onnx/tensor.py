@@ -1,8 +1,12 @@
-"""Converters for constants and elementwise maths: ``Constant``, ``Add``,
-``Sub``, ``Mul``, ``Div``, ``Pow``, the unary maths (``Sigmoid``, ``Tanh``,
-``Exp``, ``Sqrt``, ``Log``, ``Neg``, ``Abs``), ``Clip``, the variadic
-``Max``, ``Min``, ``Sum``, ``Mean``, and ``Cast`` (→ ``relay.const``,
-``relay.add``, ...)."""
+"""Converters for constants and elementwise arithmetic: ``Constant``,
+``Add``, ``Sub``, ``Mul``, ``Div``, ``Pow``, ``Mod``, the unary maths
+(``Sigmoid``, ``Tanh``, ``Exp``, ``Sqrt``, ``Log``, ``Neg``, ``Abs``),
+``Clip``, the variadic ``Max``, ``Min``, ``Sum``, ``Mean``, ``Cast`` and
+``CastLike`` (→ ``relay.const``, ``relay.add``, ...).
+
+:class:`BinaryConverter` and :class:`UnaryConverter` are the bases the
+other elementwise converters (``math``, ``logical``) share.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from xtvm.dialects.relay import (
     ClipOp,
     DivideOp,
     ExpOp,
+    FloorModOp,
     LogOp,
     MaximumOp,
     MinimumOp,
@@ -31,12 +36,23 @@ from xtvm.dialects.relay import (
     SqrtOp,
     SubtractOp,
     TanhOp,
+    TruncModOp,
     UnaryOp,
 )
 from xtvm.dialects.relay.base import shape_str
-from xtvm.frontend.onnx.common import OnnxImportError, dtype_from_onnx, element_type_from_numpy
+from xtvm.frontend.onnx.common import (
+    OnnxConstantInputRequired,
+    OnnxImportError,
+    dtype_from_onnx,
+    element_type_from_numpy,
+)
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 from xtvm.passes.relay.constants import numpy_dtype
+
+
+def element_dtype(value: SSAValue) -> np.dtype:
+    """The NumPy dtype of a tensor value's elements."""
+    return numpy_dtype(value.type.get_element_type())  # type: ignore[attr-defined]
 
 
 class Constant(OnnxOpConverter):
@@ -73,8 +89,9 @@ class Constant(OnnxOpConverter):
         raise node.error(f"attribute '{name}' is not supported (only numeric dense constants are)")
 
 
-class _Elementwise(OnnxOpConverter):
-    """The broadcasting binary ops; ``OP`` is the relay op they become."""
+class BinaryConverter(OnnxOpConverter):
+    """The broadcasting binary ops; ``OP`` is the relay op they become.
+    Opsets before 7 broadcast only when asked (``broadcast``, ``axis``)."""
 
     OP: ClassVar[type[BinaryOp]]
 
@@ -118,27 +135,23 @@ class _Elementwise(OnnxOpConverter):
         return node.emit(cls.OP(node.input(0), node.input(1)))
 
 
-class Add(_Elementwise):
+class Add(BinaryConverter):
     OP = AddOp
 
 
-class Sub(_Elementwise):
+class Sub(BinaryConverter):
     OP = SubtractOp
 
 
-class Mul(_Elementwise):
+class Mul(BinaryConverter):
     OP = MultiplyOp
 
 
-class Div(_Elementwise):
+class Div(BinaryConverter):
     OP = DivideOp
 
 
-def _dtype(value: SSAValue) -> np.dtype:
-    return numpy_dtype(value.type.get_element_type())  # type: ignore[attr-defined]
-
-
-class Pow(_Elementwise):
+class Pow(BinaryConverter):
     """``Pow``: ``X ** Y`` → ``relay.power``. From opset 12 the exponent may
     have another type than the base, and the result has the base's type: a
     float exponent of an integer base is applied in floating point and the
@@ -150,7 +163,7 @@ class Pow(_Elementwise):
     @classmethod
     def _impl_v7(cls, node: OnnxNode) -> SSAValue:
         x, y = node.input(0), node.input(1)
-        x_dtype, y_dtype = _dtype(x), _dtype(y)
+        x_dtype, y_dtype = element_dtype(x), element_dtype(y)
         if x_dtype == y_dtype:
             return node.emit(PowerOp(x, y))
         if np.issubdtype(x_dtype, np.integer) and np.issubdtype(y_dtype, np.floating):
@@ -163,7 +176,7 @@ class Pow(_Elementwise):
         return node.emit(PowerOp(x, y))
 
 
-class _Unary(OnnxOpConverter):
+class UnaryConverter(OnnxOpConverter):
     """The elementwise unary ops; ``OP`` is the relay op they become (every
     version; v1's ``consumed_inputs`` is a legacy memory hint)."""
 
@@ -174,37 +187,59 @@ class _Unary(OnnxOpConverter):
         return node.emit(cls.OP(node.input(0)))
 
 
-class Sigmoid(_Unary):
+class Sigmoid(UnaryConverter):
     OP = SigmoidOp
 
 
-class Tanh(_Unary):
+class Tanh(UnaryConverter):
     OP = TanhOp
 
 
-class Exp(_Unary):
+class Exp(UnaryConverter):
     OP = ExpOp
 
 
-class Sqrt(_Unary):
+class Sqrt(UnaryConverter):
     OP = SqrtOp
 
 
-class Log(_Unary):
+class Log(UnaryConverter):
     OP = LogOp
 
 
-class Neg(_Unary):
+class Neg(UnaryConverter):
     OP = NegativeOp
 
 
-class Abs(_Unary):
+class Abs(UnaryConverter):
     OP = AbsOp
 
 
+class Mod(OnnxOpConverter):
+    """``Mod`` → ``relay.floor_mod`` (``fmod = 0``: the remainder has the
+    divisor's sign, as NumPy's ``mod``) or ``relay.trunc_mod`` (``fmod =
+    1``: the dividend's sign, as C's ``fmod``), with NumPy broadcasting.
+    Floats are accepted with either mode (opset 28 allows ``fmod = 0``)."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        fmod = node.attr("fmod", 0)
+        if fmod not in (0, 1):
+            raise node.unsupported_attr("fmod", "it must be 0 or 1", 0)
+        op = TruncModOp if fmod else FloorModOp
+        return node.emit(op(node.input(0), node.input(1)))
+
+
+_EXACT_INT_BOUND = 2**53
+"""Integer clip bounds up to this magnitude survive ``relay.clip``'s f64
+attributes exactly."""
+
+
 class Clip(OnnxOpConverter):
-    """``Clip`` → ``relay.clip``: ``min(max(x, min), max)``; a missing bound
-    is unbounded."""
+    """``Clip``: ``min(max(x, min), max)``; a missing bound is unbounded, and
+    ``max`` wins when ``min > max``. Constant bounds become ``relay.clip``;
+    bounds computed at run time (or not exact as f64) become
+    ``relay.maximum`` / ``relay.minimum`` with the scalar bound tensors."""
 
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> SSAValue:
@@ -214,10 +249,35 @@ class Clip(OnnxOpConverter):
 
     @classmethod
     def _impl_v11(cls, node: OnnxNode) -> SSAValue:
-        # Opset 11+: the bounds are optional scalar inputs, here constants.
-        low = node.constant_scalar(1) if node.has_input(1) else -np.inf
-        high = node.constant_scalar(2) if node.has_input(2) else np.inf
-        return node.emit(ClipOp(node.input(0), float(low), float(high)))
+        # Opset 11+: the bounds are optional scalar inputs (12+: of any numeric type).
+        x = node.input(0)
+        bounds = [cls._constant_bound(node, i) for i in (1, 2)]
+        if all(b is not None or not node.has_input(i) for i, b in zip((1, 2), bounds)):
+            low = -np.inf if bounds[0] is None else bounds[0]
+            high = np.inf if bounds[1] is None else bounds[1]
+            return node.emit(ClipOp(x, low, high))
+        for i, op in ((1, MaximumOp), (2, MinimumOp)):
+            if node.has_input(i):
+                bound = node.input(i)
+                if static_shape(bound) != ():
+                    bound = node.emit(ReshapeOp(bound, []))
+                x = node.emit(op(x, bound))
+        return x
+
+    @classmethod
+    def _constant_bound(cls, node: OnnxNode, i: int) -> float | None:
+        """Bound ``i`` as a number for ``relay.clip``, or None when it is
+        absent, computed at run time, NaN or an integer that f64 rounds."""
+        if not node.has_input(i):
+            return None
+        try:
+            value = node.constant_scalar(i)
+        except OnnxConstantInputRequired:
+            return None
+        if np.issubdtype(value.dtype, np.integer) and abs(int(value)) > _EXACT_INT_BOUND:
+            return None
+        bound = float(value)
+        return None if np.isnan(bound) else bound
 
 
 class _Variadic(OnnxOpConverter):
@@ -269,14 +329,24 @@ class Mean(_Variadic):
         total = cls._chain(node)
         if len(node.proto.input) == 1:
             return total
-        count = node.const(np.array(len(node.proto.input), _dtype(total)))
+        count = node.const(np.array(len(node.proto.input), element_dtype(total)))
         return node.emit(DivideOp(total, count))
+
+
+def _cast(node: OnnxNode, x: SSAValue, dtype: str) -> SSAValue:
+    """``x`` converted to ``dtype`` (nothing to emit when it already is)."""
+    if element_dtype(x) == np.dtype(dtype):
+        return x
+    return node.emit(CastOp(x, dtype))
 
 
 class Cast(OnnxOpConverter):
     """``Cast`` → ``relay.cast`` to the type ``to`` (a cast to the input's
-    own type emits nothing). ``saturate`` (v19) and ``round_mode`` (v24)
-    apply only to float8 targets, which are unsupported, so they are moot."""
+    own type emits nothing): float → integer truncates toward zero and
+    saturates, to ``bool`` is ``!= 0``. ``saturate`` (v19) and
+    ``round_mode`` (v24) apply only to the float8 types, which are not
+    supported (nor are strings, bfloat16 and the 4-bit and 2-bit types: the
+    error names the type)."""
 
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> SSAValue:
@@ -289,10 +359,20 @@ class Cast(OnnxOpConverter):
             dtype = dtype_from_onnx(to, "attribute 'to'")
         except OnnxImportError as e:
             raise node.error(str(e)) from None
-        x = node.input(0)
-        if _dtype(x) == np.dtype(dtype):
-            return x
-        return node.emit(CastOp(x, dtype))
+        return _cast(node, node.input(0), dtype)
+
+
+class CastLike(OnnxOpConverter):
+    """``CastLike``: ``Cast`` of input 0 to the element type of input 1
+    (whose values are not read)."""
+
+    @classmethod
+    def _impl_v15(cls, node: OnnxNode) -> SSAValue:
+        if node.is_constant(1):  # read its type without materializing it
+            target = node.constant_input(1).dtype
+        else:
+            target = element_dtype(node.input(1))
+        return _cast(node, node.input(0), target.name)
 
 
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
@@ -302,6 +382,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "Mul": Mul,
     "Div": Div,
     "Pow": Pow,
+    "Mod": Mod,
     "Sigmoid": Sigmoid,
     "Tanh": Tanh,
     "Exp": Exp,
@@ -315,4 +396,5 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "Sum": Sum,
     "Mean": Mean,
     "Cast": Cast,
+    "CastLike": CastLike,
 }

@@ -26,8 +26,9 @@ from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 
 class Reshape(OnnxOpConverter):
     """``Reshape`` → ``relay.reshape``. ONNX's ``0`` (copy the input's size
-    at that position) and ``-1`` (inferred) mean the same in relay. The
-    target shape must be known at import time."""
+    at that position, or a zero-size axis with ``allowzero``) and ``-1``
+    (inferred) mean the same in relay. The target shape must be known at
+    compile time."""
 
     @classmethod
     def _reshape(cls, node: OnnxNode, newshape: Sequence[int]) -> SSAValue:
@@ -49,14 +50,9 @@ class Reshape(OnnxOpConverter):
                 f"{node.input_label(1)} must be a 1-d integer tensor, "
                 f"got {shape.dtype} of shape {list(shape.shape)}"
             )
-        # v14: `allowzero` = 1 makes a 0 a real zero-size dimension, which
-        # relay's reshape (0 = copy) cannot express; without a 0 it is moot.
-        if node.attr("allowzero", 0) and 0 in shape:
-            raise node.error(
-                f"attribute 'allowzero' = 1 with a 0 in shape {shape.tolist()} "
-                "(a zero-size dimension) is not supported"
-            )
-        return cls._reshape(node, shape.tolist())
+        # v14: `allowzero` = 1 makes a 0 a zero-size dimension, not a copy.
+        allowzero = bool(node.attr("allowzero", 0)) and 0 in shape
+        return node.emit(ReshapeOp(node.input(0), [int(d) for d in shape], allowzero=allowzero))
 
 
 class Flatten(OnnxOpConverter):
@@ -93,7 +89,7 @@ class Identity(OnnxOpConverter):
         return node.input(0)
 
 
-def _axes(node: OnnxNode, axes: Sequence[int], rank: int, what: str) -> list[int]:
+def normalize_axes(node: OnnxNode, axes: Sequence[int], rank: int, what: str) -> list[int]:
     """``axes`` made non-negative for a tensor of rank ``rank``; an error
     naming ``what`` (the attribute or input) when one is out of range or
     repeated."""
@@ -114,7 +110,7 @@ class Concat(OnnxOpConverter):
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> SSAValue:
         rank = len(node.input_shape(0))  # the checker ensures at least one input
-        (axis,) = _axes(node, [node.attr("axis", 1)], rank, "attribute 'axis'")
+        (axis,) = normalize_axes(node, [node.attr("axis", 1)], rank, "attribute 'axis'")
         inputs = [node.input(i) for i in range(len(node.proto.input))]
         return node.emit(ConcatenateOp(inputs, axis=axis))
 
@@ -132,7 +128,7 @@ class Split(OnnxOpConverter):
     @classmethod
     def _split(cls, node: OnnxNode, sizes: Sequence[int] | None) -> list[SSAValue]:
         shape = node.input_shape(0)
-        (axis,) = _axes(node, [node.attr("axis", 0)], len(shape), "attribute 'axis'")
+        (axis,) = normalize_axes(node, [node.attr("axis", 0)], len(shape), "attribute 'axis'")
         count = len(node.proto.output)
         size = shape[axis]
         if sizes is None:
@@ -181,7 +177,7 @@ class Split(OnnxOpConverter):
                 f"{len(node.proto.output)} outputs"
             )
         shape = node.input_shape(0)
-        (axis,) = _axes(node, [node.attr("axis", 0)], len(shape), "attribute 'axis'")
+        (axis,) = normalize_axes(node, [node.attr("axis", 0)], len(shape), "attribute 'axis'")
         chunk = -(-shape[axis] // num_outputs)
         sizes = [min(chunk, max(0, shape[axis] - k * chunk)) for k in range(num_outputs)]
         return cls._split(node, sizes)
@@ -194,7 +190,7 @@ class Squeeze(OnnxOpConverter):
     @classmethod
     def _squeeze(cls, node: OnnxNode, axes: Sequence[int] | None, what: str) -> SSAValue:
         if axes is not None:
-            axes = _axes(node, axes, len(node.input_shape(0)), what)
+            axes = normalize_axes(node, axes, len(node.input_shape(0)), what)
         return node.emit(SqueezeOp(node.input(0), axes))
 
     @classmethod
@@ -216,7 +212,7 @@ class Unsqueeze(OnnxOpConverter):
     @classmethod
     def _unsqueeze(cls, node: OnnxNode, axes: Sequence[int], what: str) -> SSAValue:
         rank = len(node.input_shape(0)) + len(axes)
-        positions = sorted(_axes(node, axes, rank, what))
+        positions = sorted(normalize_axes(node, axes, rank, what))
         out = node.input(0)
         start = 0
         for k in range(1, len(positions) + 1):

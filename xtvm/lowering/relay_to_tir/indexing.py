@@ -26,4 +26,6 @@ def _strided_slice(
 COMPUTES: dict[str, ComputeFn] = {
     "relay.take": lambda ins, attrs, outs: topi.take(*ins, attrs.get("axis"), attrs["mode"]),
     "relay.strided_slice": _strided_slice,
+    "relay.gather": lambda ins, attrs, outs: topi.gather(*ins, attrs["axis"]),
+    "relay.gather_nd": lambda ins, attrs, outs: topi.gather_nd(*ins, attrs["batch_dims"]),
 }

@@ -16,19 +16,42 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xtvm import te, topi
 from xtvm.dialects import relay, tir
-from xtvm.lowering.relay_to_tir import conv, indexing, nn, pool, reduce, tensor, transform
+from xtvm.lowering.relay_to_tir import (
+    algorithm,
+    conv,
+    indexing,
+    logical,
+    math,
+    nn,
+    pool,
+    reduce,
+    tensor,
+    transform,
+    x86,
+)
+from xtvm.lowering.relay_to_tir import creation, image, layout, scatter
 from xtvm.lowering.relay_to_tir.base import ComputeFn, lowering_error
+from xtvm.lowering.relay_to_tir.schedule import apply_schedules
+from xtvm.schedule import ScheduleError
 from xtvm.te import dtype as dt
 from xtvm.te.operation import PlaceholderOp
 
 COMPUTES: dict[str, ComputeFn] = {
     **tensor.COMPUTES,
+    **math.COMPUTES,
+    **logical.COMPUTES,
     **reduce.COMPUTES,
     **nn.COMPUTES,
     **conv.COMPUTES,
     **pool.COMPUTES,
+    **algorithm.COMPUTES,
     **transform.COMPUTES,
     **indexing.COMPUTES,
+    **scatter.COMPUTES,
+    **layout.COMPUTES,
+    **creation.COMPUTES,
+    **image.COMPUTES,
+    **x86.COMPUTES,
 }
 """Relay op name → its te compute (one row per op)."""
 
@@ -54,12 +77,9 @@ def static_tensor_type(ty: Attribute, what: str, op: Operation) -> TensorType:
 
 def _dtype(ty: TensorType, op: Operation) -> str:
     try:
-        dtype = dt.from_xdsl(ty.element_type)
+        return dt.from_xdsl(ty.element_type)
     except ValueError as e:
         raise lowering_error(str(e), op) from None
-    if dt.is_uint(dtype):
-        raise lowering_error(f"unsigned tensors ({ty}) are not supported yet", op)
-    return dtype
 
 
 def placeholder(ty: TensorType, name: str, op: Operation) -> te.Tensor:
@@ -170,10 +190,16 @@ def lower_single_op(op: relay.RelayOp, name: str) -> tir.PrimFuncOp:
 
 
 def _prim_func(args: list[te.Tensor], name: str, origin: Operation) -> tir.PrimFuncOp:
+    """The kernel of ``args``, with the schedules its te ops name applied."""
     try:
-        return te.create_prim_func(args, name)
+        func = te.create_prim_func(args, name)
     except (TypeError, ValueError) as e:
         raise lowering_error(f"cannot build kernel @{name}: {e}", origin) from None
+    try:
+        apply_schedules(func, [t for t in args if not isinstance(t.op, PlaceholderOp)])
+    except ScheduleError as e:
+        raise lowering_error(f"cannot schedule kernel @{name}: {e}", origin) from None
+    return func
 
 
 def flat_result_types(types: Sequence[Attribute]) -> list[Attribute]:

@@ -13,6 +13,10 @@ COMPUTES: dict[str, ComputeFn] = {
     ),
     "relay.nn.bias_add": lambda ins, attrs, outs: topi.bias_add(*ins, attrs.get("axis", 1)),
     "relay.nn.softmax": lambda ins, attrs, outs: topi.softmax(ins[0], attrs.get("axis", -1)),
+    "relay.nn.log_softmax": lambda ins, attrs, outs: topi.log_softmax(
+        ins[0], attrs.get("axis", -1)
+    ),
+    "relay.nn.hardmax": lambda ins, attrs, outs: topi.hardmax(ins[0], attrs.get("axis", -1)),
     "relay.nn.batch_norm": lambda ins, attrs, outs: topi.batch_norm(*ins, **attrs),
     "relay.nn.lrn": lambda ins, attrs, outs: topi.lrn(ins[0], **attrs),
     "relay.nn.dropout": lambda ins, attrs, outs: topi.dropout(ins[0]),

@@ -10,6 +10,8 @@ COMPUTES: dict[str, ComputeFn] = {
     "relay.subtract": lambda ins, attrs, outs: topi.subtract(*ins),
     "relay.multiply": lambda ins, attrs, outs: topi.multiply(*ins),
     "relay.divide": lambda ins, attrs, outs: topi.divide(*ins),
+    "relay.floor_mod": lambda ins, attrs, outs: topi.floor_mod(*ins),
+    "relay.trunc_mod": lambda ins, attrs, outs: topi.trunc_mod(*ins),
     "relay.maximum": lambda ins, attrs, outs: topi.maximum(*ins),
     "relay.minimum": lambda ins, attrs, outs: topi.minimum(*ins),
     "relay.power": lambda ins, attrs, outs: topi.power(*ins),

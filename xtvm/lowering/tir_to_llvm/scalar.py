@@ -11,7 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, llvm, math
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, f32, i1, i64
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    Float16Type,
+    Float64Type,
+    IntegerAttr,
+    IntegerType,
+    f32,
+    f64,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xtvm.lowering.tir_to_llvm.emitter import Emitter, Externs
@@ -232,6 +243,37 @@ def _cast(cls: type[Operation]) -> Lowering:
     return lower
 
 
+def _bitcast(op: Operation, a: Sequence[SSAValue], em: Emitter, _: Externs) -> SSAValue:
+    """A reinterpretation; between signless and unsigned integers of one width
+    (both the same llvm type) it is nothing."""
+    ty = _result_type(op)
+    if llvm_type(op.operands[0].type) == ty:
+        return a[0]
+    return em.value(llvm.BitcastOp(a[0], ty))
+
+
+def _truncf(op: Operation, a: Sequence[SSAValue], em: Emitter, _: Externs) -> SSAValue:
+    """fptrunc, except f64 → f16, for which LLVM calls `__truncdfhf2`, a
+    compiler-rt function the JIT cannot resolve. That one rounds to f32 *to
+    odd* (truncate, then set the last bit if inexact), then to f16: with the
+    13 spare bits of f32 the double rounding is exact."""
+    ty = _result_type(op)
+    if not (isinstance(ty, Float16Type) and isinstance(op.operands[0].type, Float64Type)):
+        return em.value(llvm.FPTruncOp(a[0], ty))
+    x = a[0]
+    near = em.value(llvm.FPTruncOp(x, f32))
+    back = em.value(llvm.FPExtOp(near, f64))
+    exact = em.value(llvm.FCmpOp(back, x, "oeq"))
+    magnitude = [em.value(llvm.CallIntrinsicOp("llvm.fabs.f64", [v], [f64])) for v in (back, x)]
+    away = em.value(llvm.FCmpOp(magnitude[0], magnitude[1], "ogt"))  # rounded away from 0
+    bits = em.value(llvm.BitcastOp(near, i32))
+    lower = em.value(llvm.SubOp(bits, em.int_const(1, i32)))
+    toward_zero = em.value(llvm.SelectOp(away, lower, bits))
+    odd = em.value(llvm.OrOp(toward_zero, em.int_const(1, i32)))
+    chosen = em.value(llvm.SelectOp(exact, bits, odd))
+    return em.value(llvm.FPTruncOp(em.value(llvm.BitcastOp(chosen, f32)), ty))
+
+
 def _negf(op: Operation, a: Sequence[SSAValue], em: Emitter, _: Externs) -> SSAValue:
     return em.value(llvm.FNegOp(a[0]))
 
@@ -297,8 +339,8 @@ LOWERINGS: dict[type[Operation], Lowering] = {
     arith.SIToFPOp: _sitofp,
     arith.UIToFPOp: _uitofp,
     arith.ExtFOp: _cast(llvm.FPExtOp),
-    arith.TruncFOp: _cast(llvm.FPTruncOp),
-    arith.BitcastOp: _cast(llvm.BitcastOp),
+    arith.TruncFOp: _truncf,
+    arith.BitcastOp: _bitcast,
     # math: LLVM intrinsics (the backend calls libm where it has no instruction)
     math.AbsFOp: _intrinsic("fabs"),
     math.CeilOp: _intrinsic("ceil"),

@@ -14,18 +14,41 @@ from typing import Any
 
 import numpy as np
 
-from xtvm.reference.relay import conv, indexing, nn, pool, reduce, tensor, transform
+from xtvm.reference.relay import (
+    algorithm,
+    conv,
+    einsum,
+    indexing,
+    logical,
+    math,
+    nn,
+    packed,
+    pool,
+    reduce,
+    tensor,
+    transform,
+)
+from xtvm.reference.relay import creation, image, layout, scatter
 
 Reference = Callable[[Sequence[np.ndarray], Mapping[str, Any]], np.ndarray | list[np.ndarray]]
 
 REFERENCES: dict[str, Reference] = {
     **tensor.REFERENCES,
+    **math.REFERENCES,
+    **logical.REFERENCES,
     **reduce.REFERENCES,
     **nn.REFERENCES,
     **conv.REFERENCES,
     **pool.REFERENCES,
+    **algorithm.REFERENCES,
+    **einsum.REFERENCES,
     **transform.REFERENCES,
     **indexing.REFERENCES,
+    **scatter.REFERENCES,
+    **layout.REFERENCES,
+    **creation.REFERENCES,
+    **image.REFERENCES,
+    **packed.REFERENCES,
 }
 
 

@@ -1,4 +1,5 @@
-"""NumPy semantics of ``relay.take`` and ``relay.strided_slice``."""
+"""NumPy semantics of ``relay.take``, ``relay.strided_slice``,
+``relay.gather`` and ``relay.gather_nd``."""
 
 from __future__ import annotations
 
@@ -47,7 +48,32 @@ def strided_slice(
     return x[tuple(index)]
 
 
+
+
+def gather(data: np.ndarray, indices: np.ndarray, axis: int) -> np.ndarray:
+    """``out[p] = data[p with p[axis] = indices[p]]``, indices modulo the axis size."""
+    axis %= data.ndim
+    window = tuple(slice(None) if d == axis else slice(0, n) for d, n in enumerate(indices.shape))
+    index = np.mod(indices.astype(np.int64), max(data.shape[axis], 1))
+    return np.take_along_axis(data[window], index, axis=axis)
+
+
+def gather_nd(data: np.ndarray, indices: np.ndarray, batch_dims: int = 0) -> np.ndarray:
+    """TVM's ``gather_nd``: index tuples on the first axis of ``indices``,
+    modulo the sizes of the axes they index."""
+    m, outer = indices.shape[0], indices.shape[1:]
+    tail = data.shape[batch_dims + m :]
+    out = np.empty(outer + tail, data.dtype)
+    sizes = np.array(data.shape[batch_dims : batch_dims + m], np.int64)
+    for y in np.ndindex(*outer):
+        tup = tuple(np.mod(indices[(slice(None), *y)].astype(np.int64), sizes))
+        out[y] = data[(*y[:batch_dims], *tup)]
+    return out
+
+
 REFERENCES = {
     "relay.take": lambda ins, attrs: take(*ins, **attrs),
     "relay.strided_slice": lambda ins, attrs: strided_slice(ins[0], **attrs),
+    "relay.gather": lambda ins, attrs: gather(*ins, attrs["axis"]),
+    "relay.gather_nd": lambda ins, attrs: gather_nd(*ins, attrs.get("batch_dims", 0)),
 }

@@ -35,6 +35,19 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
 
 
+def log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return (shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))).astype(x.dtype)
+
+
+def hardmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """1 at the first maximum along ``axis``, 0 elsewhere."""
+    index = np.expand_dims(np.argmax(x, axis=axis), axis)
+    out = np.zeros_like(x)
+    np.put_along_axis(out, index, 1, axis=axis)
+    return out
+
+
 def batch_norm(
     data: np.ndarray,
     gamma: np.ndarray,
@@ -91,6 +104,8 @@ REFERENCES = {
     "relay.nn.matmul": lambda ins, attrs: matmul(*ins, **attrs),
     "relay.nn.bias_add": lambda ins, attrs: bias_add(*ins, **attrs),
     "relay.nn.softmax": lambda ins, attrs: softmax(ins[0], **attrs),
+    "relay.nn.log_softmax": lambda ins, attrs: log_softmax(ins[0], **attrs),
+    "relay.nn.hardmax": lambda ins, attrs: hardmax(ins[0], **attrs),
     "relay.nn.batch_norm": lambda ins, attrs: batch_norm(*ins, **attrs),
     "relay.nn.lrn": lambda ins, attrs: lrn(ins[0], **attrs),
     "relay.nn.dropout": lambda ins, attrs: ins[0].copy(),

@@ -1,4 +1,11 @@
-"""NumPy semantics of elementwise maths, ``relay.cast`` and ``relay.shape_of``."""
+"""NumPy semantics of elementwise arithmetic, ``relay.clip``, ``relay.cast``
+and ``relay.shape_of``.
+
+The references say what compiled code computes where C leaves it open:
+integer division by zero gives the dividend (``x / 0 == x``, ``x % 0 ==
+0``), ``INT_MIN / -1`` wraps, and a float converted to an integer saturates
+to the integer's range (NaN gives 0).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +14,71 @@ import math
 import numpy as np
 
 
+def _int_quotient(lhs: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The truncated quotient and remainder of two integer arrays, exactly
+    (no float round trip), with a zero divisor read as 1."""
+    divisor = np.where(rhs == 0, np.ones_like(rhs), rhs)
+    with np.errstate(over="ignore"):  # INT_MIN // -1 wraps, as in the generated code
+        q = np.floor_divide(lhs, divisor)
+        r = lhs - q * divisor
+    fix = (r != 0) & ((lhs < 0) != (divisor < 0))  # floor → trunc below zero
+    with np.errstate(over="ignore"):
+        return (q + fix).astype(lhs.dtype), np.where(fix, r - divisor, r).astype(lhs.dtype)
+
+
 def divide(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
-    """True division for floats; truncation toward zero for integers (as C and TVM)."""
+    """True division for floats; truncation toward zero for integers (as C,
+    TVM and ONNX), ``x / 0 == x``."""
+    lhs, rhs = np.broadcast_arrays(lhs, rhs)
     if np.issubdtype(lhs.dtype, np.integer):
-        return (np.trunc(lhs / rhs)).astype(lhs.dtype)
+        q, _ = _int_quotient(lhs, rhs)
+        return np.where(rhs == 0, lhs, q)
     return np.divide(lhs, rhs).astype(lhs.dtype)
+
+
+def floor_mod(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """Remainder with the sign of ``rhs`` (NumPy's ``mod``); ``x mod 0`` is 0
+    for integers."""
+    if np.issubdtype(lhs.dtype, np.integer):
+        lhs, rhs = np.broadcast_arrays(lhs, rhs)
+        divisor = np.where(rhs == 0, np.ones_like(rhs), rhs)
+        return np.mod(lhs, divisor).astype(lhs.dtype)
+    return np.mod(lhs, rhs).astype(lhs.dtype)
+
+
+def trunc_mod(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """Remainder with the sign of ``lhs`` (C's ``%`` and ``fmod``); ``x mod
+    0`` is 0 for integers."""
+    if np.issubdtype(lhs.dtype, np.integer):
+        lhs, rhs = np.broadcast_arrays(lhs, rhs)
+        _, r = _int_quotient(lhs, rhs)
+        return np.where(rhs == 0, np.zeros_like(r), r)
+    return np.fmod(lhs, rhs).astype(lhs.dtype)
+
+
+def saturating_cast(x: np.ndarray, dtype: str | np.dtype) -> np.ndarray:
+    """``x`` converted to ``dtype``; a float → integer conversion truncates
+    toward zero and saturates to the integer's range, NaN giving 0 (LLVM's
+    ``fptosi.sat``/``fptoui.sat``, which the generated code uses)."""
+    dtype = np.dtype(dtype)
+    if not (np.issubdtype(x.dtype, np.floating) and np.issubdtype(dtype, np.integer)):
+        return x.astype(dtype)
+    info = np.iinfo(dtype)
+    wide = np.trunc(x.astype(np.float64))
+    out = np.where(np.isnan(wide), 0, np.clip(wide, info.min, info.max))
+    # float64 rounds int64/uint64 limits up: the clip may give 2**63 or 2**64
+    high = wide >= float(info.max)
+    return np.where(high, info.max, out.astype(dtype, casting="unsafe")).astype(dtype)
+
+
+def power(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """``lhs ** rhs``; integers are raised in float64 and converted back
+    (saturating), as onnxruntime and the generated code do."""
+    if np.issubdtype(lhs.dtype, np.integer):
+        with np.errstate(all="ignore"):
+            wide = np.power(lhs.astype(np.float64), rhs.astype(np.float64))
+        return saturating_cast(wide, lhs.dtype)
+    return np.power(lhs, rhs).astype(lhs.dtype)
 
 
 def _same(fn):
@@ -43,27 +110,34 @@ def clip(x: np.ndarray, a_min: float, a_max: float) -> np.ndarray:
     return np.minimum(np.maximum(x, lo), hi)
 
 
-def cast(x: np.ndarray, dtype: str) -> np.ndarray:
-    """Conversion to ``dtype``; float → int truncates toward zero."""
-    return x.astype(dtype)
+def _wrapping(fn):
+    """An integer-wrapping binary NumPy function keeping the first input's dtype."""
+
+    def reference(ins, attrs):
+        with np.errstate(over="ignore"):
+            return fn(*ins).astype(ins[0].dtype)
+
+    return reference
 
 
 REFERENCES = {
-    "relay.add": lambda ins, attrs: np.add(*ins).astype(ins[0].dtype),
-    "relay.subtract": lambda ins, attrs: np.subtract(*ins).astype(ins[0].dtype),
-    "relay.multiply": lambda ins, attrs: np.multiply(*ins).astype(ins[0].dtype),
+    "relay.add": _wrapping(np.add),
+    "relay.subtract": _wrapping(np.subtract),
+    "relay.multiply": _wrapping(np.multiply),
     "relay.divide": lambda ins, attrs: divide(*ins),
+    "relay.floor_mod": lambda ins, attrs: floor_mod(*ins),
+    "relay.trunc_mod": lambda ins, attrs: trunc_mod(*ins),
     "relay.maximum": _same(np.maximum),
     "relay.minimum": _same(np.minimum),
-    "relay.power": _same(np.power),
+    "relay.power": lambda ins, attrs: power(*ins),
     "relay.sigmoid": lambda ins, attrs: sigmoid(ins[0]),
     "relay.tanh": _same(np.tanh),
     "relay.exp": _same(np.exp),
     "relay.sqrt": _same(np.sqrt),
     "relay.log": _same(np.log),
-    "relay.negative": _same(np.negative),
-    "relay.abs": _same(np.abs),
+    "relay.negative": _wrapping(np.negative),
+    "relay.abs": _wrapping(np.abs),
     "relay.clip": lambda ins, attrs: clip(ins[0], attrs["a_min"], attrs["a_max"]),
-    "relay.cast": lambda ins, attrs: cast(ins[0], attrs["dtype"]),
+    "relay.cast": lambda ins, attrs: saturating_cast(ins[0], attrs["dtype"]),
     "relay.shape_of": lambda ins, attrs: np.array(ins[0].shape, attrs.get("dtype", "int64")),
 }

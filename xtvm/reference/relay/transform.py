@@ -10,8 +10,9 @@ from collections.abc import Sequence
 import numpy as np
 
 
-def reshape(x: np.ndarray, newshape: tuple[int, ...]) -> np.ndarray:
-    shape = [x.shape[i] if d == 0 else d for i, d in enumerate(newshape)]
+def reshape(x: np.ndarray, newshape: tuple[int, ...], allowzero: bool = False) -> np.ndarray:
+    """``0`` copies the input's size (a zero-size axis with ``allowzero``)."""
+    shape = [x.shape[i] if d == 0 and not allowzero else d for i, d in enumerate(newshape)]
     return np.reshape(x, shape)
 
 
@@ -42,7 +43,9 @@ def full(fill_value: np.ndarray, shape: Sequence[int], dtype: str | None = None)
 
 
 REFERENCES = {
-    "relay.reshape": lambda ins, attrs: reshape(ins[0], attrs["newshape"]),
+    "relay.reshape": lambda ins, attrs: reshape(
+        ins[0], attrs["newshape"], attrs.get("allowzero", False)
+    ),
     "relay.transpose": lambda ins, attrs: transpose(ins[0], attrs.get("axes")),
     "relay.concatenate": lambda ins, attrs: np.concatenate(ins, axis=attrs.get("axis", 0)),
     "relay.split": lambda ins, attrs: split(ins[0], **attrs),

@@ -77,3 +77,13 @@ func.func @reductions(%x: tensor<2x3x4xf32>) -> tensor<f32> {
   %e = relay.sum %x {axis = array<i64>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   func.return %d : tensor<f32>
 }
+
+// The remainders keep the operands' element type, signed or unsigned.
+// CHECK-LABEL: func.func @remainders
+func.func @remainders(%x: tensor<6xi32>, %y: tensor<1xi32>, %u: tensor<3xui64>) -> tensor<6xi32> {
+  // CHECK: relay.floor_mod %{{.*}}, %{{.*}} : (tensor<6xi32>, tensor<1xi32>) -> tensor<6xi32>
+  %a = relay.floor_mod %x, %y : (tensor<6xi32>, tensor<1xi32>) -> tensor<6xi32>
+  // CHECK-NEXT: relay.trunc_mod %{{.*}}, %{{.*}} : (tensor<3xui64>, tensor<3xui64>) -> tensor<3xui64>
+  %b = relay.trunc_mod %u, %u : (tensor<3xui64>, tensor<3xui64>) -> tensor<3xui64>
+  func.return %a : tensor<6xi32>
+}

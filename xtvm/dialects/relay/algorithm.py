@@ -1,0 +1,122 @@
+"""Sorting and scans (TVM's ``relay.op.algorithm`` and ``cumsum``):
+``relay.topk`` and ``relay.cumsum``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+
+from xtvm.dialects.relay.base import (
+    OpPattern,
+    RelayOp,
+    RelayTypeError,
+    bool_attr,
+    i64_attr,
+    normalize_axis,
+    tensor_type,
+)
+from xtvm.dialects.relay.tensor import UnaryOp
+
+_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
+
+
+@irdl_op_definition
+class TopKOp(RelayOp):
+    """The ``k`` largest elements along ``axis`` (default -1), or the ``k``
+    smallest with ``is_ascend``, sorted, and their ``int64`` positions (TVM's
+    ``topk`` with ``ret_type = "both"``; its index dtype is ``int32``, ONNX's
+    ``int64``). Equal values keep their order: the lower position first.
+
+    ```mlir
+    %v, %i = relay.topk %x {k = 3 : i64, axis = 1 : i64} : (tensor<3x4xf32>) -> (tensor<3x3xf32>, tensor<3x3xi64>)
+    ```
+    """
+
+    name = "relay.topk"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    values = result_def(TensorType)
+    indices = result_def(TensorType)
+    k = prop_def(IntegerAttr)
+    axis = prop_def(IntegerAttr, default_value=i64_attr(-1))
+    is_ascend = prop_def(BoolAttr, default_value=bool_attr(False))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data " + _FUNCTIONAL
+
+    def __init__(self, data: SSAValue, k: int, axis: int = -1, is_ascend: bool = False):
+        types = self.infer([data.type], {"k": k, "axis": axis, "is_ascend": is_ascend})
+        props = {"k": i64_attr(k), "axis": i64_attr(axis), "is_ascend": bool_attr(is_ascend)}
+        super().__init__(operands=[data], result_types=types, properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        attrs = cls.with_defaults(attrs)
+        data = tensor_type(cls, operand_types[0], "data")
+        shape = list(data.get_shape())
+        if not shape:
+            raise RelayTypeError(f"'{cls.name}' expects a tensor of rank >= 1, got a scalar")
+        axis = normalize_axis(cls.name, attrs["axis"], len(shape))
+        k = attrs["k"]
+        if not 0 <= k <= shape[axis]:
+            raise RelayTypeError(
+                f"'{cls.name}' k = {k} must be in [0, {shape[axis]}] (the size of axis {axis})"
+            )
+        shape[axis] = k
+        return [TensorType(data.element_type, shape), TensorType(i64, shape)]
+
+
+@irdl_op_definition
+class CumsumOp(RelayOp):
+    """Running sums along ``axis`` (TVM's ``cumsum``): ``y[i] = x[0] + ... +
+    x[i]``; ``exclusive`` leaves ``x[i]`` out, ``reverse`` sums from the end
+    (ONNX ``CumSum``'s attributes; TVM has ``exclusive`` only).
+
+    ```mlir
+    %y = relay.cumsum %x {axis = 1 : i64, exclusive = true} : tensor<2x3xf32>
+    ```
+    """
+
+    name = "relay.cumsum"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    T: ClassVar = UnaryOp.T
+    input = operand_def(T)
+    result = result_def(T)
+    axis = prop_def(IntegerAttr, default_value=i64_attr(0))
+    exclusive = prop_def(BoolAttr, default_value=bool_attr(False))
+    reverse = prop_def(BoolAttr, default_value=bool_attr(False))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(
+        self, input: SSAValue, axis: int = 0, exclusive: bool = False, reverse: bool = False
+    ):
+        self.infer([input.type], {"axis": axis})
+        props = {
+            "axis": i64_attr(axis),
+            "exclusive": bool_attr(exclusive),
+            "reverse": bool_attr(reverse),
+        }
+        super().__init__(operands=[input], result_types=[input.type], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "its input")
+        rank = len(data.get_shape())
+        if not rank:
+            raise RelayTypeError(f"'{cls.name}' expects a tensor of rank >= 1, got a scalar")
+        normalize_axis(cls.name, cls.with_defaults(attrs)["axis"], rank)
+        return [data]

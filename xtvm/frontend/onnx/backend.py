@@ -1,0 +1,342 @@
+"""xtvm as an ONNX backend (``onnx.backend.base.Backend``).
+
+```python
+from xtvm.frontend.onnx.backend import XtvmBackend
+
+rep = XtvmBackend.prepare(model, "CPU")
+(y,) = rep.run([x])                      # NumPy arrays, graph-input order
+(y,) = XtvmBackend.run_node(node, [x])   # one node, default opset
+```
+
+Every result is computed by compiled code: ``from_onnx`` → ``xtvm.build``
+(relay passes, relay → tir, tir → LLVM) → the graph executor. Nothing falls
+back to NumPy or to onnx's reference evaluator.
+
+Compilation specializes on what the run-time inputs fix:
+
+* *shapes and dtypes*: each graph input keeps the shape and dtype of the
+  array given to ``run`` (symbolic dimensions included), so a model runs on
+  any input shapes its ops accept;
+* *values needed at compile time*: when a converter needs the value of a
+  graph input (``Reshape``'s shape, ``Pad``'s pads, ``Tile``'s repeats, a
+  ``Clip`` bound), it raises ``OnnxConstantInputRequired`` (see
+  ``converter``); the backend then imports again with that input's run-time
+  value (``from_onnx(..., input_values=...)``) and remembers the input, so
+  later runs specialize on it at once.
+
+Compiled modules live in a process-wide cache keyed by the model's bytes,
+the input shapes and dtypes and the specialized values: running the same
+model again (or preparing it again) reuses the module. ``prepare`` compiles
+eagerly when the model's declared input shapes are static and no input
+value is needed, so import and compile errors surface there; otherwise the
+first ``run`` compiles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from onnx.backend.base import Backend, BackendRep
+
+from xtvm.frontend.onnx.common import OnnxConstantInputRequired, OnnxImportError
+from xtvm.frontend.onnx.importer import check_model, from_onnx
+from xtvm.runtime.module import Module
+from xtvm.runtime.ndarray import cpu
+
+_CACHE_SIZE = 64
+"""How many compiled modules the process keeps (least recently used go first)."""
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A compiled model: its graph executor, and for each graph input its
+    index among the executor's inputs (None when the compiled graph does
+    not read it, e.g. a shape consumed at compile time)."""
+
+    executor: Module
+    input_slots: tuple[int | None, ...]
+
+
+_modules: OrderedDict[tuple, _Compiled] = OrderedDict()
+
+
+def clear_cache() -> None:
+    """Forgets every compiled module (tests use it to measure compilation)."""
+    _modules.clear()
+
+
+def cache_size() -> int:
+    """The number of compiled modules the process holds."""
+    return len(_modules)
+
+
+def _value_key(array: np.ndarray) -> tuple:
+    return (array.dtype.str, array.shape, array.tobytes())
+
+
+class XtvmBackendRep(BackendRep):
+    """A prepared model: ``run(inputs)`` compiles (once per distinct input
+    signature) and executes it."""
+
+    def __init__(self, model: onnx.ModelProto, freeze_params: bool = True) -> None:
+        self.model = model
+        self.freeze_params = freeze_params
+        initializers = {t.name for t in model.graph.initializer}
+        self.input_names = [i.name for i in model.graph.input if i.name not in initializers]
+        self.specialized: list[str] = []
+        """Graph inputs whose values compiled modules specialize on, in the
+        order converters asked for them."""
+        self.folded: set[str] = set()
+        """The specialized inputs that nodes may fold with, because a
+        compile-time value is computed from them."""
+        self._digest = hashlib.sha256(model.SerializeToString(deterministic=True)).hexdigest()
+
+    def run(self, inputs: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:  # noqa: ARG002
+        """Runs the model on ``inputs`` (a sequence in graph-input order, a
+        name → array mapping, or one array) and returns the outputs in
+        graph-output order, with the ONNX shapes and dtypes."""
+        arrays = self._arrays(inputs)
+        compiled = self._compiled(arrays)
+        gmod = compiled.executor
+        for array, slot in zip(arrays, compiled.input_slots):
+            if slot is not None:
+                gmod["set_input"](slot, array)
+        gmod["run"]()
+        count = gmod["get_num_outputs"]()
+        return tuple(gmod["get_output"](i).numpy() for i in range(count))
+
+    def compile_static(self) -> None:
+        """Compiles for the model's declared input types, when they are
+        static and no input value is needed at compile time."""
+        shapes: list[tuple[int, ...]] = []
+        dtypes: list[str] = []
+        for value_info in self.model.graph.input:
+            if value_info.name not in self.input_names:
+                continue
+            tensor_type = value_info.type.tensor_type
+            dims = tensor_type.shape.dim
+            if value_info.type.WhichOneof("value") != "tensor_type" or not all(
+                d.HasField("dim_value") for d in dims
+            ):
+                return
+            shapes.append(tuple(d.dim_value for d in dims))
+            try:
+                dtypes.append(helper.tensor_dtype_to_np_dtype(tensor_type.elem_type).name)
+            except KeyError:
+                return
+        try:
+            self._lookup_or_compile(shapes, dtypes, {})
+        except OnnxConstantInputRequired as e:
+            if e.value_name in self.input_names:
+                self.specialized.append(e.value_name)  # the first run compiles
+            elif not self._sources(e.value_name):
+                raise
+
+    def _arrays(self, inputs: Any) -> list[np.ndarray]:
+        if isinstance(inputs, Mapping):
+            missing = [n for n in self.input_names if n not in inputs]
+            if missing:
+                raise OnnxImportError(f"no value given for graph input(s) {', '.join(missing)}")
+            values = [inputs[n] for n in self.input_names]
+        elif isinstance(inputs, (list, tuple)):
+            values = list(inputs)
+        else:
+            values = [inputs]
+        if len(values) != len(self.input_names):
+            raise OnnxImportError(
+                f"the model has {len(self.input_names)} graph input(s) "
+                f"({', '.join(self.input_names) or 'none'}), got {len(values)} value(s)"
+            )
+        arrays = []
+        for name, value in zip(self.input_names, values):
+            if isinstance(value, TensorProto):
+                value = numpy_helper.to_array(value)
+            if not isinstance(value, (np.ndarray, np.generic, int, float, bool)):
+                raise OnnxImportError(
+                    f"graph input '{name}' must be a tensor, got {type(value).__name__}"
+                )
+            array = np.asarray(value)
+            arrays.append(array if array.flags.c_contiguous else array.copy(order="C"))
+        return arrays
+
+    def _compiled(self, arrays: Sequence[np.ndarray]) -> _Compiled:
+        shapes = [a.shape for a in arrays]
+        dtypes = [a.dtype.name for a in arrays]
+        by_name = dict(zip(self.input_names, arrays))
+        while True:
+            values = {n: by_name[n] for n in self.specialized}
+            try:
+                return self._lookup_or_compile(shapes, dtypes, values)
+            except OnnxConstantInputRequired as e:
+                # Each round specializes or folds one more graph input, so this ends.
+                if e.value_name in self.input_names and e.value_name not in self.specialized:
+                    self.specialized.append(e.value_name)
+                    continue
+                sources = self._sources(e.value_name)
+                if sources <= self.folded:
+                    raise
+                self.specialized += [n for n in sorted(sources) if n not in self.specialized]
+                self.folded |= sources
+
+    def _sources(self, value: str) -> set[str]:
+        """The graph inputs whose values ``value`` is computed from
+        (``Shape`` and ``Size`` outputs depend on no value)."""
+        producers = {out: node for node in self.model.graph.node for out in node.output if out}
+        seen, stack = set(), [value]
+        while stack:
+            name = stack.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            node = producers.get(name)
+            if node is not None and node.op_type not in ("Shape", "Size"):
+                stack.extend(n for n in node.input if n)
+        return seen & set(self.input_names)
+
+
+    def _lookup_or_compile(
+        self,
+        shapes: Sequence[tuple[int, ...]],
+        dtypes: Sequence[str],
+        values: Mapping[str, np.ndarray],
+    ) -> _Compiled:
+        key = (
+            self._digest,
+            self.freeze_params,
+            tuple(shapes),
+            tuple(dtypes),
+            tuple((n, _value_key(v)) for n, v in sorted(values.items())),
+            tuple(sorted(self.folded)),
+        )
+        if key in _modules:
+            _modules.move_to_end(key)
+            return _modules[key]
+        compiled = self._compile(shapes, dtypes, values)
+        _modules[key] = compiled
+        if len(_modules) > _CACHE_SIZE:
+            _modules.popitem(last=False)
+        return compiled
+
+    def _compile(
+        self,
+        shapes: Sequence[tuple[int, ...]],
+        dtypes: Sequence[str],
+        values: Mapping[str, np.ndarray],
+    ) -> _Compiled:
+        from xtvm.driver.build_module import build
+
+        module, params = from_onnx(
+            self.model,
+            shape=dict(zip(self.input_names, shapes)),
+            dtype=dict(zip(self.input_names, dtypes)),
+            freeze_params=self.freeze_params,
+            input_values=values,
+            fold_inputs=self.folded,
+        )
+        lib = build(module, params=params)
+        gmod = lib["default"](cpu(0))
+        slots = tuple(
+            None if (i := gmod["get_input_index"](n)) < 0 else i for n in self.input_names
+        )
+        return _Compiled(gmod, slots)
+
+
+class XtvmBackend(Backend):
+    """The ``onnx.backend.base.Backend`` of xtvm (CPU only)."""
+
+    @classmethod
+    def prepare(
+        cls, model: onnx.ModelProto, device: str = "CPU", **kwargs: Any
+    ) -> XtvmBackendRep:
+        """Validates ``model`` and compiles it when its input types are
+        static (see the module docstring); ``freeze_params=False`` keeps
+        initializers as module parameters instead of constants."""
+        _check_device(device)
+        check_model(model)
+        rep = XtvmBackendRep(model, freeze_params=kwargs.get("freeze_params", True))
+        rep.compile_static()
+        return rep
+
+    @classmethod
+    def run_model(
+        cls, model: onnx.ModelProto, inputs: Any, device: str = "CPU", **kwargs: Any
+    ) -> tuple[np.ndarray, ...]:
+        return cls.prepare(model, device, **kwargs).run(inputs)
+
+    @classmethod
+    def run_node(
+        cls,
+        node: onnx.NodeProto,
+        inputs: Any,
+        device: str = "CPU",
+        outputs_info: Sequence[tuple[np.dtype, tuple[int, ...]]] | None = None,
+        **kwargs: Any,
+    ) -> tuple[np.ndarray, ...]:
+        """Runs one node on ``inputs`` (one array per node input, in order;
+        ``""`` inputs are skipped) in a model of opset ``opset_version``
+        (default: the installed onnx's latest)."""
+        _check_device(device)
+        opset = kwargs.get("opset_version", onnx.defs.onnx_opset_version())
+        present = [name for name in node.input if name]
+        arrays = [np.asarray(a) for a in inputs]
+        if len(arrays) != len(present):
+            raise OnnxImportError(
+                f"node has {len(present)} input(s) ({', '.join(present)}), "
+                f"got {len(arrays)} value(s)"
+            )
+        values: dict[str, np.ndarray] = {}
+        for name, array in zip(present, arrays):
+            values.setdefault(name, array)  # a repeated name is one graph input
+        graph_inputs = [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+            for n, a in values.items()
+        ]
+        if outputs_info is not None:
+            graph_outputs = [
+                helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(np.dtype(t)), s)
+                for n, (t, s) in zip(node.output, outputs_info)
+            ]
+        else:
+            graph_outputs = [helper.make_empty_tensor_value_info(n) for n in node.output if n]
+        graph = helper.make_graph([node], "run_node", graph_inputs, graph_outputs)
+        domain = node.domain if node.domain != "ai.onnx" else ""
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid(domain, opset)])
+        if outputs_info is None:
+            model = _infer_output_types(model)
+        return cls.prepare(model, device).run(list(values.values()))
+
+    @classmethod
+    def supports_device(cls, device: str) -> bool:
+        """Only ``"CPU"``."""
+        return onnx.backend.base.Device(device).type == onnx.backend.base.DeviceType.CPU
+
+
+def _infer_output_types(model: onnx.ModelProto) -> onnx.ModelProto:
+    """``model`` with its graph outputs typed by ONNX shape inference."""
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    except onnx.shape_inference.InferenceError as e:
+        raise OnnxImportError(f"invalid node: {e}") from None
+    untyped = [o.name for o in inferred.graph.output if not o.type.HasField("tensor_type")]
+    if untyped:
+        raise OnnxImportError(
+            f"cannot infer the type of output(s) {', '.join(untyped)}: pass outputs_info"
+        )
+    return inferred
+
+
+def _check_device(device: str) -> None:
+    if not XtvmBackend.supports_device(device):
+        raise OnnxImportError(f"xtvm runs on CPU only, got device '{device}'")
+
+
+prepare = XtvmBackend.prepare
+run_model = XtvmBackend.run_model
+run_node = XtvmBackend.run_node
+supports_device = XtvmBackend.supports_device

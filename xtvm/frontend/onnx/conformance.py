@@ -1,0 +1,395 @@
+"""The ONNX backend node tests through xtvm: ``python -m xtvm.frontend.onnx.conformance``.
+
+Runs the node test cases that ``onnx.backend.test.case.node.collect_testcases``
+generates in memory (model, inputs, expected outputs, tolerances) through
+:class:`~xtvm.frontend.onnx.backend.XtvmBackend`, compares the outputs as
+onnx's own test runner does (same shape, same dtype, then
+``np.testing.assert_allclose(expected, actual, rtol, atol)``), and prints
+one row per operator and a last line ``passed P of N``::
+
+    python -m xtvm.frontend.onnx.conformance --filter '^test_(relu|reshape)'
+    python -m xtvm.frontend.onnx.conformance --json /tmp/conf.json -v
+    python -m xtvm.frontend.onnx.conformance --ci-subset
+
+Each case ends in one status:
+
+* ``pass``: every output matches;
+* ``fail``: the model ran, but an output differs (shape, dtype or values);
+* ``unsupported``: the frontend refuses the model with an
+  ``OnnxImportError`` naming the node and the reason (an op, opset, dtype,
+  attribute value or input it does not import), or a value is a string,
+  sequence or optional, which xtvm does not handle;
+* ``error``: anything else — the frontend accepted the model but compiling
+  or running it failed (an exception from a pass, a lowering or the
+  runtime), a timeout, or a crashed worker. Each is a bug to fix: the
+  frontend should have refused the model, or the compiler should handle it.
+
+Cases run one after another in a worker process forked from the runner, so a
+crash (which generated code should never cause: kernels check their
+arguments) or a hang loses one case, not the run; the runner starts a new
+worker and goes on. ``--in-process`` runs them in the runner itself, for
+debugging.
+
+The CI subset: ``--write-ci-subset`` keeps, per operator, the first
+:data:`CI_CASES_PER_OP` passing cases (by name) of this run (or of the
+results of ``--from-json``) and writes them to :data:`CI_CASES_FILE`;
+``--ci-subset`` runs exactly that list, as ``test_conformance_ci.py`` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import re
+import sys
+import time
+import traceback
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx.backend.test.case.test_case import TestCase
+
+from xtvm.frontend.onnx.common import OnnxImportError
+
+_REPO = Path(__file__).resolve().parents[3]
+CI_CASES_FILE = _REPO / "test" / "python" / "frontend" / "conformance_ci_cases.txt"
+"""The checked-in list of CI cases, one case name per line."""
+
+CI_CASES_PER_OP = 2
+"""How many passing cases per operator the CI subset keeps."""
+
+CASE_TIMEOUT = 300.0
+"""Seconds one case may take before its worker is killed."""
+
+STATUSES = ("pass", "fail", "unsupported", "error")
+
+
+@dataclass
+class CaseResult:
+    """The outcome of one case; ``error`` is the first line of the failure."""
+
+    name: str
+    op: str
+    ops: list[str]
+    status: str
+    error: str
+    seconds: float
+
+
+class UnsupportedValue(Exception):
+    """A case input or output xtvm does not handle (strings, sequences,
+    optionals)."""
+
+
+_all_cases: list[TestCase] = []
+
+
+def collect_cases(pattern: str | None = None) -> list[TestCase]:
+    """The node test cases whose name matches ``pattern`` (``re.search``),
+    sorted by name (generated once per process)."""
+    from onnx.backend.test.case.node import collect_testcases
+
+    if not _all_cases:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            _all_cases.extend(sorted(collect_testcases(None), key=lambda c: c.name))
+    regex = re.compile(pattern) if pattern else None
+    return [c for c in _all_cases if regex is None or regex.search(c.name)]
+
+
+def case_ops(case: TestCase) -> list[str]:
+    """The op types of a case's graph, in first-use order (domain-qualified
+    outside the default domain)."""
+    ops: list[str] = []
+    for node in case.model.graph.node:
+        op = node.op_type if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
+        if op not in ops:
+            ops.append(op)
+    return ops
+
+
+def operators(cases: Sequence[TestCase]) -> dict[str, str]:
+    """The operator each case tests, by case name: its node's op type; for
+    an expanded case (``test_x_expanded``: the op's function body), the op
+    of ``test_x`` when ``cases`` has it."""
+    single = {c.name: case_ops(c)[0] for c in cases if len(c.model.graph.node) == 1}
+    result = {}
+    for case in cases:
+        base = case.name.split("_expanded")[0]
+        result[case.name] = single.get(case.name) or single.get(base) or "+".join(case_ops(case))
+    return result
+
+
+def _to_numpy(value: Any, what: str) -> np.ndarray:
+    if isinstance(value, onnx.TensorProto):
+        value = onnx.numpy_helper.to_array(value)
+    if isinstance(value, np.generic):
+        value = np.asarray(value)
+    if not isinstance(value, np.ndarray):
+        raise UnsupportedValue(f"{what} is a {type(value).__name__}, not a tensor")
+    if value.dtype == object or value.dtype.kind in "SU":
+        raise UnsupportedValue(f"{what} is a string tensor")
+    return value
+
+
+def compare_outputs(
+    expected: Sequence[np.ndarray], actual: Sequence[np.ndarray], rtol: float, atol: float
+) -> None:
+    """Raises ``AssertionError`` unless ``actual`` matches ``expected`` as
+    onnx's backend test runner requires: same count; per output same shape,
+    same dtype, and ``assert_allclose(actual, expected, rtol, atol)``."""
+    if len(actual) != len(expected):
+        raise AssertionError(f"expected {len(expected)} output(s), got {len(actual)}")
+    for i, (want, got) in enumerate(zip(expected, actual)):
+        if got.shape != want.shape:
+            raise AssertionError(f"output {i} has shape {got.shape}, expected {want.shape}")
+        if got.dtype != want.dtype:
+            raise AssertionError(f"output {i} has dtype {got.dtype}, expected {want.dtype}")
+        try:
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+        except AssertionError as e:
+            keep = ("Mismatched elements", "Max absolute", "Max relative")
+            detail = "; ".join(
+                line.strip() for line in str(e).splitlines() if line.strip().startswith(keep)
+            )
+            raise AssertionError(f"output {i} differs: {detail}") from None
+
+
+def _first_line(error: BaseException, limit: int = 300) -> str:
+    text = str(error).strip()
+    line = text.splitlines()[0] if text else ""
+    line = line if len(line) <= limit else line[: limit - 3] + "..."
+    return f"{type(error).__name__}: {line}"
+
+
+def _classify(error: BaseException) -> str:
+    if isinstance(error, (UnsupportedValue, OnnxImportError)):
+        return "unsupported"
+    return "fail" if isinstance(error, AssertionError) else "error"
+
+
+def run_case(case: TestCase, op: str = "", verbose: bool = False) -> CaseResult:
+    """Runs one case in this process; every exception becomes a status."""
+    from xtvm.frontend.onnx.backend import XtvmBackend
+
+    start = time.perf_counter()
+    status, message = "pass", ""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            data_sets = [
+                (
+                    [_to_numpy(v, f"input {i}") for i, v in enumerate(inputs)],
+                    [_to_numpy(v, f"expected output {i}") for i, v in enumerate(outputs)],
+                )
+                for inputs, outputs in case.data_sets or []
+            ]
+            rep = XtvmBackend.prepare(case.model)
+            for inputs, expected in data_sets:
+                compare_outputs(expected, list(rep.run(inputs)), case.rtol, case.atol)
+    except Exception as e:  # noqa: BLE001 - every failure is a reported status
+        status, message = _classify(e), _first_line(e)
+        if verbose:
+            traceback.print_exc()
+    seconds = time.perf_counter() - start
+    return CaseResult(case.name, op or case_ops(case)[0], case_ops(case), status, message, seconds)
+
+
+def _worker(cases: Sequence[TestCase], conn: Connection, verbose: bool) -> None:
+    """Serves ``(case index, op)`` requests from ``conn`` until it reads None."""
+    while (request := conn.recv()) is not None:
+        index, op = request
+        conn.send(asdict(run_case(cases[index], op, verbose)))
+
+
+class _IsolatedRunner:
+    """Runs cases in a forked worker, replacing it after a crash or timeout."""
+
+    def __init__(self, cases: Sequence[TestCase], verbose: bool, timeout: float) -> None:
+        self.cases = cases
+        self.verbose = verbose
+        self.timeout = timeout
+        self.context = multiprocessing.get_context("fork")
+        self.process: multiprocessing.process.BaseProcess | None = None
+        self.conn: Connection | None = None
+
+    def _start(self) -> None:
+        parent, child = self.context.Pipe()
+        self.process = self.context.Process(
+            target=_worker, args=(self.cases, child, self.verbose), daemon=True
+        )
+        self.process.start()
+        child.close()
+        self.conn = parent
+
+    def _stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.join()
+        self.process, self.conn = None, None
+
+    def run(self, index: int, op: str) -> CaseResult:
+        if self.process is None or not self.process.is_alive():
+            self._start()
+        assert self.conn is not None and self.process is not None
+        case = self.cases[index]
+        start = time.perf_counter()
+        self.conn.send((index, op))
+        message = ""
+        try:
+            if self.conn.poll(self.timeout):
+                return CaseResult(**self.conn.recv())
+            message = f"Timeout: no result after {self.timeout:.0f} s"
+        except EOFError:
+            self.process.join(timeout=5)
+            code = self.process.exitcode
+            message = f"WorkerCrash: the worker process died (exit code {code})"
+        self._stop()
+        seconds = time.perf_counter() - start
+        return CaseResult(case.name, op, case_ops(case), "error", message, seconds)
+
+    def close(self) -> None:
+        if self.conn is not None and self.process is not None:
+            self.conn.send(None)
+            self.process.join(timeout=10)
+            self.conn.close()
+        self._stop()
+
+
+def run_cases(
+    cases: Sequence[TestCase],
+    ops: dict[str, str],
+    isolate: bool = True,
+    verbose: bool = False,
+    timeout: float = CASE_TIMEOUT,
+    progress: Callable[[CaseResult], None] | None = None,
+) -> list[CaseResult]:
+    """Runs ``cases`` (each isolated in a worker process when ``isolate``);
+    ``ops`` maps case names to operators (see :func:`operators`)."""
+    runner = _IsolatedRunner(cases, verbose, timeout) if isolate else None
+    results = []
+    try:
+        for index, case in enumerate(cases):
+            op = ops.get(case.name) or "+".join(case_ops(case))
+            result = runner.run(index, op) if runner else run_case(case, op, verbose)
+            results.append(result)
+            if progress:
+                progress(result)
+    finally:
+        if runner:
+            runner.close()
+    return results
+
+
+def operator_table(results: Iterable[CaseResult]) -> str:
+    """One row per operator: cases, passed, failed (any other status), and
+    the first failing case's status and error."""
+    by_op: dict[str, list[CaseResult]] = {}
+    for r in results:
+        by_op.setdefault(r.op, []).append(r)
+    rows = [("op", "cases", "passed", "failed", "first error")]
+    for op in sorted(by_op, key=str.lower):
+        group = by_op[op]
+        passed = sum(r.status == "pass" for r in group)
+        first = next((r for r in group if r.status != "pass"), None)
+        error = f"[{first.status}] {first.name}: {first.error}" if first else ""
+        rows.append((op, str(len(group)), str(passed), str(len(group) - passed), error[:160]))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = [
+        "  ".join([*(cell.ljust(w) for cell, w in zip(row[:4], widths)), row[4]]).rstrip()
+        for row in rows
+    ]
+    return "\n".join(lines)
+
+
+def summary(results: Sequence[CaseResult]) -> str:
+    counts = {s: sum(r.status == s for r in results) for s in STATUSES}
+    seconds = sum(r.seconds for r in results)
+    detail = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
+    return f"{detail}; {seconds:.0f} s in cases\npassed {counts['pass']} of {len(results)}"
+
+
+def ci_subset(results: Iterable[CaseResult], per_op: int = CI_CASES_PER_OP) -> list[str]:
+    """The first ``per_op`` passing cases (by name) of each operator, sorted."""
+    chosen: dict[str, list[str]] = {}
+    for r in sorted(results, key=lambda r: r.name):
+        if r.status == "pass" and len(chosen.setdefault(r.op, [])) < per_op:
+            chosen[r.op].append(r.name)
+    return sorted(name for names in chosen.values() for name in names)
+
+
+def read_ci_cases(path: Path = CI_CASES_FILE) -> list[str]:
+    """The case names of the CI list (blank lines and ``#`` comments skipped)."""
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def write_ci_cases(names: Sequence[str], path: Path = CI_CASES_FILE) -> None:
+    header = (
+        "# ONNX node test cases that CI runs (test_conformance_ci.py): per operator, the\n"
+        "# first passing cases. Regenerate: python -m xtvm.frontend.onnx.conformance "
+        "--write-ci-subset\n"
+    )
+    path.write_text(header + "".join(f"{n}\n" for n in names))
+
+
+def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m xtvm.frontend.onnx.conformance",
+        description="Run the ONNX backend node tests through xtvm.",
+    )
+    add = parser.add_argument
+    add("--filter", metavar="REGEX", help="only cases whose name matches")
+    add("--json", metavar="PATH", help="write per-case results as JSON")
+    add("--ci-subset", action="store_true", help=f"run the cases of {CI_CASES_FILE.name}")
+    add("--write-ci-subset", action="store_true", help=f"write {CI_CASES_FILE.name}")
+    add("--from-json", metavar="PATH", help="take results from a --json file, do not run")
+    add("--in-process", action="store_true", help="run cases in this process (debugging)")
+    add("--timeout", type=float, default=CASE_TIMEOUT, help="seconds per case")
+    add("-v", "--verbose", action="store_true", help="print every case, and tracebacks")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parse_args(argv)
+    if args.from_json:
+        results = [CaseResult(**r) for r in json.loads(Path(args.from_json).read_text())]
+        if args.filter:
+            results = [r for r in results if re.search(args.filter, r.name)]
+    else:
+        everything = collect_cases()
+        ops = operators(everything)
+        cases = collect_cases(args.filter) if args.filter else everything
+        if args.ci_subset:
+            wanted = set(read_ci_cases())
+            cases = [c for c in cases if c.name in wanted]
+
+        def progress(r: CaseResult) -> None:
+            if args.verbose or r.status != "pass":
+                error = f"  {r.error}" if r.error else ""
+                print(f"{r.status:<11} {r.seconds:6.2f}s  {r.name}{error}", flush=True)
+
+        results = run_cases(
+            cases, ops, isolate=not args.in_process, verbose=args.verbose, timeout=args.timeout,
+            progress=progress,
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))
+    if args.write_ci_subset:
+        names = ci_subset(results)
+        write_ci_cases(names)
+        print(f"wrote {len(names)} cases to {CI_CASES_FILE}")
+    print(operator_table(results))
+    print(summary(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

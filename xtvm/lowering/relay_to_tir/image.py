@@ -1,0 +1,45 @@
+"""Computes of the resizes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from xdsl.dialects.builtin import TensorType
+
+from xtvm import te
+from xtvm.dialects.relay.image import Resize1dOp, Resize2dOp, Resize3dOp, ResizeOp, spatial_axes
+from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.topi import image
+
+_SAMPLING = (
+    "method",
+    "coordinate_transformation_mode",
+    "rounding_method",
+    "cubic_alpha",
+    "cubic_exclude",
+    "extrapolation_value",
+    "antialias",
+)
+
+
+def _resize(op: type[ResizeOp]) -> ComputeFn:
+    def compute(
+        ins: list[te.Tensor], attrs: Mapping[str, Any], outs: list[TensorType]
+    ) -> te.Tensor:
+        attrs = op.with_defaults(attrs)
+        return image.resize(
+            ins[0],
+            spatial_axes(op.resolved_layout(attrs)),
+            attrs["size"],
+            attrs.get("scales"),
+            attrs.get("roi"),
+            **{k: attrs[k] for k in _SAMPLING},
+        )
+
+    return compute
+
+
+COMPUTES: dict[str, ComputeFn] = {
+    op.name: _resize(op) for op in (Resize1dOp, Resize2dOp, Resize3dOp)
+}

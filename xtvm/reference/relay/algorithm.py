@@ -1,0 +1,41 @@
+"""NumPy semantics of ``relay.topk`` and ``relay.cumsum``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def topk(
+    data: np.ndarray, k: int, axis: int = -1, is_ascend: bool = False
+) -> list[np.ndarray]:
+    """The ``k`` largest (smallest with ``is_ascend``) elements along
+    ``axis``, sorted, and their ``int64`` positions; equal values keep their
+    order (a stable sort)."""
+    if is_ascend:
+        order = np.argsort(data, axis=axis, kind="stable")
+    else:
+        # A stable ascending sort of the reversed axis, reversed, is a
+        # descending sort whose ties keep the lower position first.
+        n = data.shape[axis]
+        order = np.flip(n - 1 - np.argsort(np.flip(data, axis), axis=axis, kind="stable"), axis)
+    indices = np.take(order, np.arange(k), axis=axis).astype(np.int64)
+    return [np.take_along_axis(data, indices, axis=axis), indices]
+
+
+def cumsum(
+    x: np.ndarray, axis: int = 0, exclusive: bool = False, reverse: bool = False
+) -> np.ndarray:
+    """Running sums along ``axis``, without the element itself with
+    ``exclusive``, from the end with ``reverse``."""
+    if reverse:
+        x = np.flip(x, axis)
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        out = out - x
+    return np.flip(out, axis) if reverse else out
+
+
+REFERENCES = {
+    "relay.topk": lambda ins, attrs: topk(ins[0], **attrs),
+    "relay.cumsum": lambda ins, attrs: cumsum(ins[0], **attrs),
+}
