@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import time
@@ -30,6 +29,7 @@ def measure(name: str, repeat: int, threads: int) -> dict:
 
     import xtvm
     from xtvm import codegen
+    from xtvm.bench.timing import median_seconds
     from xtvm.driver.build_module import lower
     from xtvm.frontend import from_onnx
     from xtvm.frontend.onnx.testing import light_model_path, randomize_weights
@@ -51,17 +51,8 @@ def measure(name: str, repeat: int, threads: int) -> dict:
     gmod = lib["default"](xtvm.cpu(0))
     gmod.set_input(0, x)
 
-    def timed(run) -> float:
-        run()
-        times = []
-        for _ in range(repeat):
-            t = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - t)
-        return statistics.median(times)
-
-    xtvm_s = timed(gmod.run)
-    ort_s = timed(lambda: sess.run(None, {inp.name: x}))
+    xtvm_s = median_seconds(gmod.run, repeat)
+    ort_s = median_seconds(lambda: sess.run(None, {inp.name: x}), repeat)
     out = gmod.get_output(0).numpy()
     (ref,) = sess.run(None, {inp.name: x})
     rel = float(np.max(np.abs(out - ref)) / max(float(np.max(np.abs(ref))), 1e-12))

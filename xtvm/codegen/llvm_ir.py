@@ -16,6 +16,7 @@ from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import LLVMTranslationException
 
+from xtvm.runtime.threads import prepare_openmp
 from xtvm.target import Target
 
 
@@ -46,6 +47,7 @@ def load_openmp() -> None:
             "this module has parallel loops, which run on OpenMP threads, but libgomp "
             "is not installed (install GCC's OpenMP runtime, e.g. the libgomp1 package)"
         )
+    prepare_openmp()
     llvm.load_library_permanently(libgomp)
 
 

@@ -103,7 +103,11 @@ def lower(
                 if isinstance(op, PrimFuncOp)
             }
             graph = graph_codegen(module) if graph_module else None
-        run_steps(module, enabled(s.steps))
+        # Verifying a whole model's worth of kernels costs seconds: the llvm
+        # dialect (xtvm's own lowering, verified by its tests) is not, and the
+        # memory stages are verified once, after planning.
+        verify = s.name != "llvm-dialect" and (s.name != "memory-alloc" or s.name == stage)
+        run_steps(module, enabled(s.steps), verify=verify)
         if s.name == stage:
             return Lowered(module, graph, functions)
     raise ValueError(f"unknown stage '{stage}' (stages: {', '.join(s.name for s in STAGES)})")

@@ -55,7 +55,8 @@ STAGES: tuple[Stage, ...] = (
             Step("relay-simplify-expr", 1, "algebraic identities (x+0, reshape∘reshape, ...)"),
             Step("relay-fold-constant", 2, "evaluate constant subgraphs (weights, shapes)"),
             Step("relay-fold-scale-axis", 3, "fold per-channel scales into conv weights"),
-            Step("relay-fold-constant", 2, "fold the scaled weights"),
+            Step("relay-alter-op-layout", 2, "pack conv2d/dense weights for the x86 kernels"),
+            Step("relay-fold-constant", 2, "fold the scaled and packed weights"),
             Step("relay-eliminate-common-subexpr", 3, "merge equal ops and constants"),
             Step("relay-dead-code-elimination", 1, "drop what nothing uses"),
             Step("relay-fuse-ops", 1, "group ops into kernels by TVM's fusion rules"),
@@ -126,15 +127,23 @@ def run_steps(
     module: ModuleOp,
     steps: Sequence[Step],
     on_pass: Callable[[Step, ModuleOp], None] | None = None,
+    verify: bool = True,
 ) -> None:
-    """Apply steps to the module in place, verifying after each."""
+    """Apply steps to the module in place and verify the result (if
+    ``verify``) after the last step, or after each one when ``on_pass`` looks
+    at every step's IR or the pass context's ``verify_each_pass`` config is
+    set (verification of a large unrolled module costs seconds)."""
     ctx = mlir_context()
+    each = on_pass is not None or PassContext.current().config.get("verify_each_pass", False)
     for step in steps:
         pass_: ModulePass = _instantiate(step.spec)
         pass_.apply(ctx, module)
-        module.verify()
+        if each:
+            module.verify()
         if on_pass is not None:
             on_pass(step, module)
+    if verify and not each:
+        module.verify()
 
 
 def _instantiate(spec: str) -> ModulePass:

@@ -264,6 +264,7 @@ def load_module(path: str | os.PathLike[str], fmt: str = "") -> NativeModule:
     if not os.path.isfile(name):
         raise XTVMError(f"cannot load module '{name}': no such file")
     try:
+        threads.prepare_openmp()  # the library may link libgomp
         lib = ctypes.CDLL(os.path.abspath(name))
     except OSError as err:
         raise XTVMError(f"cannot load module '{name}': not a shared library ({err})") from None

@@ -3,8 +3,8 @@ that ``create_prim_func`` applies before emitting loops.
 
 Three placements, after TVM's ``compute_inline`` and ``compute_at``:
 
-* inlined: a stage without reduction that is not an output is substituted
-  into every consumer (its body, with its axes replaced by the consumer's
+* inlined: a stage without reduction that is not an output (and whose op
+  does not ask for ``attrs["materialize"]``) is substituted into every consumer (its body, with its axes replaced by the consumer's
   indices), so chains of elementwise, broadcast and injective ops cost no
   buffer;
 * attached: a reduction that is not an output and whose only consumer is an
@@ -97,7 +97,9 @@ def plan_stages(order: Sequence[Tensor], outputs: Sequence[Tensor]) -> list[Stag
             continue
         assert isinstance(t.op, ComputeOp)
         body = post_order_map(t.op.body, inline)
-        if not isinstance(body, Reduce) and id(t) not in output_ids:
+        if not isinstance(body, Reduce) and id(t) not in output_ids and not t.op.attrs.get(
+            "materialize"
+        ):
             inlined[id(t)] = (t.op, body)
         else:
             stages.append(Stage(t, body, id(t) in output_ids))

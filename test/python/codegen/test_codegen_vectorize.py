@@ -133,3 +133,41 @@ tir.prim_func @scale(%A: memref<{extent}xf32>, %B: memref<{extent}xf32>) attribu
     b = np.zeros_like(a)
     build(text, ())["scale"](a, b)
     np.testing.assert_allclose(b, 2 * a)
+
+
+TEMPORARY = """
+tir.prim_func @temporary(%X: memref<8xf32>, %Y: memref<8xf32>, %S: memref<1xf32>) attributes {arg_names = ["X", "Y", "S"]} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %two = arith.constant 2.0 : f32
+  %tmp = tir.allocate "local" : memref<1xf32>
+  tir.for %v = %c0 to %c8 kind "vectorized" {
+    %x = tir.load %X[%v] : memref<8xf32>
+    tir.store %x, %tmp[%c0] : memref<1xf32>
+    %t = tir.load %tmp[%c0] : memref<1xf32>
+    %y = arith.mulf %t, %two : f32
+    tir.store %y, %Y[%v] : memref<8xf32>
+  }
+  tir.for %v = %c0 to %c8 kind "vectorized" {
+    %x = tir.load %X[%v] : memref<8xf32>
+    %s = tir.load %S[%c0] : memref<1xf32>
+    %a = arith.addf %s, %x : f32
+    tir.store %a, %S[%c0] : memref<1xf32>
+  }
+  tir.return
+}
+"""
+
+
+def test_values_carried_through_one_address_stay_scalar() -> None:
+    """A per-iteration temporary and a sum into one element: as one vector
+    iteration each lane would read the last lane's value, so both loops stay
+    scalar loops (and compute what the loop means)."""
+    module, _ = lower(TEMPORARY)
+    assert "vector<" not in str(module)
+    x = np.arange(8, dtype=np.float32)
+    y = np.zeros(8, np.float32)
+    s = np.zeros(1, np.float32)
+    build(TEMPORARY)["temporary"](x, y, s)
+    np.testing.assert_allclose(y, 2 * x)
+    np.testing.assert_allclose(s, [x.sum()])

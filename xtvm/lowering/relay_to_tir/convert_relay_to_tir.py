@@ -3,7 +3,7 @@ called from the graph with ``relay.call_lowered`` (TVM's ``LowerTE``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -27,6 +27,8 @@ from xtvm.lowering.relay_to_tir.kernel import (
     lower_primitive_function,
     lower_single_op,
 )
+from xtvm.lowering.relay_to_tir.schedule import CONFIG_KEY as SCHEDULES_KEY
+from xtvm.transform import PassContext
 
 PRIMITIVE = "relay.primitive"
 """The unit attribute marking a fused group outlined by ``relay-fuse-ops``."""
@@ -151,6 +153,9 @@ class ConvertRelayToTirPass(ModulePass):
     %y = relay.call_lowered @fused_nn_dense_nn_relu(%x, %w) : (...) -> tensor<1x4xf32>
     ```
 
+    Each kernel gets the schedule its computes name (:mod:`xtvm.topi.x86`);
+    ``convert-relay-to-tir{schedules=false}`` keeps the default loop nests.
+
     Invariants after the pass: graph functions hold only ``relay.const``,
     ``relay.tuple``, ``relay.tuple_get``, ``relay.call_lowered`` and calls of
     other graph functions. Shapes must be static; a non-scalar constant inside
@@ -159,7 +164,19 @@ class ConvertRelayToTirPass(ModulePass):
 
     name = "convert-relay-to-tir"
 
+    schedules: bool = True
+    """Apply the x86 schedules the computes name (``schedules=false``: the
+    default loop nests, as ``PassContext`` config ``tir.apply_schedules``)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.schedules:
+            self._lower(op)
+            return
+        current = PassContext.current()
+        with replace(current, config={**current.config, SCHEDULES_KEY: False}):
+            self._lower(op)
+
+    def _lower(self, op: ModuleOp) -> None:
         primitives = [f for f in op.body.block.ops if is_primitive(f)]
         for fn in primitives:
             assert isinstance(fn, func.FuncOp)

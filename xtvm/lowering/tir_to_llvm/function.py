@@ -105,6 +105,13 @@ class BodyLowering:
         self.values: dict[SSAValue, SSAValue] = {}
         self.heap: list[SSAValue] = []
         self.prologue = Emitter(self.region, Block())
+        self._index_constants: dict[int, SSAValue] = {}
+
+    def index_constant(self, value: int) -> SSAValue:
+        """An i64 constant, made once per function in its entry block."""
+        if value not in self._index_constants:
+            self._index_constants[value] = self.prologue.int_const(value)
+        return self._index_constants[value]
 
     def bind_args(self, values: Sequence[SSAValue]) -> None:
         """Make each tir value an argument of the function, in order."""
@@ -214,7 +221,7 @@ class BodyLowering:
         iv.name_hint = op.induction_var.name_hint
         self.values[op.induction_var] = iv
         self.lower_block(op.body.block)
-        em.br(header, em.add(iv, em.int_const(1)))
+        em.br(header, em.add(iv, self.index_constant(1)))
         em.block = exit_
 
     def lower_if(self, op: IfOp) -> None:
@@ -259,10 +266,10 @@ class BodyLowering:
         for index, stride in zip(indices, compact_strides(shape), strict=True):
             term = self.get(index)
             if stride != 1:
-                term = em.mul(term, em.int_const(stride))
+                term = em.mul(term, self.index_constant(stride))
             offset = term if offset is None else em.add(offset, term)
         if offset is None:
-            offset = em.int_const(0)
+            offset = self.index_constant(0)
         return em.gep(self.get(buffer), offset, llvm_type(ty.element_type))
 
     def allocate(self, op: AllocateOp) -> SSAValue:

@@ -21,8 +21,11 @@ vector memory ops; other varying addresses are gathered or scattered lane
 by lane. `addf(x, mulf(a, b))` with a single-use product becomes a fused
 multiply-add (`llvm.fmuladd`, which LLVM turns into FMA instructions).
 Ops without a vector form here run lane by lane through the scalar
-lowerings. A loop whose extent is not a constant in [2, 64], or whose body
-holds nested control flow, is left to the scalar lowering.
+lowerings. A loop whose extent is not a constant in [2, 64], whose body
+holds nested control flow, or which accesses a buffer of `i1` (bytes in
+memory, bits in an LLVM vector), or which carries a value from one
+iteration to the next through a one-address temporary, is left to the
+scalar lowering.
 """
 
 from __future__ import annotations
@@ -37,14 +40,15 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     MemRefType,
     VectorType,
+    i1,
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xtvm.arith import compact_strides
-from xtvm.dialects.tir import ForOp, IfOp, LoadOp, StoreOp, YieldOp
+from xtvm.dialects.tir import CallExternOp, ForOp, IfOp, LoadOp, StoreOp, YieldOp
 from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
-from xtvm.lowering.tir_to_llvm.types import byte_size, intrinsic_suffix, llvm_type
+from xtvm.lowering.tir_to_llvm.types import LoweringError, byte_size, intrinsic_suffix, llvm_type
 
 if TYPE_CHECKING:
     from xtvm.lowering.tir_to_llvm.function import BodyLowering
@@ -98,10 +102,40 @@ def vector_extent(op: ForOp) -> int | None:
     lb, ub = constant_int(op.lb), constant_int(op.ub)
     if lb is None or ub is None or not 2 <= ub - lb <= MAX_LANES:
         return None
-    for inner in op.body.block.ops:
+    body = list(op.body.block.ops)
+    for inner in body:
         if isinstance(inner, ForOp | IfOp) or inner.regions:
             return None
+        if isinstance(inner, LoadOp | StoreOp) and _is_bool(inner.buffer):
+            return None  # a vector of i1 in memory is packed bits, not bytes
+    if _carried_through_memory(op.induction_var, body):
+        return None
     return ub - lb
+
+
+def _carried_through_memory(iv: SSAValue, body: Sequence[Operation]) -> bool:
+    """Whether some element is stored with a value that differs between
+    iterations at an address that does not, and read in the body too (a
+    scalar temporary, or a reduction into one element): as one vector
+    iteration every lane would read the last lane's value."""
+    varying: set[SSAValue] = {iv}
+    stored: set[SSAValue] = set()
+    loaded: set[SSAValue] = set()
+    for inner in body:
+        if any(o in varying for o in inner.operands):
+            varying.update(inner.results)
+        if isinstance(inner, StoreOp):
+            if inner.value in varying and not any(i in varying for i in inner.indices):
+                stored.add(inner.buffer)
+        elif isinstance(inner, LoadOp):
+            loaded.add(inner.buffer)
+    # a value loaded from a buffer the loop writes varies too
+    return bool(stored & loaded)
+
+
+def _is_bool(buffer: SSAValue) -> bool:
+    ty = buffer.type
+    return isinstance(ty, MemRefType) and ty.element_type == i1
 
 
 class VectorBody:
@@ -114,6 +148,11 @@ class VectorBody:
         self.loop_ops = set(op.body.block.ops)
         self.ramps: dict[SSAValue, Ramp] = {op.induction_var: Ramp(body.get(op.lb), 1)}
         self.vectors: dict[SSAValue, SSAValue] = {}
+        # products that only feed an addf: emitted as part of its fmuladd
+        # (or, if that sum turns out uniform, right before it)
+        self.deferred: set[Operation] = {
+            mul for mul in self.loop_ops if self._fusable_product(mul) is not None
+        }
 
     # -- classification ---------------------------------------------------------------
 
@@ -128,7 +167,8 @@ class VectorBody:
     def broadcast(self, scalar: SSAValue) -> SSAValue:
         em = self.em
         ty = VectorType(scalar.type, [self.lanes])
-        one = em.value(llvm.InsertElementOp(em.value(llvm.UndefOp(ty)), scalar, em.int_const(0)))
+        zero = self.body.index_constant(0)
+        one = em.value(llvm.InsertElementOp(em.value(llvm.UndefOp(ty)), scalar, zero))
         mask = DenseArrayBase.from_list(i32, [0] * self.lanes)
         return em.value(llvm.ShuffleVectorOp(one, one, mask, ty))
 
@@ -173,7 +213,7 @@ class VectorBody:
         em = self.em
         vec = em.value(llvm.UndefOp(VectorType(scalars[0].type, [self.lanes])))
         for k, scalar in enumerate(scalars):
-            vec = em.value(llvm.InsertElementOp(vec, scalar, em.int_const(k)))
+            vec = em.value(llvm.InsertElementOp(vec, scalar, self.body.index_constant(k)))
         return vec
 
     # -- addresses ----------------------------------------------------------------------
@@ -192,9 +232,9 @@ class VectorBody:
             ramp = self.ramps.get(index)
             base = ramp.base if ramp else self.body.get(index)
             stride += (ramp.stride if ramp else 0) * dim_stride
-            term = base if dim_stride == 1 else em.mul(base, em.int_const(dim_stride))
+            term = base if dim_stride == 1 else em.mul(base, self.body.index_constant(dim_stride))
             offset = term if offset is None else em.add(offset, term)
-        return Ramp(offset if offset is not None else em.int_const(0), stride)
+        return Ramp(offset if offset is not None else self.body.index_constant(0), stride)
 
     def lane_addresses(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> list[SSAValue]:
         """The address of each lane's element (gather/scatter fallback)."""
@@ -211,17 +251,32 @@ class VectorBody:
         em = self.em
         offset: SSAValue | None = None
         for index, stride in zip(indices, compact_strides(ty.get_shape()), strict=True):
-            term = index if stride == 1 else em.mul(index, em.int_const(stride))
+            term = index if stride == 1 else em.mul(index, self.body.index_constant(stride))
             offset = term if offset is None else em.add(offset, term)
-        offset = offset if offset is not None else em.int_const(0)
+        offset = offset if offset is not None else self.body.index_constant(0)
         return em.gep(self.body.get(buffer), offset, llvm_type(ty.element_type))
 
     # -- ops ----------------------------------------------------------------------------
 
     def lower(self, block_ops: Sequence[Operation]) -> None:
         for op in block_ops:
-            if isinstance(op, YieldOp):
+            if isinstance(op, YieldOp) or op in self.deferred:
                 continue
+            if self._fma_candidate(op):
+                product = self.fma_operands(op)
+                assert product is not None
+                for operand in op.operands:  # an addend that is a product too
+                    if operand.owner in self.deferred and operand not in product[2:]:
+                        continue
+                    if operand.owner in self.deferred:
+                        self.deferred.discard(operand.owner)
+                        self.lower([operand.owner])  # type: ignore[list-item]
+                self.varying_op(op)  # a fmuladd of its deferred product
+                continue
+            for operand in op.operands:
+                if operand.owner in self.deferred:
+                    self.deferred.discard(operand.owner)
+                    self.lower([operand.owner])  # type: ignore[list-item]
             if isinstance(op, StoreOp):
                 self.store(op)
             elif isinstance(op, LoadOp):
@@ -327,32 +382,55 @@ class VectorBody:
             vec = self.lane_wise(op)
         self.vectors[result] = vec
 
+    def _fusable_product(self, mul: Operation) -> Operation | None:
+        """The addf that `mul` (a product of the loop body used only there) feeds."""
+        if not isinstance(mul, arith.MulfOp) or not mul.result.has_one_use():
+            return None
+        add = next(iter(mul.result.uses)).operation
+        if not isinstance(add, arith.AddfOp) or add not in self.loop_ops:
+            return None
+        return add if add.fastmath == mul.fastmath else None
+
+    def _varying(self, value: SSAValue) -> bool:
+        """Whether `value` differs between lanes (a deferred product: if one
+        of its factors does)."""
+        if value.owner in self.deferred:
+            return any(not self.is_uniform(o) for o in value.owner.operands)
+        return not self.is_uniform(value)
+
+    def _fma_candidate(self, op: Operation) -> bool:
+        """Whether `op` is a varying addf of a deferred product (it becomes a
+        fmuladd); a uniform one needs its product computed first."""
+        return (
+            isinstance(op, arith.AddfOp)
+            and any(o.owner in self.deferred for o in op.operands)
+            and any(self._varying(o) for o in op.operands)
+        )
+
     def fma_operands(self, op: Operation) -> tuple[SSAValue, SSAValue, SSAValue] | None:
-        """`(a, b, c)` when `op` is `c + a * b` with a product used only here
-        (the separate product is then dead; LLVM drops it)."""
+        """`(a, b, c)` when `op` is `c + a * b` with a product used only here."""
         for product, addend in (op.operands, op.operands[::-1]):
             mul = product.owner
-            if (
-                isinstance(mul, arith.MulfOp)
-                and mul in self.loop_ops
-                and product.has_one_use()
-                and mul.fastmath == op.fastmath  # type: ignore[attr-defined]
-            ):
+            if mul in self.deferred and self._fusable_product(mul) is op:
+                assert isinstance(mul, arith.MulfOp)
                 return mul.lhs, mul.rhs, addend
         return None
 
     def lane_wise(self, op: Operation) -> SSAValue:
-        """`op` applied lane by lane with its scalar lowering."""
+        """`op` applied lane by lane with its scalar lowering (an extern call:
+        one call per lane)."""
+        per_operand = [self.lanes_of(o) for o in op.operands]
+        lane_args = [[lanes[k] for lanes in per_operand] for k in range(self.lanes)]
+        if isinstance(op, CallExternOp):
+            result = llvm_type(op.res[0].type)
+            calls = [self.body.externs.call(self.em, op.callee.data, a, result) for a in lane_args]
+            return self.gather([c for c in calls if c is not None])
         lowering = LOWERINGS.get(type(op))
         if lowering is None:
-            self.body.lower_op(op)  # raises the lowering's "no lowering" error
-        assert lowering is not None
-        per_operand = [self.lanes_of(o) for o in op.operands]
-        scalars = [
-            lowering(op, [lanes[k] for lanes in per_operand], self.em, self.body.externs)
-            for k in range(self.lanes)
-        ]
-        return self.gather(scalars)
+            raise LoweringError(
+                f"convert-tir-to-llvm: no lowering for {op.name} in a vectorized loop:\n{op}"
+            )
+        return self.gather([lowering(op, a, self.em, self.body.externs) for a in lane_args])
 
 
 def lower_vectorized_for(body: BodyLowering, op: ForOp) -> bool:

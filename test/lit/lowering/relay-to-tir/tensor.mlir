@@ -1,4 +1,4 @@
-// RUN: xtvm-opt %s -p convert-relay-to-tir | filecheck %s
+// RUN: xtvm-opt %s -p 'convert-relay-to-tir{schedules=false}' | filecheck %s
 // Elementwise relay ops left in a graph function (no fuse-ops): each becomes
 // its own kernel `fused_<op>`, called with relay.call_lowered.
 

@@ -1,4 +1,4 @@
-// RUN: xtvm-opt %s -p convert-relay-to-tir | filecheck %s
+// RUN: xtvm-opt %s -p 'convert-relay-to-tir{schedules=false}' | filecheck %s
 // Shape ops: reshape maps each output index through the flat row-major
 // offset; transpose permutes the load indices; a fused chain of both is one
 // loop nest reading the input directly.

@@ -2,9 +2,11 @@
 // RUN: xtvm-opt %s -p convert-tir-to-llvm | xtvm-opt | filecheck %s
 // RUN: xtvm-opt %s -p convert-tir-to-llvm -t llvm | filecheck %s --check-prefix=LLVM
 
-// The loop program: noalias pointers, the loop as header/body/exit blocks,
+// The loop program: noalias pointers, index constants made once in the entry
+// block, the loop as header/body/exit blocks,
 // one inbounds GEP per access, and `return 0`.
 // CHECK-LABEL: llvm.func @addone_impl(%A: !llvm.ptr {llvm.noalias}, %B: !llvm.ptr {llvm.noalias}) -> i32 {
+// CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %c0 = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %c3 = llvm.mlir.constant(3) : i64
 // CHECK-NEXT:    llvm.br ^[[HEADER:.*]](%c0 : i64)
@@ -18,7 +20,6 @@
 // CHECK-NEXT:    %s = llvm.fadd %v, %one : f32
 // CHECK-NEXT:    %[[PB:.*]] = llvm.getelementptr inbounds %B[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:    llvm.store %s, %[[PB]] {alignment = 4 : i64} : f32, !llvm.ptr
-// CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[NEXT:.*]] = llvm.add %i, %[[ONE]] overflow<nsw> : i64
 // CHECK-NEXT:    llvm.br ^[[HEADER]](%[[NEXT]] : i64)
 // CHECK-NEXT:  ^[[EXIT]]:

@@ -27,8 +27,7 @@
 // CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT:    llvm.return %[[ZERO]] : i32
 // A[i, j] of memref<4x8xf32> is element i*8 + j.
-// CHECK:         %[[S:.*]] = llvm.mlir.constant(8) : i64
-// CHECK-NEXT:    %[[M:.*]] = llvm.mul %i, %[[S]] overflow<nsw> : i64
+// CHECK:         %[[M:.*]] = llvm.mul %i, %{{.*}} overflow<nsw> : i64
 // CHECK-NEXT:    %[[L:.*]] = llvm.add %[[M]], %j overflow<nsw> : i64
 // CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %A[%[[L]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:    %v = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> f32

@@ -1,0 +1,17 @@
+// RUN: xtvm-opt %s | filecheck %s
+// RUN: xtvm-opt %s | xtvm-opt | filecheck %s
+
+// CHECK-LABEL: func.func @packed
+// CHECK-NEXT: %p = relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW16o"} : (tensor<32x8x3x3xf32>) -> tensor<2x8x3x3x16xf32>
+// CHECK-NEXT: %y = relay.nn.contrib_conv2d_packed %x, %p {kernel_layout = "OIHW16o", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<2x8x3x3x16xf32>) -> tensor<1x32x8x8xf32>
+// CHECK-NEXT: %u = relay.layout_transform %p {src_layout = "OIHW16o", dst_layout = "OIHW"} : (tensor<2x8x3x3x16xf32>) -> tensor<32x8x3x3xf32>
+// CHECK-NEXT: %q = relay.layout_transform %d {src_layout = "NK", dst_layout = "NK8n"} : (tensor<24x5xf32>) -> tensor<3x5x8xf32>
+// CHECK-NEXT: %z = relay.nn.contrib_dense_pack %v, %q {weight_layout = "NK8n"} : (tensor<2x5xf32>, tensor<3x5x8xf32>) -> tensor<2x24xf32>
+func.func @packed(%x: tensor<1x8x8x8xf32>, %w: tensor<32x8x3x3xf32>, %v: tensor<2x5xf32>, %d: tensor<24x5xf32>) -> (tensor<1x32x8x8xf32>, tensor<32x8x3x3xf32>, tensor<2x24xf32>) {
+  %p = relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW16o"} : (tensor<32x8x3x3xf32>) -> tensor<2x8x3x3x16xf32>
+  %y = relay.nn.contrib_conv2d_packed %x, %p {kernel_layout = "OIHW16o", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<2x8x3x3x16xf32>) -> tensor<1x32x8x8xf32>
+  %u = relay.layout_transform %p {src_layout = "OIHW16o", dst_layout = "OIHW"} : (tensor<2x8x3x3x16xf32>) -> tensor<32x8x3x3xf32>
+  %q = relay.layout_transform %d {src_layout = "NK", dst_layout = "NK8n"} : (tensor<24x5xf32>) -> tensor<3x5x8xf32>
+  %z = relay.nn.contrib_dense_pack %v, %q {weight_layout = "NK8n"} : (tensor<2x5xf32>, tensor<3x5x8xf32>) -> tensor<2x24xf32>
+  func.return %y, %u, %z : tensor<1x32x8x8xf32>, tensor<32x8x3x3xf32>, tensor<2x24xf32>
+}

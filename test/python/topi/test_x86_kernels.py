@@ -1,0 +1,130 @@
+"""The x86 kernels (packed conv2d and dense, register-blocked, vectorized,
+parallel) through the whole pipeline — relay-alter-op-layout, fusion with
+their epilogues, the schedules, the vectorizer — against NumPy, on shapes
+that do and do not divide the tiles."""
+
+import numpy as np
+import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+from xdsl.ir import Block, Region
+
+import xtvm
+from xtvm.dialects import relay, tir
+from xtvm.driver.build_module import lower
+from xtvm.reference.relay.conv import conv2d
+from xtvm.transform import PassContext
+
+CONVS = {
+    # name: (C, O, H, W, K, strides, padding, dilation, groups)
+    "3x3-row-fits": (8, 32, 9, 9, 3, (1, 1), (1, 1, 1, 1), (1, 1), 1),
+    "7x7-stride2": (3, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3), (1, 1), 1),
+    "partial-row-tile": (16, 32, 35, 37, 3, (1, 1), (0, 1, 2, 1), (1, 1), 1),
+    "dilated": (8, 16, 10, 10, 3, (1, 1), (2, 2, 2, 2), (2, 2), 1),
+    "grouped": (8, 32, 8, 8, 3, (1, 1), (1, 1, 1, 1), (1, 1), 2),
+    "block-of-8": (4, 24, 6, 6, 1, (1, 1), (0, 0, 0, 0), (1, 1), 1),
+    "depthwise": (8, 8, 13, 21, 3, (1, 1), (1, 1, 1, 1), (1, 1), 8),
+    "depthwise-stride2-partial-tiles": (16, 16, 15, 37, 3, (2, 2), (1, 1, 1, 1), (1, 1), 16),
+}
+
+
+def _module(body, arg_types):
+    block = Block(arg_types=arg_types)
+    ops = body(*block.args)
+    block.add_ops([*ops, func.ReturnOp(ops[-1].results[0])])
+    fn = func.FuncOp("main", (arg_types, [ops[-1].results[0].type]), Region(block))
+    return ModuleOp([fn])
+
+
+def _run(module, inputs):
+    gmod = xtvm.build(module)["default"](xtvm.cpu(0))
+    for i, x in enumerate(inputs):
+        gmod.set_input(i, x)
+    gmod.run()
+    return gmod.get_output(0).numpy()
+
+
+def _conv_module(cfg):
+    c, o, h, w, k, strides, padding, dilation, groups = cfg
+    types = [
+        TensorType(f32, [1, c, h, w]),
+        TensorType(f32, [o, c // groups, k, k]),
+        TensorType(f32, [o, 1, 1]),
+    ]
+
+    def body(x, wt, b):
+        conv = relay.Conv2dOp(x, wt, strides, padding, dilation, groups)
+        add = relay.AddOp(conv.result, b)
+        types.append(conv.result.type)
+        return [conv, add]
+
+    module = _module(body, types[:3])
+    return module, types[3].get_shape()
+
+
+@pytest.mark.parametrize("name", list(CONVS))
+def test_packed_conv2d_with_bias_matches_numpy(name):
+    cfg = CONVS[name]
+    c, o, h, w, k, strides, padding, dilation, groups = cfg
+    module, _ = _conv_module(cfg)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, c, h, w)).astype(np.float32)
+    wt = rng.standard_normal((o, c // groups, k, k)).astype(np.float32)
+    b = rng.standard_normal((o, 1, 1)).astype(np.float32)
+    out = _run(module, [x, wt, b])
+    ref = conv2d(x, wt, strides, padding, dilation, groups) + b
+    np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["3x3-row-fits", "depthwise"])
+def test_conv2d_kernels_are_scheduled(name):
+    module, _ = _conv_module(CONVS[name])
+    tir_module = lower(module, stage="tir").module
+    text = str(tir_module)
+    assert "relay.nn.contrib_conv2d_packed" not in text  # lowered
+    kinds = [op.kind.data for op in tir_module.walk() if isinstance(op, tir.ForOp)]
+    assert "vectorized" in kinds and "parallel" in kinds
+
+
+def test_schedules_can_be_turned_off():
+    module, _ = _conv_module(CONVS["3x3-row-fits"])
+    with PassContext(config={"tir.apply_schedules": False}):
+        tir_module = lower(module, stage="tir").module
+    kinds = {op.kind.data for op in tir_module.walk() if isinstance(op, tir.ForOp)}
+    assert kinds == {"serial"}
+
+
+@pytest.mark.parametrize("m,n,k", [(1, 1000, 64), (3, 40, 7), (8, 16, 33), (11, 48, 20)])
+def test_packed_dense_with_relu_matches_numpy(m, n, k):
+    types = [TensorType(f32, [m, k]), TensorType(f32, [n, k])]
+    module = _module(
+        lambda x, w: [d := relay.DenseOp(x, w), relay.ReluOp(d.result)], types
+    )
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    w = rng.standard_normal((n, k)).astype(np.float32)
+    np.testing.assert_allclose(_run(module, [x, w]), np.maximum(x @ w.T, 0), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "shape,kinds",
+    [
+        ((3, 37), {"parallel", "vectorized"}),  # the whole row is one vector
+        ((2, 64), {"parallel", "vectorized"}),  # rows split by the lanes
+        ((5, 100), {"parallel", "serial"}),  # too long for one vector, not divisible
+        ((64,), {"vectorized"}),  # nothing above the row to run in parallel
+    ],
+)
+def test_injective_kernels_run_parallel_and_vectorized(shape, kinds):
+    types = [TensorType(f32, list(shape)), TensorType(f32, [shape[-1]])]
+    module = _module(lambda x, b: [a := relay.AddOp(x, b), relay.ReluOp(a.result)], types)
+    found = {
+        op.kind.data
+        for op in lower(module.clone(), stage="tir").module.walk()
+        if isinstance(op, tir.ForOp)
+    }
+    assert kinds <= found
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal(shape[-1]).astype(np.float32)
+    np.testing.assert_allclose(_run(module, [x, b]), np.maximum(x + b, 0), rtol=1e-6)

@@ -1,0 +1,189 @@
+"""xtvm against onnxruntime at 1 and 2 threads: ``python -m xtvm.bench``.
+
+For ResNet-50, SqueezeNet, VGG-19 and AlexNet (the onnx package's light
+models with seeded random weights), each compiled once in a fresh process,
+it prints per thread count: xtvm's latency (median of ``--repeat`` runs after
+a warm-up), onnxruntime's with the same number of intra-op threads (each
+engine timed in a process of its own, so that neither's idle threads steal
+the other's cores), their ratio, the GFLOP/s both reach (2 × the MACs of Conv/Gemm per run), the
+largest relative difference of the outputs, and xtvm's compile time. Then a
+GEMM micro-benchmark: ``1024 × 1024 × 1024`` float32 through xtvm's
+``dense`` kernel against NumPy's BLAS, same thread counts. Absolute times on
+a shared machine are noisy; the ratios, taken in the same run, are the
+measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+MODELS = ("resnet50", "squeezenet", "vgg19", "bvlc_alexnet")
+
+
+def _light_model(name: str):
+    """The light model ``name`` with random weights and a random input for it."""
+    import numpy as np
+    import onnx
+
+    from xtvm.frontend.onnx.testing import light_model_path, randomize_weights
+
+    model = randomize_weights(onnx.load(light_model_path(name)), seed=0)
+    weights = {i.name for i in model.graph.initializer}
+    (data,) = [i for i in model.graph.input if i.name not in weights]
+    shape = [d.dim_value for d in data.type.tensor_type.shape.dim]
+    x = np.random.default_rng(1).standard_normal(shape).astype("float32")
+    return model, data.name, x
+
+
+def _ort_session(model, threads: int):
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+
+
+def measure_xtvm(name: str, threads: list[int], repeat: int) -> dict:
+    """Compile ``name`` and time it per thread count; its largest relative
+    difference from onnxruntime (one single-threaded reference run)."""
+    import numpy as np
+
+    import xtvm
+    from xtvm.bench.timing import median_seconds, model_flops
+    from xtvm.frontend import from_onnx
+
+    model, input_name, x = _light_model(name)
+    start = time.perf_counter()
+    mod, params = from_onnx(model)
+    lib = xtvm.build(mod, params=params)
+    compile_s = time.perf_counter() - start
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(input_name, x)
+    times = {}
+    for n in threads:
+        xtvm.runtime.set_num_threads(n)
+        times[n] = median_seconds(gmod.run, repeat)
+    (ref,) = _ort_session(model, 1).run(None, {input_name: x})
+    out = gmod.get_output(0).numpy()
+    err = float(np.max(np.abs(out - ref)) / max(float(np.max(np.abs(ref))), 1e-12))
+    return {"compile_s": compile_s, "flops": model_flops(model), "seconds": times,
+            "rel_err": err}
+
+
+def measure_ort(name: str, threads: list[int], repeat: int) -> dict:
+    """onnxruntime's time for ``name`` per thread count."""
+    from xtvm.bench.timing import median_seconds
+
+    model, input_name, x = _light_model(name)
+    times = {}
+    for n in threads:
+        sess = _ort_session(model, n)
+        times[n] = median_seconds(lambda: sess.run(None, {input_name: x}), repeat)
+    return {"seconds": times}
+
+
+def measure_gemm(threads: int, repeat: int, size: int = 1024) -> dict:
+    """xtvm's dense kernel and NumPy on ``size³`` float32 (run with
+    ``OPENBLAS_NUM_THREADS`` already set for NumPy)."""
+    import numpy as np
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+    from xdsl.ir import Block, Region
+
+    import xtvm
+    from xtvm.bench.timing import median_seconds
+    from xtvm.dialects import relay
+    from xtvm.driver.build_module import bind_params
+
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((size, size)).astype(np.float32)
+    b = rng.standard_normal((size, size)).astype(np.float32)
+    ty = TensorType(f32, [size, size])
+    block = Block(arg_types=[ty, ty])
+    block.args[1].name_hint = "b"
+    dense = relay.DenseOp(block.args[0], block.args[1])
+    block.add_ops([dense, func.ReturnOp(dense.result)])
+    module = ModuleOp([func.FuncOp("main", ([ty, ty], [ty]), Region(block))])
+    bind_params(module, {"b": b})
+    gmod = xtvm.build(module)["default"](xtvm.cpu(0))
+    gmod.set_input(0, a)
+    xtvm.runtime.set_num_threads(threads)
+    xtvm_s = median_seconds(gmod.run, repeat)
+    numpy_s = median_seconds(lambda: a @ b.T, repeat)
+    err = float(np.max(np.abs(gmod.get_output(0).numpy() - a @ b.T)))
+    return {"threads": threads, "xtvm_s": xtvm_s, "numpy_s": numpy_s, "abs_err": err,
+            "flops": 2.0 * size**3}
+
+
+def _child(args: list[str], env: dict[str, str] | None = None) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-m", "xtvm.bench", *args],
+        capture_output=True, text=True, env={**os.environ, **(env or {})},
+    )
+    if proc.returncode:
+        lines = proc.stderr.strip().splitlines() or ["(no output)"]
+        return {"error": lines[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--threads", default="1,2", help="thread counts, e.g. 1,2")
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--no-gemm", action="store_true")
+    parser.add_argument("--model", help=argparse.SUPPRESS)  # child: one model, JSON out
+    parser.add_argument("--engine", help=argparse.SUPPRESS)  # child: xtvm or ort
+    parser.add_argument("--gemm", type=int, help=argparse.SUPPRESS)  # child: one GEMM run
+    args = parser.parse_args(argv)
+    threads = [int(t) for t in args.threads.split(",")]
+    if args.model:
+        measure = measure_xtvm if args.engine == "xtvm" else measure_ort
+        print(json.dumps(measure(args.model, threads, args.repeat)))
+        return
+    if args.gemm:
+        print(json.dumps(measure_gemm(args.gemm, args.repeat)))
+        return
+
+    print(f"# xtvm vs onnxruntime, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
+          f"median of {args.repeat} runs, random weights (seed 0)")
+    header = ("model", "threads", "xtvm ms", "ort ms", "xtvm/ort", "xtvm GFLOP/s",
+              "ort GFLOP/s", "max rel diff", "compile s")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for name in args.models.split(","):
+        common = ["--model", name, "--threads", args.threads, "--repeat", str(args.repeat)]
+        x = _child([*common, "--engine", "xtvm"])
+        o = _child([*common, "--engine", "ort"])
+        if "error" in x or "error" in o:
+            print(f"| {name} | failed: {x.get('error') or o.get('error')} |", flush=True)
+            continue
+        for n in threads:
+            x_s, o_s = x["seconds"][str(n)], o["seconds"][str(n)]
+            print(f"| {name} | {n} | {x_s * 1e3:.1f} | {o_s * 1e3:.1f} | {x_s / o_s:.2f} | "
+                  f"{x['flops'] / x_s / 1e9:.0f} | {x['flops'] / o_s / 1e9:.0f} | "
+                  f"{x['rel_err']:.1e} | {x['compile_s']:.1f} |", flush=True)
+    if args.no_gemm:
+        return
+    print()
+    print("| GEMM 1024³ | threads | xtvm ms | numpy ms | xtvm/numpy | xtvm GFLOP/s | numpy GFLOP/s |")
+    print("|---|---|---|---|---|---|---|")
+    for n in threads:
+        r = _child(["--gemm", str(n), "--repeat", str(args.repeat)],
+                   env={"OPENBLAS_NUM_THREADS": str(n), "OMP_NUM_THREADS": str(n)})
+        if "error" in r:
+            print(f"| dense | {n} | failed: {r['error']} |", flush=True)
+            continue
+        x_ms, np_ms = r["xtvm_s"] * 1e3, r["numpy_s"] * 1e3
+        print(f"| dense | {n} | {x_ms:.1f} | {np_ms:.1f} | {x_ms / np_ms:.2f} | "
+              f"{r['flops'] / r['xtvm_s'] / 1e9:.0f} | {r['flops'] / r['numpy_s'] / 1e9:.0f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""Packed layouts for fast CPU kernels: ``relay.layout_transform``,
+``relay.nn.contrib_conv2d_packed`` and ``relay.nn.contrib_dense_pack``
+(TVM's ``layout_transform``, ``nn.contrib_conv2d_NCHWc`` weight packing and
+``nn.contrib_dense_pack``).
+
+``relay-alter-op-layout`` rewrites ``conv2d``/``dense`` into the packed ops
+with a ``layout_transform`` of the weight, which ``relay-fold-constant`` then
+evaluates once at compile time: the kernels read weights whose output-channel
+block is innermost, one vector register wide (see ``xtvm/topi/x86``).
+Layout strings follow :mod:`xtvm.layout` (``"OIHW16o"``, ``"NK16n"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+
+from xtvm.dialects.relay.base import (
+    OpPattern,
+    RelayOp,
+    RelayTypeError,
+    i64_attr,
+    int_array,
+    shape_str,
+    tensor_type,
+)
+from xtvm.dialects.relay.conv import Conv2dOp
+from xtvm.dialects.relay.nn import DenseOp
+from xtvm.layout import Layout, transform_shape
+
+_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
+
+
+def _layout(cls: type[RelayOp], name: str, what: str) -> Layout:
+    try:
+        return Layout.parse(name)
+    except ValueError as e:
+        raise RelayTypeError(f"'{cls.name}' {what}: {e}") from None
+
+
+def _unpacked(cls: type[RelayOp], weight: TensorType, layout: str, primal: str) -> TensorType:
+    """The weight's type in its primal layout (``OIHW``, ``NK``)."""
+    parsed = _layout(cls, layout, "kernel layout")
+    if parsed.primal != primal:
+        raise RelayTypeError(
+            f"'{cls.name}' expects a packed {primal} weight layout, got '{layout}'"
+        )
+    try:
+        extents = parsed.primal_shape(weight.get_shape())
+    except ValueError as e:
+        raise RelayTypeError(f"'{cls.name}' weight {shape_str(weight.get_shape())}: {e}") from None
+    return TensorType(weight.element_type, [extents[a] for a in primal])
+
+
+@irdl_op_definition
+class LayoutTransformOp(RelayOp):
+    """A tensor in layout ``src_layout`` rewritten in ``dst_layout`` (the same
+    primal axes; sub-axes must divide their axis).
+
+    ```mlir
+    %p = relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW16o"} : (tensor<32x8x3x3xf32>) -> tensor<2x8x3x3x16xf32>
+    ```
+    """
+
+    name = "relay.layout_transform"
+    PATTERN: ClassVar[OpPattern] = OpPattern.INJECTIVE
+    data = operand_def(TensorType)
+    result = result_def(TensorType)
+    src_layout = prop_def(StringAttr)
+    dst_layout = prop_def(StringAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data " + _FUNCTIONAL
+
+    def __init__(self, data: SSAValue, src_layout: str, dst_layout: str):
+        attrs = {"src_layout": src_layout, "dst_layout": dst_layout}
+        (ty,) = self.infer([data.type], attrs)
+        props = {k: StringAttr(v) for k, v in attrs.items()}
+        super().__init__(operands=[data], result_types=[ty], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "data")
+        src, dst = attrs["src_layout"], attrs["dst_layout"]
+        for name in (src, dst):
+            _layout(cls, name, "layout")
+        try:
+            shape = transform_shape(data.get_shape(), src, dst)
+        except ValueError as e:
+            raise RelayTypeError(
+                f"'{cls.name}' cannot take {shape_str(data.get_shape())} from '{src}' "
+                f"to '{dst}': {e}"
+            ) from None
+        return [TensorType(data.element_type, shape)]
+
+
+@irdl_op_definition
+class Conv2dPackedOp(RelayOp):
+    """``relay.nn.conv2d`` (NCHW data and result) on a weight packed in
+    ``kernel_layout`` ``"OIHW<b>o"``: ``[O/b, C/groups, KH, KW, b]``.
+    Attributes as ``relay.nn.conv2d``; ``b`` divides ``O / groups``.
+
+    ```mlir
+    %y = relay.nn.contrib_conv2d_packed %x, %p {kernel_layout = "OIHW16o", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<2x8x3x3x16xf32>) -> tensor<1x32x8x8xf32>
+    ```
+    """
+
+    name = "relay.nn.contrib_conv2d_packed"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OUT_ELEMWISE_FUSABLE
+    data = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    result = result_def(TensorType)
+    kernel_layout = prop_def(StringAttr)
+    strides = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
+    padding = prop_def(DenseArrayBase, default_value=int_array([0, 0, 0, 0]))
+    dilation = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
+    groups = prop_def(IntegerAttr, default_value=i64_attr(1))
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data `,` $weight " + _FUNCTIONAL
+
+    def __init__(
+        self,
+        data: SSAValue,
+        weight: SSAValue,
+        kernel_layout: str,
+        strides: Sequence[int] = (1, 1),
+        padding: Sequence[int] = (0, 0, 0, 0),
+        dilation: Sequence[int] = (1, 1),
+        groups: int = 1,
+    ):
+        attrs: dict[str, Any] = {
+            "kernel_layout": kernel_layout,
+            "strides": tuple(strides),
+            "padding": tuple(padding),
+            "dilation": tuple(dilation),
+            "groups": groups,
+        }
+        (ty,) = self.infer([data.type, weight.type], attrs)
+        props: dict[str, Attribute] = {
+            "kernel_layout": StringAttr(kernel_layout),
+            "strides": int_array(strides),
+            "padding": int_array(padding),
+            "dilation": int_array(dilation),
+            "groups": i64_attr(groups),
+        }
+        super().__init__(operands=[data, weight], result_types=[ty], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        attrs = cls.with_defaults(attrs)
+        weight = tensor_type(cls, operand_types[1], "weight")
+        oihw = _unpacked(cls, weight, attrs["kernel_layout"], "OIHW")
+        block = Layout.parse(attrs["kernel_layout"]).factor("O")
+        if (oihw.get_shape()[0] // attrs["groups"]) % block:
+            raise RelayTypeError(
+                f"'{cls.name}' output-channel block {block} does not divide the "
+                f"{oihw.get_shape()[0] // attrs['groups']} output channels of a group"
+            )
+        conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation", "groups")}
+        return Conv2dOp.infer([operand_types[0], oihw], conv_attrs)
+
+
+@irdl_op_definition
+class DensePackOp(RelayOp):
+    """``relay.nn.dense`` on a weight packed in ``weight_layout`` ``"NK<b>n"``:
+    ``[N/b, K, b]``.
+
+    ```mlir
+    %y = relay.nn.contrib_dense_pack %x, %p {weight_layout = "NK16n"} : (tensor<1x64xf32>, tensor<4x64x16xf32>) -> tensor<1x64xf32>
+    ```
+    """
+
+    name = "relay.nn.contrib_dense_pack"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OUT_ELEMWISE_FUSABLE
+    data = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    result = result_def(TensorType)
+    weight_layout = prop_def(StringAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$data `,` $weight " + _FUNCTIONAL
+
+    def __init__(self, data: SSAValue, weight: SSAValue, weight_layout: str):
+        (ty,) = self.infer([data.type, weight.type], {"weight_layout": weight_layout})
+        props = {"weight_layout": StringAttr(weight_layout)}
+        super().__init__(operands=[data, weight], result_types=[ty], properties=props)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        weight = tensor_type(cls, operand_types[1], "weight")
+        nk = _unpacked(cls, weight, attrs["weight_layout"], "NK")
+        return DenseOp.infer([operand_types[0], nk], {})

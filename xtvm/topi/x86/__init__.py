@@ -1,0 +1,24 @@
+"""x86 computes and schedules of the heavy ops (TVM's ``topi.x86``).
+
+* ``conv2d``: NCHW convolution on weights packed ``OIHW<b>o`` (``b`` output
+  channels, one vector register, innermost), register-blocked;
+* ``dense``: dense on weights packed ``NK<b>n``;
+* ``depthwise``: depthwise conv2d, vectorized along the output rows;
+* ``injective``: parallel, vectorized injective kernels and pools;
+* ``config``: the blocking each op uses for a target, shared by
+  ``relay-alter-op-layout`` (which packs the weights) and the schedules.
+"""
+
+from xtvm.topi.x86.config import conv2d_block, dense_block, lanes
+from xtvm.topi.x86.conv2d import conv2d_packed
+from xtvm.topi.x86.dense import dense_pack
+from xtvm.topi.x86.depthwise import depthwise_conv2d_nchw
+
+__all__ = [
+    "conv2d_block",
+    "conv2d_packed",
+    "dense_block",
+    "dense_pack",
+    "depthwise_conv2d_nchw",
+    "lanes",
+]

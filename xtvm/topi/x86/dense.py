@@ -1,0 +1,66 @@
+"""dense on a packed weight, register-blocked for x86 (TVM's
+``dense_pack``).
+
+The weight is packed ``NK<b>n`` (``[N/b, K, b]``); the product reads element
+``[j // b, k, j % b]``, which ``tir-simplify`` turns into ``[jo, k, ji]``
+once ``j`` is split by ``b``. The reduction is attached to the fused
+epilogue; the schedule tiles ``mb`` rows by ``b`` outputs in registers::
+
+    parallel for (mo, jo) fused:
+        acc[mb][b] = 0
+        for k:
+          for mi in mb (unrolled):
+            for ji in b (vectorized):  acc[mi] += x[m, k] * w[jo, k, :]
+        for mi in mb (unrolled):
+          for ji in b (vectorized):    out[m, j] = epilogue(acc)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xtvm import te
+from xtvm.te.expr import PrimExpr
+from xtvm.topi.x86.tiling import vectorize_tile
+
+ROW_BLOCK = 8
+"""Rows of the register tile (each row is one vector accumulator)."""
+
+
+def dense_pack(data: te.Tensor, weight: te.Tensor) -> te.Tensor:
+    """data ``[M, K]`` · weight packed ``NK<b>n`` (``[N/b, K, b]``) → ``[M, N]``."""
+    if data.ndim != 2 or weight.ndim != 3 or data.shape[1] != weight.shape[1]:
+        raise ValueError(
+            f"dense_pack: data {list(data.shape)} must be [M, K] and the packed weight "
+            f"{list(weight.shape)} [N/b, K, b]"
+        )
+    m, k = data.shape
+    blocks, _, b = weight.shape
+    rk = te.reduce_axis((0, k), name="rk")
+
+    def fcompute(i: PrimExpr, j: PrimExpr) -> PrimExpr:
+        return te.sum(data[i, rk] * weight[j // b, rk, j % b], axis=rk)
+
+    return te.compute(
+        (m, blocks * b),
+        fcompute,
+        name="T_dense_pack",
+        tag="dense_pack",
+        attrs={"schedule": schedule_dense_pack, "block": b},
+    )
+
+
+def schedule_dense_pack(sch, dense: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
+    """The register-blocked schedule (see the module) of the kernel's one
+    output, whose loop nest computes ``dense`` (attached) and its epilogue."""
+    if len(outputs) != 1:
+        return
+    (out,) = outputs
+    i, j = sch.get_loops(out.name)
+    mo, mi = sch.split(i, [None, min(ROW_BLOCK, out.shape[0])])
+    jo, ji = sch.split(j, [None, dense.op.attrs["block"]])
+    sch.reorder(mo, jo, mi, ji)
+    tile = sch.fuse(mo, jo)
+    nests = sch.cache_write(out.name, tile)
+    vectorize_tile(sch, nests)
+    sch.parallel(tile)

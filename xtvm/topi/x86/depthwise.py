@@ -1,0 +1,94 @@
+"""Depthwise conv2d for x86 (TVM's ``depthwise_conv2d_nchw`` x86 schedule,
+with NCHW activations and an OIHW ``[C, 1, KH, KW]`` weight).
+
+Each channel convolves alone, so there is no channel reduction to vectorize
+over; the kernel vectorizes along the output row instead. In a fused kernel
+the reduction is attached to the epilogue, and the schedule keeps a tile of
+``rows × lanes`` output pixels in registers (each weight broadcast once per
+tile row set; ``R`` pixels, about one register)::
+
+    parallel for (n, c, yo) fused:
+      for xo:
+        acc[rows][R] = 0
+        for ry, rx:
+          for yi in rows (unrolled):
+            for xi in R (vectorized):       acc[yi] += in[c, y+ry, x+rx] * w[c, ry, rx]
+        for yi in rows (unrolled):
+          for xi in R (vectorized):         out = epilogue(acc)
+
+The zero padding is a separate parallel loop nest (the reduction reads no
+guarded elements). Tiles divide the output when they can (``rows`` a divisor
+of the height, the row tile one of the width, see ``config.row_block``); a
+width with no divisor near the lanes ends in a guarded partial tile, which
+runs as scalar code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xtvm import te
+from xtvm.te.expr import PrimExpr
+from xtvm.topi.x86.config import lanes, row_block
+from xtvm.topi.x86.conv2d import pad_nchw
+from xtvm.topi.x86.injective import schedule_injective
+from xtvm.topi.x86.tiling import vectorize_tile
+
+ROWS = 4
+"""Output rows of the register tile."""
+
+
+def depthwise_conv2d_nchw(
+    data: te.Tensor,
+    weight: te.Tensor,
+    strides: Sequence[int] = (1, 1),
+    padding: Sequence[int] = (0, 0, 0, 0),
+    dilation: Sequence[int] = (1, 1),
+) -> te.Tensor:
+    """Depthwise 2-d convolution: data ``[N, C, H, W]``, weight ``[C, 1, KH,
+    KW]`` → ``[N, C, OH, OW]``."""
+    n, c, h, w = data.shape
+    o, one, kh, kw = weight.shape
+    if o != c or one != 1:
+        raise ValueError(
+            f"depthwise_conv2d_nchw: weight {list(weight.shape)} must be [C, 1, KH, KW] "
+            f"for data {list(data.shape)}"
+        )
+    (sh, sw), (dh, dw) = strides, dilation
+    top, left, bottom, right = padding
+    oh = (h + top + bottom - (kh - 1) * dh - 1) // sh + 1
+    ow = (w + left + right - (kw - 1) * dw - 1) // sw + 1
+    padded = pad_nchw(data, padding)
+    ry = te.reduce_axis((0, kh), name="ry")
+    rx = te.reduce_axis((0, kw), name="rx")
+
+    def fcompute(i: PrimExpr, ch: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
+        pixel = padded[i, ch, y * sh + ry * dh, x * sw + rx * dw]
+        return te.sum(pixel * weight[ch, 0, ry, rx], axis=[ry, rx])
+
+    return te.compute(
+        (n, c, oh, ow),
+        fcompute,
+        name="T_depthwise_conv2d",
+        tag="depthwise_conv2d_nchw",
+        attrs={"schedule": schedule_depthwise_conv2d},
+    )
+
+
+def schedule_depthwise_conv2d(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
+    """The register-tiled schedule (see the module) of the kernel's one output."""
+    if len(outputs) != 1:
+        return
+    (out,) = outputs
+    n, c, y, x = sch.get_loops(out.name)
+    rows = max(d for d in range(1, ROWS + 1) if out.shape[2] % d == 0)
+    yo, yi = sch.split(y, [None, rows])
+    xo, xi = sch.split(x, [None, row_block(out.shape[3], lanes())])
+    sch.reorder(n, c, yo, xo, yi, xi)
+    tile = sch.fuse(n, c, yo)
+    nests = sch.cache_write(out.name, xo)
+    vectorize_tile(sch, nests)
+    sch.parallel(tile)
+    padded = conv.op.input_tensors[0]
+    if padded.op.attrs.get("materialize"):
+        schedule_injective(sch, padded, vectorize=False)
