@@ -4,6 +4,8 @@
 Target("llvm")                                   # the host CPU
 Target.from_string("llvm -mcpu=skylake-avx512 -mattr=+fma -num-cores=4")
 Target.current_host().vector_width              # 256, 512, ... bits
+with Target.from_string("llvm -mcpu=haswell -num-cores=1"):
+    Target.current()                             # what passes and schedules read
 ```
 
 Fields: `kind` (only "llvm"), `mcpu` ("" or "native" = the host CPU),
@@ -11,10 +13,17 @@ Fields: `kind` (only "llvm"), `mcpu` ("" or "native" = the host CPU),
 `mtriple` ("" = the host triple). `vector_width` (bits of the widest SIMD
 register) is derived from the CPU's features: the host's when `mcpu` names the
 host, else the `mattr` flags and a table of well-known x86 CPUs.
+
+A target is also a scope (TVM's `with tvm.target.Target(...)`): `xtvm.build`
+compiles inside the scope of its `target` argument, and passes and schedules
+read `Target.current()` (the innermost scope, else the host): the x86
+schedules take their vector width from it and run loops in parallel unless
+`-num-cores=1`.
 """
 
 from __future__ import annotations
 
+import contextvars
 import os
 from dataclasses import dataclass, field
 from functools import cache
@@ -98,6 +107,24 @@ class Target:
             return Target.from_string(target)
         raise TypeError(f"expected a Target or a target string, got {type(target).__name__}")
 
+    def __enter__(self) -> Target:
+        self._tokens().append(_CURRENT.set(self))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        tokens = self._tokens()
+        _CURRENT.reset(tokens.pop())
+        if not tokens:
+            del _SCOPE_TOKENS[id(self)]
+
+    def _tokens(self) -> list[contextvars.Token]:
+        return _SCOPE_TOKENS.setdefault(id(self), [])
+
+    @staticmethod
+    def current() -> Target:
+        """The target of the innermost `with target:` scope, else the host."""
+        return _CURRENT.get() or Target.current_host()
+
     @staticmethod
     def current_host() -> Target:
         """The host CPU, all cores."""
@@ -154,3 +181,9 @@ class Target:
         if self.mtriple:
             parts.append(f"-mtriple={self.mtriple}")
         return " ".join(parts)
+
+
+_CURRENT: contextvars.ContextVar[Target | None] = contextvars.ContextVar("target", default=None)
+_SCOPE_TOKENS: dict[int, list[contextvars.Token]] = {}
+"""Per target object, the tokens of its open scopes (a frozen dataclass has
+no attribute of its own to keep them in)."""

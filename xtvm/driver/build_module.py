@@ -26,6 +26,7 @@ from xdsl.ir import Operation
 
 from xtvm.driver.pipeline import STAGES, enabled, run_steps
 from xtvm.lowering.graph_codegen import GraphArtifact, arg_name, graph_codegen
+from xtvm.target import Target
 
 
 @dataclass
@@ -115,7 +116,7 @@ def lower(
 
 def build(
     module: ModuleOp | Operation,
-    target: str | object = "llvm",
+    target: Target | str | None = "llvm",
     params: Mapping[str, object] | None = None,
 ):
     """Compile to a runtime ``Module``.
@@ -129,6 +130,7 @@ def build(
 
     if not isinstance(module, ModuleOp):
         module = ModuleOp([module.clone()])
-    lowered = lower(module.clone(), params)
+    with Target.of(target):  # the passes and schedules read Target.current()
+        lowered = lower(module.clone(), params)
     kernel_params = lowered.graph.params if lowered.graph else {}
     return codegen.jit(lowered.module, lowered.header(), kernel_params, target=target)

@@ -69,10 +69,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
     from xtvm.driver.build_module import build, lower
+    from xtvm.target import Target
     from xtvm.transform import PassContext
 
     module, params = load_model(args.model, parse_shapes(args.shape))
-    with PassContext(opt_level=args.opt_level):
+    with PassContext(opt_level=args.opt_level), Target.of(args.target):
         if args.emit is None:
             lib = build(module, target=args.target, params=params)
             lib.export_library(str(args.output))

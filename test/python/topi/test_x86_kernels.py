@@ -13,6 +13,7 @@ import xtvm
 from xtvm.dialects import relay, tir
 from xtvm.driver.build_module import lower
 from xtvm.reference.relay.conv import conv2d
+from xtvm.target import Target
 from xtvm.transform import PassContext
 
 CONVS = {
@@ -128,3 +129,27 @@ def test_injective_kernels_run_parallel_and_vectorized(shape, kinds):
     x = rng.standard_normal(shape).astype(np.float32)
     b = rng.standard_normal(shape[-1]).astype(np.float32)
     np.testing.assert_allclose(_run(module, [x, b]), np.maximum(x + b, 0), rtol=1e-6)
+
+
+def test_schedules_read_the_target():
+    """An AVX2 target packs 8 channels per block (256-bit registers);
+    -num-cores=1 makes no parallel loops; the code still computes the conv."""
+    cfg = CONVS["3x3-row-fits"]
+    module, _ = _conv_module(cfg)
+    target = Target.from_string("llvm -mcpu=haswell -num-cores=1")
+    with target:
+        assert 'dst_layout = "OIHW8o"' in str(lower(module.clone(), stage="relay-opt").module)
+        tir_module = lower(module.clone(), stage="tir").module
+    kinds = {op.kind.data for op in tir_module.walk() if isinstance(op, tir.ForOp)}
+    assert "vectorized" in kinds and "parallel" not in kinds
+    c, o, h, w, k, strides, padding, dilation, groups = cfg
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, c, h, w)).astype(np.float32)
+    wt = rng.standard_normal((o, c, k, k)).astype(np.float32)
+    b = rng.standard_normal((o, 1, 1)).astype(np.float32)
+    gmod = xtvm.build(module, target=target)["default"](xtvm.cpu(0))
+    for i, v in enumerate([x, wt, b]):
+        gmod.set_input(i, v)
+    gmod.run()
+    ref = conv2d(x, wt, strides, padding, dilation, groups) + b
+    np.testing.assert_allclose(gmod.get_output(0).numpy(), ref, rtol=1e-4, atol=1e-4)

@@ -1,4 +1,5 @@
-"""Blocking choices of the x86 kernels, from the target's vector width.
+"""Blocking choices of the x86 kernels, from the target's vector width and
+core count.
 
 ``relay-alter-op-layout`` packs weights with the output-channel block chosen
 here, and the schedules read the block back from the packed weight's last
@@ -11,9 +12,16 @@ from xtvm.target import Target
 
 
 def lanes(target: Target | None = None, dtype_bits: int = 32) -> int:
-    """Elements of ``dtype_bits`` in one vector register of the target."""
-    target = target or Target.current_host()
+    """Elements of ``dtype_bits`` in one vector register of the target
+    (default: ``Target.current()``)."""
+    target = target or Target.current()
     return max(target.vector_width // dtype_bits, 1)
+
+
+def use_threads(target: Target | None = None) -> bool:
+    """Whether schedules should make loops parallel: unless the target
+    (default: ``Target.current()``) says ``-num-cores=1``."""
+    return (target or Target.current()).num_cores != 1
 
 
 def _largest_divisor(n: int, limit: int) -> int:

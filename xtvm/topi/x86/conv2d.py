@@ -40,7 +40,7 @@ from dataclasses import replace
 
 from xtvm import te
 from xtvm.te.expr import PrimExpr
-from xtvm.topi.x86.config import row_block
+from xtvm.topi.x86.config import row_block, use_threads
 from xtvm.topi.x86.injective import schedule_injective
 from xtvm.topi.x86.tiling import vectorize_tile
 
@@ -143,7 +143,8 @@ def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -
         pixels, channels = nests.writeback
         sch.reorder(channels, pixels)  # store whole rows of the tile
         vectorize_tile(sch, replace(nests, writeback=[channels, pixels]))
-    sch.parallel(tile)
+    if use_threads():
+        sch.parallel(tile)
     padded = conv.op.input_tensors[0]
     if padded.op.attrs.get("materialize"):
         schedule_injective(sch, padded, vectorize=False)

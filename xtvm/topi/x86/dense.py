@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from xtvm import te
 from xtvm.te.expr import PrimExpr
+from xtvm.topi.x86.config import use_threads
 from xtvm.topi.x86.tiling import vectorize_tile
 
 ROW_BLOCK = 8
@@ -63,4 +64,5 @@ def schedule_dense_pack(sch, dense: te.Tensor, outputs: Sequence[te.Tensor]) -> 
     tile = sch.fuse(mo, jo)
     nests = sch.cache_write(out.name, tile)
     vectorize_tile(sch, nests)
-    sch.parallel(tile)
+    if use_threads():
+        sch.parallel(tile)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from xtvm import te
 from xtvm.te.expr import PrimExpr
-from xtvm.topi.x86.config import lanes, row_block
+from xtvm.topi.x86.config import lanes, row_block, use_threads
 from xtvm.topi.x86.conv2d import pad_nchw
 from xtvm.topi.x86.injective import schedule_injective
 from xtvm.topi.x86.tiling import vectorize_tile
@@ -88,7 +88,8 @@ def schedule_depthwise_conv2d(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]
     tile = sch.fuse(n, c, yo)
     nests = sch.cache_write(out.name, xo)
     vectorize_tile(sch, nests)
-    sch.parallel(tile)
+    if use_threads():
+        sch.parallel(tile)
     padded = conv.op.input_tensors[0]
     if padded.op.attrs.get("materialize"):
         schedule_injective(sch, padded, vectorize=False)

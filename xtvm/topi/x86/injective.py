@@ -18,7 +18,7 @@ from xtvm import te
 from xtvm.lowering.tir_to_llvm.vectorize import MAX_LANES
 from xtvm.te.operation import ComputeOp
 from xtvm.te.placement import topological_order
-from xtvm.topi.x86.config import lanes
+from xtvm.topi.x86.config import lanes, use_threads
 
 VECTOR_TAGS = frozenset({"injective", "elemwise", "broadcast"})
 """Ops whose output elements are each a function of inputs read at
@@ -37,7 +37,7 @@ def schedule_injective(sch, tensor: te.Tensor, vectorize: bool = True) -> None:
         _, inner = sch.split(row, [None, width])
     elif vectorize and 1 < extent <= MAX_LANES:
         inner = row
-    if outer and math.prod(tensor.shape[: len(outer)]) > 1:
+    if outer and math.prod(tensor.shape[: len(outer)]) > 1 and use_threads():
         sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
     if inner is not None:
         sch.vectorize(inner)
