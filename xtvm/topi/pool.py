@@ -78,7 +78,9 @@ def pool(
         )
     if kind != "avg":
         raise ValueError(f"unknown pool kind {kind!r}; expected 'max' or 'avg'")
-    total = te.compute(shape, lambda *i: values(*i, reducer=te.sum), name="T_pool_sum")
+    total = te.compute(
+        shape, lambda *i: values(*i, reducer=te.sum), name="T_pool_sum", tag="pool_sum"
+    )
 
     def counted(b: PrimExpr, c: PrimExpr, *o: PrimExpr) -> PrimExpr:
         idx = window(o)
@@ -88,7 +90,7 @@ def pool(
             inside = in_data(idx)
         return te.sum(te.const(1, data.dtype), axis=rvars, where=inside)
 
-    count = te.compute(shape, counted, name="T_pool_count")
+    count = te.compute(shape, counted, name="T_pool_count", tag="injective")
     divide = (lambda a, b: a / b) if dt.is_float(data.dtype) else te.truncdiv
     return te.compute(
         shape, lambda *i: divide(total[i], count[i]), name=f"T_avg_pool{suffix}", tag="pool_avg"

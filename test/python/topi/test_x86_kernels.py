@@ -12,6 +12,7 @@ from xdsl.ir import Block, Region
 import xtvm
 from xtvm.dialects import relay, tir
 from xtvm.driver.build_module import lower
+from xtvm.reference.relay import evaluate
 from xtvm.reference.relay.conv import conv2d
 from xtvm.target import Target
 from xtvm.transform import PassContext
@@ -153,3 +154,27 @@ def test_schedules_read_the_target():
     gmod.run()
     ref = conv2d(x, wt, strides, padding, dilation, groups) + b
     np.testing.assert_allclose(gmod.get_output(0).numpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda x: relay.AvgPool2dOp(x, pool_size=(3, 3), strides=(2, 2), padding=(1, 1, 1, 1)),
+        lambda x: relay.GlobalAvgPool2dOp(x),
+        lambda x: relay.MaxPool2dOp(x, pool_size=(2, 2), strides=(2, 2)),
+    ],
+    ids=["avg_pool", "global_avg_pool", "max_pool"],
+)
+def test_pools_run_parallel(make):
+    types = [TensorType(f32, [1, 8, 11, 11])]
+    module = _module(lambda x: [make(x)], types)
+    kinds = {
+        op.kind.data
+        for op in lower(module.clone(), stage="tir").module.walk()
+        if isinstance(op, tir.ForOp)
+    }
+    assert "parallel" in kinds
+    x = np.random.default_rng(4).standard_normal((1, 8, 11, 11)).astype(np.float32)
+    op = make(Block(arg_types=types).args[0])
+    ref = evaluate(op.name, [x], op.attrs)
+    np.testing.assert_allclose(_run(module, [x]), ref, rtol=1e-5, atol=1e-6)

@@ -2,11 +2,12 @@
 ``schedule_pool``): the loops above the row run in parallel (fused), and an
 injective row is vectorized — split by the register's lanes when they divide
 it, whole when it is short enough to be one (multi-register) vector, else
-left to LLVM. A pool's row holds its reduction, so it is only parallel.
+left to LLVM. A pool's or a reduction's row holds its reduction loops, so
+it is only parallel.
 
 :func:`schedule_default` applies them to a kernel made only of such ops
 (the kernels no op schedule claims: elementwise chains, concatenations,
-pools); any other kernel keeps its default loop nests.
+pools, reductions); any other kernel keeps its default loop nests.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from xtvm.topi.x86.config import lanes, use_threads
 VECTOR_TAGS = frozenset({"injective", "elemwise", "broadcast"})
 """Ops whose output elements are each a function of inputs read at
 computable indices: any of their loops may run in parallel or as vector lanes."""
-PARALLEL_TAGS = VECTOR_TAGS | {"pool_max", "pool_avg", "pad"}
+PARALLEL_TAGS = VECTOR_TAGS | {"pool_max", "pool_avg", "pool_sum", "pad", "comm_reduce"}
 """Ops whose output elements are independent (their loops may run in parallel)."""
 
 
@@ -49,8 +50,10 @@ def schedule_default(sch, outputs: Sequence[te.Tensor]) -> bool:
     ops = [t.op for t in topological_order(outputs) if isinstance(t.op, ComputeOp)]
     if not ops or any(op.tag not in PARALLEL_TAGS for op in ops):
         return False
+    # a reduction may be attached inside an output's row: then no vectors
+    reduces = any(op.reduce_axis for op in ops)
     for out in outputs:
         if not out.shape:
             continue
-        schedule_injective(sch, out, vectorize=out.op.tag in VECTOR_TAGS)
+        schedule_injective(sch, out, vectorize=out.op.tag in VECTOR_TAGS and not reduces)
     return True
