@@ -178,10 +178,12 @@ is kept so that its identity is not reused)."""
 @dataclass
 class BufferRef:
     """Where a tensor's elements live: a buffer indexed like the tensor, or a
-    one-element accumulator (``scalar``) standing for the element being computed."""
+    one-element accumulator (``scalar``) standing for the element being
+    computed, which may hold a wider ``stored`` dtype than the tensor's."""
 
     buffer: SSAValue
     scalar: bool = False
+    stored: str | None = None
 
 
 def _is_safe(expr: PrimExpr, computed: Memo) -> bool:
@@ -237,7 +239,8 @@ class ExprEmitter:
     def load(self, tensor: Tensor, indices: list[SSAValue]) -> SSAValue:
         ref = self.buffers[id(tensor)]
         if ref.scalar:
-            return self.add(tir.LoadOp(ref.buffer, [self.consts.index(0)]))
+            value = self.add(tir.LoadOp(ref.buffer, [self.consts.index(0)]))
+            return self.convert(value, ref.stored or tensor.dtype, tensor.dtype)
         return self.add(tir.LoadOp(ref.buffer, indices))
 
     # -- expressions ----------------------------------------------------------------

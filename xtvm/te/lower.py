@@ -40,7 +40,7 @@ from xdsl.ir import Block, Region, SSAValue
 from xtvm.dialects import tir
 from xtvm.te import dtype as dt
 from xtvm.te.emit import BufferRef, ConstantPool, ExprEmitter, Memo
-from xtvm.te.expr import IterVar, Reduce, Var
+from xtvm.te.expr import IterVar, Reduce, Var, cast
 from xtvm.te.operation import ComputeOp, PlaceholderOp, Tensor
 from xtvm.te.placement import Stage, plan_stages, topological_order
 
@@ -50,6 +50,12 @@ def buffer_type(tensor: Tensor) -> MemRefType:
     (``memref<4xui8>`` for ``uint8``), which is what ``tir.load`` gives and what
     the packed calling convention checks callers' tensors against."""
     return MemRefType(dt.to_xdsl(tensor.dtype), tensor.shape)
+
+
+def accumulator_dtype(dtype: str) -> str:
+    """The dtype a reduction of ``dtype`` accumulates in: float32 for float16
+    (as NumPy and onnxruntime do; float16 sums lose digits fast), else itself."""
+    return "float32" if dtype == "float16" else dtype
 
 
 def _identifier(name: str) -> str:
@@ -90,17 +96,19 @@ class _PrimFuncBuilder(ExprEmitter):
 
     def reduction(self, reduce: Reduce, name: str) -> SSAValue:
         """A ``local`` one-element accumulator holding ``reduce``'s value for
-        the current point: the identity, then one update per reduction point."""
-        dtype = reduce.dtype
+        the current point: the identity, then one update per reduction point.
+        A float16 reduction accumulates in float32 (:func:`accumulator_dtype`)."""
+        dtype = accumulator_dtype(reduce.dtype)
         acc = self.add(tir.AllocateOp(MemRefType(dt.to_xdsl(dtype), [1]), "local"))
         acc.name_hint = _identifier(f"{name}_acc")
         c0 = self.consts.index(0)
         self.add(tir.StoreOp(self.emit(reduce.combiner.identity(dtype)), acc, [c0]))
+        source = reduce.source if dtype == reduce.dtype else cast(dtype, reduce.source)
 
         def update(memo: Memo) -> None:
             current = Var("acc", dtype)
             self.bind(current, self.add(tir.LoadOp(acc, [c0])))
-            value = self.emit(reduce.combiner.combine(current, reduce.source), memo)
+            value = self.emit(reduce.combiner.combine(current, source), memo)
             self.add(tir.StoreOp(value, acc, [c0]))
 
         def guarded_update() -> None:
@@ -133,10 +141,12 @@ class _PrimFuncBuilder(ExprEmitter):
                     self.bind(theirs.var, self.vars[id(mine.var)])
                 assert isinstance(attached.body, Reduce)
                 acc = self.reduction(attached.body, attached.tensor.name)
-                self.buffers[id(attached.tensor)] = BufferRef(acc, scalar=True)
+                stored = accumulator_dtype(attached.tensor.dtype)
+                self.buffers[id(attached.tensor)] = BufferRef(acc, scalar=True, stored=stored)
             if isinstance(stage.body, Reduce):
                 acc = self.reduction(stage.body, tensor.name)
                 value = self.add(tir.LoadOp(acc, [self.consts.index(0)]))
+                value = self.convert(value, accumulator_dtype(tensor.dtype), tensor.dtype)
             else:
                 value = self.emit(stage.body)
             self.add(tir.StoreOp(value, dest, [self.vars[id(a.var)] for a in axis]))
