@@ -23,18 +23,13 @@ import time
 
 def measure(name: str, repeat: int, threads: int) -> dict:
     """Compile and time one model (run in its own process)."""
-    import numpy as np
-    import onnx
-    import onnxruntime as ort
-
     import xtvm
     from xtvm import codegen
-    from xtvm.bench.timing import median_seconds
+    from xtvm.bench.timing import light_model, max_relative_error, median_seconds, ort_session
     from xtvm.driver.build_module import lower
     from xtvm.frontend import from_onnx
-    from xtvm.frontend.onnx.testing import light_model_path, randomize_weights
 
-    model = randomize_weights(onnx.load(light_model_path(name)), seed=0)
+    model, input_name, x = light_model(name)
     start = time.perf_counter()
     mod, params = from_onnx(model)
     lowered = lower(mod, params)
@@ -42,20 +37,15 @@ def measure(name: str, repeat: int, threads: int) -> dict:
     compile_s = time.perf_counter() - start
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    sess = ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
-    inp = sess.get_inputs()[0]
-    x = np.random.default_rng(1).standard_normal(inp.shape).astype("float32")
+    sess = ort_session(model, threads)
     xtvm.runtime.set_num_threads(threads)
     gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(0, x)
+    gmod.set_input(input_name, x)
 
     xtvm_s = median_seconds(gmod.run, repeat)
-    ort_s = median_seconds(lambda: sess.run(None, {inp.name: x}), repeat)
-    out = gmod.get_output(0).numpy()
-    (ref,) = sess.run(None, {inp.name: x})
-    rel = float(np.max(np.abs(out - ref)) / max(float(np.max(np.abs(ref))), 1e-12))
+    ort_s = median_seconds(lambda: sess.run(None, {input_name: x}), repeat)
+    (ref,) = sess.run(None, {input_name: x})
+    rel = max_relative_error(gmod.get_output(0).numpy(), ref)
     return {
         "model": name,
         "compile_s": compile_s,

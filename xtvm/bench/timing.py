@@ -1,5 +1,7 @@
-"""What the benchmarks share: the median of timed runs after a warm-up, and
-the FLOPs of an ONNX model's convolutions and matrix products."""
+"""What the benchmarks share: a light model with random weights and its
+input, an onnxruntime session, the median of timed runs after a warm-up,
+the largest relative error, and the FLOPs of an ONNX model's convolutions
+and matrix products."""
 
 from __future__ import annotations
 
@@ -8,6 +10,35 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+
+
+def light_model(name: str):
+    """The onnx package's light model ``name`` with seeded random weights, the
+    name of its data input, and a seeded random input for it."""
+    import onnx
+
+    from xtvm.frontend.onnx.testing import light_model_path, randomize_weights
+
+    model = randomize_weights(onnx.load(light_model_path(name)), seed=0)
+    weights = {i.name for i in model.graph.initializer}
+    (data,) = [i for i in model.graph.input if i.name not in weights]
+    shape = [d.dim_value for d in data.type.tensor_type.shape.dim]
+    x = np.random.default_rng(1).standard_normal(shape).astype("float32")
+    return model, data.name, x
+
+
+def ort_session(model, threads: int):
+    """An onnxruntime CPU session of ``model`` with ``threads`` intra-op threads."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+
+
+def max_relative_error(out: np.ndarray, ref: np.ndarray) -> float:
+    """The largest absolute difference relative to the reference's largest magnitude."""
+    return float(np.max(np.abs(out - ref)) / max(float(np.max(np.abs(ref))), 1e-12))
 
 
 def median_seconds(run: Callable[[], object], repeat: int) -> float:

@@ -258,15 +258,16 @@ class BodyLowering:
 
     def address(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
         """`&buffer[indices]`: row-major linearisation, then one inbounds GEP."""
+        return self.element_address(buffer, [self.get(i) for i in indices])
+
+    def element_address(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
+        """`&buffer[indices]` for a tir buffer and already lowered (i64) indices."""
         ty = buffer.type
         assert isinstance(ty, MemRefType)
-        shape = ty.get_shape()
         em = self.em
         offset: SSAValue | None = None
-        for index, stride in zip(indices, compact_strides(shape), strict=True):
-            term = self.get(index)
-            if stride != 1:
-                term = em.mul(term, self.index_constant(stride))
+        for index, stride in zip(indices, compact_strides(ty.get_shape()), strict=True):
+            term = index if stride == 1 else em.mul(index, self.index_constant(stride))
             offset = term if offset is None else em.add(offset, term)
         if offset is None:
             offset = self.index_constant(0)

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, llvm, math
 from xdsl.dialects.builtin import (
-    FloatAttr,
     Float16Type,
     Float64Type,
+    FloatAttr,
     IntegerAttr,
     IntegerType,
     f32,

@@ -239,22 +239,10 @@ class VectorBody:
     def lane_addresses(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> list[SSAValue]:
         """The address of each lane's element (gather/scatter fallback)."""
         per_index = [self.lanes_of(i) for i in indices]
-        addresses = []
-        for k in range(self.lanes):
-            lane_indices = [lanes[k] for lanes in per_index]
-            addresses.append(self.scalar_address(buffer, lane_indices))
-        return addresses
-
-    def scalar_address(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
-        ty = buffer.type
-        assert isinstance(ty, MemRefType)
-        em = self.em
-        offset: SSAValue | None = None
-        for index, stride in zip(indices, compact_strides(ty.get_shape()), strict=True):
-            term = index if stride == 1 else em.mul(index, self.body.index_constant(stride))
-            offset = term if offset is None else em.add(offset, term)
-        offset = offset if offset is not None else self.body.index_constant(0)
-        return em.gep(self.body.get(buffer), offset, llvm_type(ty.element_type))
+        return [
+            self.body.element_address(buffer, [lanes[k] for lanes in per_index])
+            for k in range(self.lanes)
+        ]
 
     # -- ops ----------------------------------------------------------------------------
 

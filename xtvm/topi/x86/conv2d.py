@@ -61,6 +61,24 @@ def pad_nchw(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
     return te.compute(shape, fcompute, name="T_pad", tag="pad", attrs={"materialize": True})
 
 
+def window_positions(
+    padded: te.Tensor, kernel: Sequence[int], strides: Sequence[int], dilation: Sequence[int]
+) -> tuple[int, int]:
+    """Output height and width of a kernel sliding over padded NCHW data."""
+    oh, ow = (
+        (size - (k - 1) * d - 1) // s + 1
+        for size, k, s, d in zip(padded.shape[2:], kernel, strides, dilation)
+    )
+    return oh, ow
+
+
+def schedule_padding(sch, conv: te.Tensor) -> None:
+    """Run the materialized zero padding that ``conv`` reads (if any) in parallel."""
+    padded = conv.op.input_tensors[0]
+    if padded.op.attrs.get("materialize"):
+        schedule_injective(sch, padded, vectorize=False)
+
+
 def conv2d_packed(
     data: te.Tensor,
     weight: te.Tensor,
@@ -76,19 +94,17 @@ def conv2d_packed(
             f"conv2d_packed: data {list(data.shape)} must be 4-d and the packed "
             f"weight {list(weight.shape)} 5-d"
         )
-    n, c, h, w = data.shape
+    n, c = data.shape[:2]
     blocks, cg, kh, kw, b = weight.shape
     o = blocks * b
     (sh, sw), (dh, dw) = strides, dilation
-    top, left, bottom, right = padding
     if c != cg * groups or (o // groups) % b:
         raise ValueError(
             f"conv2d_packed: groups={groups} does not fit data {list(data.shape)} and "
             f"packed weight {list(weight.shape)}"
         )
-    oh = (h + top + bottom - (kh - 1) * dh - 1) // sh + 1
-    ow = (w + left + right - (kw - 1) * dw - 1) // sw + 1
     padded = pad_nchw(data, padding)
+    oh, ow = window_positions(padded, (kh, kw), strides, dilation)
     per_group = o // groups
     rc = te.reduce_axis((0, cg), name="rc")
     ry = te.reduce_axis((0, kh), name="ry")
@@ -145,6 +161,4 @@ def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -
         vectorize_tile(sch, replace(nests, writeback=[channels, pixels]))
     if use_threads():
         sch.parallel(tile)
-    padded = conv.op.input_tensors[0]
-    if padded.op.attrs.get("materialize"):
-        schedule_injective(sch, padded, vectorize=False)
+    schedule_padding(sch, conv)

@@ -30,8 +30,7 @@ from collections.abc import Sequence
 from xtvm import te
 from xtvm.te.expr import PrimExpr
 from xtvm.topi.x86.config import lanes, row_block, use_threads
-from xtvm.topi.x86.conv2d import pad_nchw
-from xtvm.topi.x86.injective import schedule_injective
+from xtvm.topi.x86.conv2d import pad_nchw, schedule_padding, window_positions
 from xtvm.topi.x86.tiling import vectorize_tile
 
 ROWS = 4
@@ -47,7 +46,7 @@ def depthwise_conv2d_nchw(
 ) -> te.Tensor:
     """Depthwise 2-d convolution: data ``[N, C, H, W]``, weight ``[C, 1, KH,
     KW]`` → ``[N, C, OH, OW]``."""
-    n, c, h, w = data.shape
+    n, c = data.shape[:2]
     o, one, kh, kw = weight.shape
     if o != c or one != 1:
         raise ValueError(
@@ -55,10 +54,8 @@ def depthwise_conv2d_nchw(
             f"for data {list(data.shape)}"
         )
     (sh, sw), (dh, dw) = strides, dilation
-    top, left, bottom, right = padding
-    oh = (h + top + bottom - (kh - 1) * dh - 1) // sh + 1
-    ow = (w + left + right - (kw - 1) * dw - 1) // sw + 1
     padded = pad_nchw(data, padding)
+    oh, ow = window_positions(padded, (kh, kw), strides, dilation)
     ry = te.reduce_axis((0, kh), name="ry")
     rx = te.reduce_axis((0, kw), name="rx")
 
@@ -90,6 +87,4 @@ def schedule_depthwise_conv2d(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]
     vectorize_tile(sch, nests)
     if use_threads():
         sch.parallel(tile)
-    padded = conv.op.input_tensors[0]
-    if padded.op.attrs.get("materialize"):
-        schedule_injective(sch, padded, vectorize=False)
+    schedule_padding(sch, conv)
