@@ -2,7 +2,8 @@
 // RUN: xtvm-opt %s -p 'relay-alter-op-layout{lanes=8}' | filecheck %s --check-prefix=AVX2
 // RUN: xtvm-opt %s -p 'relay-alter-op-layout{lanes=16},relay-fold-constant' | filecheck %s --check-prefix=FOLD
 
-// conv2d reads its weight packed with one register of output channels innermost.
+// conv2d-packed: conv2d reads its weight packed with one register of output
+// channels innermost.
 // CHECK-LABEL: func.func @conv
 // CHECK-NEXT: %w = relay.const
 // CHECK-NEXT: %w_packed = relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW16o"} : (tensor<32x8x3x3xf32>) -> tensor<2x8x3x3x16xf32>
@@ -19,8 +20,8 @@ func.func @conv(%x: tensor<1x8x8x8xf32>) -> tensor<1x32x8x8xf32> {
   func.return %y : tensor<1x32x8x8xf32>
 }
 
-// A channel count the register does not divide takes the largest power-of-two
-// block that divides it (1000 = 125 * 8).
+// dense-pack: a channel count the register does not divide takes the largest
+// power-of-two block that divides it (1000 = 125 * 8).
 // CHECK-LABEL: func.func @dense
 // CHECK-NEXT: %w_packed = relay.layout_transform %w {src_layout = "NK", dst_layout = "NK8n"} : (tensor<1000x64xf32>) -> tensor<125x64x8xf32>
 // CHECK-NEXT: %y = relay.nn.contrib_dense_pack %x, %w_packed {weight_layout = "NK8n"} : (tensor<1x64xf32>, tensor<125x64x8xf32>) -> tensor<1x1000xf32>

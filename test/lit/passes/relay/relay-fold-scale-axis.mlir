@@ -1,7 +1,7 @@
 // RUN: xtvm-opt %s -p relay-fold-scale-axis | filecheck %s
 // RUN: xtvm-opt %s -p relay-simplify-inference,relay-fold-constant,relay-fold-scale-axis,relay-fold-constant | filecheck %s --check-prefix=PIPE
 
-// A per-output-channel scale ([O, 1, 1]) of the conv's output is folded into
+// conv-output-scale: a per-output-channel scale ([O, 1, 1]) of the conv's output is folded into
 // the weight's axis 0; the conv keeps its name, the old weight goes.
 // CHECK-LABEL: func.func @output_scale
 // CHECK-NEXT: %w = relay.const dense<{{\[\[\[\[}}2.000000e+00]], {{\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]], {{\[\[}}3.000000e+00]]], {{\[\[\[}}4.000000e+00]], {{\[\[}}4.000000e+00]]]]> : tensor<3x2x1x1xf32>
@@ -31,7 +31,7 @@ func.func @chained_scales(%x: tensor<1x2x2x2xf32>) -> tensor<1x3x2x2xf32> {
   func.return %u : tensor<1x3x2x2xf32>
 }
 
-// Through a bias_add: the bias is scaled too.
+// conv-bias-add-output-scale, through a bias_add: the bias is scaled too.
 // CHECK-LABEL: func.func @through_bias_add
 // CHECK-NEXT: %w = relay.const dense<{{\[\[\[\[}}2.000000e+00]], {{\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]], {{\[\[}}3.000000e+00]]], {{\[\[\[}}4.000000e+00]], {{\[\[}}4.000000e+00]]]]> : tensor<3x2x1x1xf32>
 // CHECK-NEXT: %y = relay.nn.conv2d %x, %w
@@ -48,7 +48,7 @@ func.func @through_bias_add(%x: tensor<1x2x2x2xf32>) -> tensor<1x3x2x2xf32> {
   func.return %z : tensor<1x3x2x2xf32>
 }
 
-// Through an add of a per-channel constant: the bias becomes B * C.
+// conv-add-output-scale, through an add of a per-channel constant: the bias becomes B * C.
 // CHECK-LABEL: func.func @through_add
 // CHECK-NEXT: %w = relay.const dense<{{\[\[\[\[}}2.000000e+00]], {{\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]], {{\[\[}}3.000000e+00]]], {{\[\[\[}}4.000000e+00]], {{\[\[}}4.000000e+00]]]]> : tensor<3x2x1x1xf32>
 // CHECK-NEXT: %y = relay.nn.conv2d %x, %w
@@ -79,7 +79,7 @@ func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   func.return %z : tensor<1x2x3x3xf32>
 }
 
-// Forward: a per-input-channel scale of the data scales W along axis 1 (with
+// conv-input-scale, forward: a per-input-channel scale of the data scales W along axis 1 (with
 // padding: zero padding commutes with the scale).
 // CHECK-LABEL: func.func @input_scale
 // CHECK-NEXT: %w = relay.const dense<{{\[\[\[\[}}2.000000e+00]], {{\[\[}}3.000000e+00]]], {{\[\[\[}}2.000000e+00]], {{\[\[}}3.000000e+00]]], {{\[\[\[}}2.000000e+00]], {{\[\[}}3.000000e+00]]]]> : tensor<3x2x1x1xf32>

@@ -1,6 +1,7 @@
 // RUN: xtvm-opt %s -p relay-simplify-expr | filecheck %s
 
-// x + 0 and 0 + x are x; so are x - 0, x * 1, 1 * x and x / 1.
+// x + 0 and 0 + x are x; so are x - 0, x * 1, 1 * x and x / 1 (rules add-zero,
+// subtract-zero, multiply-one, divide-one).
 // CHECK-LABEL: func.func @identities
 // CHECK-NEXT: func.return %x, %x, %x, %x, %x, %x
 func.func @identities(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
@@ -58,7 +59,7 @@ func.func @relu_relu(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %b : tensor<4xf32>
 }
 
-// A reshape to the same shape goes; chained reshapes become one reshape to the
+// reshape-noop and reshape-reshape: a reshape to the same shape goes; chained reshapes become one reshape to the
 // outer result shape (here the outer newshape's 0 referred to the inner result).
 // CHECK-LABEL: func.func @reshapes
 // CHECK-NEXT: %c = relay.reshape %x {newshape = array<i64: 3, 8>} : (tensor<2x3x4xf32>) -> tensor<3x8xf32>
@@ -70,7 +71,8 @@ func.func @reshapes(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<3x8xf32
   func.return %same, %c : tensor<2x3x4xf32>, tensor<3x8xf32>
 }
 
-// Transposes: inverse pairs and identities vanish, other pairs compose.
+// Transposes: inverse pairs and identities vanish, other pairs compose
+// (transpose-inverse, transpose-identity, transpose-transpose).
 // CHECK-LABEL: func.func @transposes
 // CHECK-NEXT: %c = relay.transpose %x {axes = array<i64: 1, 2, 0>} : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
 // CHECK-NEXT: func.return %x, %x, %c

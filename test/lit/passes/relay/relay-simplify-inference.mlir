@@ -1,7 +1,7 @@
 // RUN: xtvm-opt %s -p relay-simplify-inference | filecheck %s
 // RUN: xtvm-opt %s -p relay-simplify-inference,relay-fold-constant | filecheck %s --check-prefix=FOLD
 
-// NCHW batch norm on axis 1: the per-channel scale and shift are computed
+// batch-norm-scale-shift, NCHW batch norm on axis 1: the per-channel scale and shift are computed
 // from the parameters, then expanded to [C, 1, 1] to broadcast along axis 1.
 // CHECK-LABEL: func.func @batch_norm_nchw
 // CHECK-NEXT: %eps = relay.const dense<1.000000e-03> : tensor<f32>
