@@ -44,7 +44,7 @@ class Lowered:
 
 def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "main") -> None:
     """Replace ``@entry``'s arguments named in ``params`` by ``relay.const``."""
-    from xtvm.passes.relay.constants import const_from_numpy
+    from xtvm.constants import const_from_numpy
 
     fn = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry)
     block = fn.body.block

@@ -28,7 +28,7 @@ from xtvm.dialects.memory import AllocStorageOp, AllocTensorOp, InvokeKernelOp, 
 from xtvm.dialects.relay import CallLoweredOp, ConstOp, TupleGetOp, TupleOp
 from xtvm.dtypes import dtype_name
 from xtvm.passes.memory import storage_plan
-from xtvm.passes.relay.constants import numpy_from_const
+from xtvm.constants import numpy_from_const
 
 
 class GraphCodegenError(DiagnosticException):

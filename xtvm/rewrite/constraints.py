@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from xtvm.dialects.relay import ConstOp, TransposeOp
-from xtvm.passes.relay.constants import numpy_from_const
+from xtvm.constants import numpy_from_const
 from xtvm.rewrite.pattern import Capture, Captures
 
 

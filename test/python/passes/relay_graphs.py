@@ -20,7 +20,7 @@ from xtvm.dialects.relay import (
     SubtractOp,
     TransposeOp,
 )
-from xtvm.passes.relay.constants import const_from_numpy
+from xtvm.constants import const_from_numpy
 
 
 class GraphBuilder:

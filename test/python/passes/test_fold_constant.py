@@ -24,7 +24,7 @@ from xtvm.dialects.relay import (
     SubtractOp,
     TransposeOp,
 )
-from xtvm.passes.relay.constants import (
+from xtvm.constants import (
     const_from_numpy,
     dense_from_numpy,
     numpy_from_const,

@@ -11,7 +11,7 @@ from xdsl.pattern_rewriter import PatternRewriteWalker, RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
 from xtvm.dialects.relay import AddOp, ConstOp, MultiplyOp, ReluOp, SubtractOp
-from xtvm.passes.relay.constants import const_from_numpy, numpy_from_const
+from xtvm.constants import const_from_numpy, numpy_from_const
 from xtvm.passes.relay.evaluate import evaluate_function
 from xtvm.rewrite import Pat, apply_rules, const_value, match, rewrite, same_type, static_shape
 

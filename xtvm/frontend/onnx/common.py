@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute
 
 from xtvm import dtypes
-from xtvm.passes.relay.constants import dense_from_numpy
+from xtvm.constants import dense_from_numpy
 
 
 class OnnxImportError(ValueError):

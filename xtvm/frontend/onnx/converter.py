@@ -76,7 +76,7 @@ from xtvm.frontend.onnx.common import (
     element_type_from_numpy,
     value_name,
 )
-from xtvm.passes.relay.constants import numpy_dtype, numpy_from_const
+from xtvm.constants import numpy_dtype, numpy_from_const
 from xtvm.reference.relay import evaluate_results
 
 Output = SSAValue | np.ndarray

@@ -72,7 +72,7 @@ from xtvm.frontend.onnx.converter import (
     OnnxOpConverter,
     node_label,
 )
-from xtvm.passes.relay.constants import numpy_dtype
+from xtvm.constants import numpy_dtype
 
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **tensor.CONVERTERS,

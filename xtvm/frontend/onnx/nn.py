@@ -29,7 +29,7 @@ from xtvm.dialects.relay import (
 )
 from xtvm.dialects.relay.base import shape_str
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
-from xtvm.passes.relay.constants import numpy_dtype
+from xtvm.constants import numpy_dtype
 
 
 class Relu(OnnxOpConverter):

@@ -47,7 +47,7 @@ from xtvm.frontend.onnx.common import (
     element_type_from_numpy,
 )
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
-from xtvm.passes.relay.constants import numpy_dtype
+from xtvm.constants import numpy_dtype
 
 
 def element_dtype(value: SSAValue) -> np.dtype:

@@ -8,9 +8,9 @@
 | ``relay-simplify-expr`` | :mod:`.simplify_expr` | ``SimplifyExpr`` |
 | ``relay-fuse-ops`` | :mod:`.fuse_ops` | ``FuseOps`` |
 
-Helpers shared with the frontend and the tests: :mod:`.constants`
-(``relay.const`` <-> NumPy) and :mod:`.evaluate` (run a graph function on
-NumPy arrays with the op references).
+Helper shared with the frontend and the tests: :mod:`.evaluate` (run a
+graph function on NumPy arrays with the op references; ``relay.const`` <->
+NumPy is :mod:`xtvm.constants`).
 
 Nothing is imported here, so registering a pass does not import NumPy.
 """

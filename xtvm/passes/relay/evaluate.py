@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import ConstOp, RelayOp, TupleGetOp, TupleOp
-from xtvm.passes.relay.constants import numpy_dtype, numpy_from_const
+from xtvm.constants import numpy_dtype, numpy_from_const
 from xtvm.reference.relay import evaluate_results
 
 

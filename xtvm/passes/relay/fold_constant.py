@@ -23,7 +23,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import PassFailedException
 
 from xtvm.dialects.relay import CallLoweredOp, ConstOp, RelayOp
-from xtvm.passes.relay.constants import const_from_numpy, numpy_dtype, numpy_from_const
+from xtvm.constants import const_from_numpy, numpy_dtype, numpy_from_const
 from xtvm.reference.relay import REFERENCES, evaluate_results
 
 

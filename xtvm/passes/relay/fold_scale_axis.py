@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 
 from xtvm.dialects.relay import AddOp, BiasAddOp, ConstOp, Conv2dOp, MultiplyOp
 from xtvm.dialects.relay.base import is_float
-from xtvm.passes.relay.constants import const_from_numpy, numpy_from_const
+from xtvm.constants import const_from_numpy, numpy_from_const
 from xtvm.rewrite import Constraint, Pat, Rule, apply_rules, rewrite, same_type
 from xtvm.rewrite.pattern import Captures
 

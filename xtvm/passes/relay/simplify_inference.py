@@ -29,7 +29,7 @@ from xtvm.dialects.relay import (
     SubtractOp,
 )
 from xtvm.dialects.relay.base import is_float
-from xtvm.passes.relay.constants import const_from_numpy, numpy_dtype
+from xtvm.constants import const_from_numpy, numpy_dtype
 from xtvm.rewrite import Pat, Rule, apply_rules, rewrite
 
 

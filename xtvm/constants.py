@@ -1,4 +1,5 @@
-"""``relay.const`` <-> NumPy: the one place that maps element types to dtypes.
+"""``relay.const`` <-> NumPy: constants as arrays, arrays as constants (a shared
+IR utility, next to :mod:`xtvm.dtypes`).
 
 Used by ``relay-fold-constant``, the declarative rewrites' constant checks,
 the ONNX frontend (initializers become constants) and the graph evaluator.
