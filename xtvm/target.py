@@ -18,15 +18,17 @@ A target is also a scope (TVM's `with tvm.target.Target(...)`): `xtvm.build`
 compiles inside the scope of its `target` argument, and passes and schedules
 read `Target.current()` (the innermost scope, else the host): the x86
 schedules take their vector width from it and run loops in parallel unless
-`-num-cores=1`.
+`-num-cores=1`. Scopes nest, and each thread has its own (:mod:`xtvm.scope`):
+a new thread compiles for the host until it enters a target.
 """
 
 from __future__ import annotations
 
-import contextvars
 import os
 from dataclasses import dataclass, field
 from functools import cache
+
+from xtvm.scope import Scope
 
 _OPTIONS = ("mcpu", "mattr", "num-cores", "mtriple")
 
@@ -108,22 +110,15 @@ class Target:
         raise TypeError(f"expected a Target or a target string, got {type(target).__name__}")
 
     def __enter__(self) -> Target:
-        self._tokens().append(_CURRENT.set(self))
-        return self
+        return _SCOPE.enter(self)
 
     def __exit__(self, *exc: object) -> None:
-        tokens = self._tokens()
-        _CURRENT.reset(tokens.pop())
-        if not tokens:
-            del _SCOPE_TOKENS[id(self)]
-
-    def _tokens(self) -> list[contextvars.Token]:
-        return _SCOPE_TOKENS.setdefault(id(self), [])
+        _SCOPE.exit(self)
 
     @staticmethod
     def current() -> Target:
         """The target of the innermost `with target:` scope, else the host."""
-        return _CURRENT.get() or Target.current_host()
+        return _SCOPE.innermost() or Target.current_host()
 
     @staticmethod
     def current_host() -> Target:
@@ -183,7 +178,4 @@ class Target:
         return " ".join(parts)
 
 
-_CURRENT: contextvars.ContextVar[Target | None] = contextvars.ContextVar("target", default=None)
-_SCOPE_TOKENS: dict[int, list[contextvars.Token]] = {}
-"""Per target object, the tokens of its open scopes (a frozen dataclass has
-no attribute of its own to keep them in)."""
+_SCOPE: Scope[Target] = Scope("Target")

@@ -5,16 +5,18 @@ disabled passes for every pass run inside it.
 with xtvm.transform.PassContext(opt_level=3, config={"tir.UnrollLoop": {"auto_max_step": 16}}):
     lib = xtvm.build(mod, target="llvm", params=params)
 ```
+
+Contexts nest; each thread (and asyncio task) has its own stack of them
+(:mod:`xtvm.scope`), so a new thread starts with the default context.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-_STATE = threading.local()
+from xtvm.scope import Scope
 
 
 @dataclass
@@ -35,18 +37,15 @@ class PassContext:
         self.required_pass = frozenset(self.required_pass)
 
     def __enter__(self) -> PassContext:
-        stack = _stack()
-        stack.append(self)
-        return self
+        return _SCOPE.enter(self)
 
     def __exit__(self, *exc: object) -> None:
-        _stack().pop()
+        _SCOPE.exit(self)
 
     @staticmethod
     def current() -> PassContext:
         """The innermost active context, or the default one."""
-        stack = _stack()
-        return stack[-1] if stack else _DEFAULT
+        return _SCOPE.innermost() or _DEFAULT
 
     def pass_enabled(self, name: str, opt_level: int = 0) -> bool:
         """Whether a pass of that name and minimum opt level should run."""
@@ -55,10 +54,5 @@ class PassContext:
         return name in self.required_pass or opt_level <= self.opt_level
 
 
-def _stack() -> list[PassContext]:
-    if not hasattr(_STATE, "stack"):
-        _STATE.stack = []
-    return _STATE.stack
-
-
+_SCOPE: Scope[PassContext] = Scope("PassContext")
 _DEFAULT = PassContext()
