@@ -32,6 +32,10 @@ from xtvm.scope import Scope
 
 _OPTIONS = ("mcpu", "mattr", "num-cores", "mtriple")
 
+MAX_VECTOR_LANES = 64
+"""The widest loop the llvm code generator lowers as one vector (LLVM splits
+it into registers); schedules vectorize a whole loop only up to this."""
+
 _AVX512_CPUS = frozenset(
     "skylake-avx512 cascadelake cooperlake cannonlake icelake-client icelake-server "
     "tigerlake rocketlake sapphirerapids emeraldrapids graniterapids znver4 znver5".split()

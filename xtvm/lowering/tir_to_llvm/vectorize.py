@@ -49,12 +49,10 @@ from xtvm.arith import compact_strides
 from xtvm.dialects.tir import CallExternOp, ForOp, IfOp, LoadOp, StoreOp, YieldOp
 from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
 from xtvm.lowering.tir_to_llvm.types import LoweringError, byte_size, intrinsic_suffix, llvm_type
+from xtvm.target import MAX_VECTOR_LANES
 
 if TYPE_CHECKING:
     from xtvm.lowering.tir_to_llvm.function import BodyLowering
-
-MAX_LANES = 64
-"""The widest loop lowered as one vector (LLVM splits it into registers)."""
 
 _FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
     arith.AddfOp: llvm.FAddOp,
@@ -100,7 +98,7 @@ def constant_int(value: SSAValue) -> int | None:
 def vector_extent(op: ForOp) -> int | None:
     """The lane count if `op` can be lowered as one vector iteration, else None."""
     lb, ub = constant_int(op.lb), constant_int(op.ub)
-    if lb is None or ub is None or not 2 <= ub - lb <= MAX_LANES:
+    if lb is None or ub is None or not 2 <= ub - lb <= MAX_VECTOR_LANES:
         return None
     body = list(op.body.block.ops)
     for inner in body:

@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 
 from xtvm import te
-from xtvm.lowering.tir_to_llvm.vectorize import MAX_LANES
+from xtvm.target import MAX_VECTOR_LANES
 from xtvm.te.operation import ComputeOp
 from xtvm.te.placement import topological_order
 from xtvm.topi.x86.config import lanes, use_threads
@@ -36,7 +36,7 @@ def schedule_injective(sch, tensor: te.Tensor, vectorize: bool = True) -> None:
     inner = None
     if vectorize and extent % width == 0 and extent > width:
         _, inner = sch.split(row, [None, width])
-    elif vectorize and 1 < extent <= MAX_LANES:
+    elif vectorize and 1 < extent <= MAX_VECTOR_LANES:
         inner = row
     if outer and math.prod(tensor.shape[: len(outer)]) > 1 and use_threads():
         sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
