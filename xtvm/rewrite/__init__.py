@@ -19,9 +19,11 @@ Adding a rule
 3. Give the result with ``to=``: a capture name, or a function of captures
    returning a new, not inserted op (or list of ops, the last one's result
    is used, or an existing value).
-4. Add the rule to a pass's rule list (``relay-simplify-expr``'s ``RULES`` in
-   :mod:`xtvm.passes.relay.simplify_expr`) and a lit test for the match and
-   for a near miss.
+4. Say in one line what it does (``doc=``), add it to a pass's rule list
+   (``relay-simplify-expr``'s ``RULES`` in :mod:`xtvm.passes.relay.simplify_expr`;
+   the pass's ``@documents_rules(RULES)`` lists it in the pass's docstring),
+   and add a lit test of that pass, naming the rule, for the match and for a
+   near miss (``test/python/test_lit_coverage.py`` checks the name is there).
 
 A rewrite only happens when the replacement has exactly the root's result
 type, so a rule cannot change broadcasting or a value's shape.
@@ -63,7 +65,7 @@ from xtvm.rewrite.constraints import (
     value_of,
 )
 from xtvm.rewrite.pattern import ROOT, Pat, match
-from xtvm.rewrite.rule import Rule, apply_rules, rewrite
+from xtvm.rewrite.rule import Rule, apply_rules, documents_rules, rewrite
 
 __all__ = [
     "ROOT",
@@ -74,6 +76,7 @@ __all__ = [
     "composed_permutation",
     "const_of",
     "const_value",
+    "documents_rules",
     "identity_permutation",
     "inverse_permutations",
     "match",

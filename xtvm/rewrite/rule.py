@@ -1,11 +1,12 @@
 """Rules: a source pattern, constraints and a result, compiled to an xDSL
-``RewritePattern``; and the greedy applier that runs a list of them."""
+``RewritePattern``; the greedy applier that runs a list of them; and
+:func:`documents_rules`, which lists a pass's rules in its docstring."""
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
@@ -52,10 +53,17 @@ class Rule(RewritePattern):
     """
 
     def __init__(
-        self, name: str, source: Pat, to: Result, when: Sequence[Constraint | Callable[..., bool]]
+        self,
+        name: str,
+        source: Pat,
+        to: Result,
+        when: Sequence[Constraint | Callable[..., bool]],
+        doc: str = "",
     ):
         self.name = name
         self.source = source
+        self.doc = doc
+        """What the rule does, in one line (``"x + 0 = 0 + x = x"``)."""
         known = {ROOT, *source.captures()}
         self.when: list[Constraint] = []
         for c in when:
@@ -119,14 +127,16 @@ def rewrite(
     to: Result,
     when: Sequence[Constraint | Callable[..., bool]] = (),
     name: str | None = None,
+    doc: str = "",
 ) -> Rule:
     """A rule rewriting ``source`` into ``to`` where every ``when`` constraint holds.
 
     ``to`` and plain-function constraints receive the captures their
     parameters name (``root`` is the matched root op). Errors in the rule
-    (unknown capture names) are reported here, not at match time.
+    (unknown capture names) are reported here, not at match time. ``doc``
+    says in one line what the rule does, for the pass's docstring.
     """
-    return Rule(name or f"{source.op.name}-rewrite", source, to, when)
+    return Rule(name or f"{source.op.name}-rewrite", source, to, when, doc)
 
 
 def apply_rules(module: ModuleOp, rules: Iterable[RewritePattern]) -> bool:
@@ -134,3 +144,22 @@ def apply_rules(module: ModuleOp, rules: Iterable[RewritePattern]) -> bool:
     until none matches; dead pure ops are erased. Whether anything changed."""
     applier = GreedyRewritePatternApplier(list(rules))
     return PatternRewriteWalker(applier, apply_recursively=True).rewrite_module(module)
+
+
+PassClass = TypeVar("PassClass", bound=type)
+
+
+def documents_rules(rules: Sequence[Rule]) -> Callable[[PassClass], PassClass]:
+    """Class decorator of a pass that applies ``rules``: keeps them as the
+    class's ``RULES`` and appends one line a rule (name and ``doc``, in the
+    order they are tried) to its docstring, so the documentation is the rule
+    list itself."""
+
+    def decorate(cls: PassClass) -> PassClass:
+        lines = [f"* ``{r.name}``: {r.doc}" if r.doc else f"* ``{r.name}``" for r in rules]
+        doc = inspect.cleandoc(cls.__doc__ or "")
+        cls.__doc__ = f"{doc}\n\nRules, in the order they are tried:\n\n" + "\n".join(lines)
+        cls.RULES = tuple(rules)
+        return cls
+
+    return decorate

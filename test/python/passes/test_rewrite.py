@@ -13,7 +13,16 @@ from xdsl.utils.exceptions import PassFailedException
 from xtvm.dialects.relay import AddOp, ConstOp, MultiplyOp, ReluOp, SubtractOp
 from xtvm.constants import const_from_numpy, numpy_from_const
 from xtvm.passes.relay.evaluate import evaluate_function
-from xtvm.rewrite import Pat, apply_rules, const_value, match, rewrite, same_type, static_shape
+from xtvm.rewrite import (
+    Pat,
+    apply_rules,
+    const_value,
+    documents_rules,
+    match,
+    rewrite,
+    same_type,
+    static_shape,
+)
 
 T4 = TensorType(f32, [4])
 
@@ -125,3 +134,25 @@ def test_failure_inside_a_rule_names_the_rule() -> None:
     rule = rewrite(Pat(ReluOp, "x"), to=broken, name="broken-rule")
     with pytest.raises(PassFailedException, match="rewrite rule 'broken-rule' failed: no luck"):
         PatternRewriteWalker(rule).rewrite_module(module)
+
+
+def test_a_pass_docstring_lists_its_rules() -> None:
+    rules = [
+        rewrite(Pat(ReluOp, Pat(ReluOp, "x", name="inner")), to="inner", name="relu-relu",
+                doc="relu(relu(x)) = relu(x)"),
+        rewrite(Pat(ReluOp, "x"), to="root", name="undocumented"),
+    ]
+
+    @documents_rules(rules)
+    class Example:
+        """Summary.
+
+        Details.
+        """
+
+    assert Example.RULES == tuple(rules)
+    assert Example.__doc__ == (
+        "Summary.\n\nDetails.\n\nRules, in the order they are tried:\n\n"
+        "* ``relu-relu``: relu(relu(x)) = relu(x)\n"
+        "* ``undocumented``"
+    )

@@ -5,9 +5,9 @@ and ``dense_alter_layout`` hooks).
 A float ``relay.nn.conv2d`` becomes ``relay.nn.contrib_conv2d_packed`` on a
 ``relay.layout_transform`` of its weight to ``OIHW<b>o``, and a 2-d float
 ``relay.nn.dense`` becomes ``relay.nn.contrib_dense_pack`` on ``NK<b>n``;
-``b`` is :func:`xtvm.topi.x86.conv2d_block` / ``dense_block`` of the target
-(one vector register of output channels; the pass option ``lanes`` sets the
-register's f32 lanes, 0 = the host's). With constant weights,
+``b`` is :func:`xtvm.topi.x86.config.conv2d_block` / ``dense_block`` of the
+target (one vector register of output channels; the pass option ``lanes``
+sets the register's f32 lanes, 0 = those of ``Target.current()``). With constant weights,
 ``relay-fold-constant`` then packs them once at compile time. Convolutions
 whose block would be under 4 channels (depthwise ones) keep the generic
 kernel.
@@ -30,8 +30,8 @@ from xtvm.dialects.relay import (
     LayoutTransformOp,
 )
 from xtvm.dialects.relay.base import is_float
-from xtvm.rewrite import Pat, Rule, apply_rules, rewrite
-from xtvm.topi.x86 import conv2d_block, dense_block, lanes
+from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
+from xtvm.topi.x86.config import conv2d_block, dense_block, lanes
 
 MIN_BLOCK = 4
 """Smallest output-channel block worth a packed kernel."""
@@ -87,6 +87,8 @@ def rules(vector_lanes: int) -> list[Rule]:
                 x, w, root, _conv_block(w, root, vector_lanes)
             ),
             name="conv2d-packed",
+            doc="conv2d(x, w) = contrib_conv2d_packed(x, layout_transform(w, OIHW -> OIHW<b>o))"
+            f" for a float conv whose block b is at least {MIN_BLOCK}",
         ),
         rewrite(
             Pat(DenseOp, "x", "w"),
@@ -97,10 +99,13 @@ def rules(vector_lanes: int) -> list[Rule]:
             ],
             to=lambda x, w: dense_pack(x, w, dense_block(w.type.get_shape()[0], vector_lanes)),
             name="dense-pack",
+            doc="dense(x, w) = contrib_dense_pack(x, layout_transform(w, NK -> NK<b>n))"
+            f" for a 2-d float dense whose block b is at least {MIN_BLOCK}",
         ),
     ]
 
 
+@documents_rules(rules(vector_lanes=16))  # names and docs are the same for any lanes
 @dataclass(frozen=True)
 class AlterOpLayoutPass(ModulePass):
     """Pack the weights of float ``conv2d`` and ``dense`` for the x86 kernels.
@@ -120,7 +125,7 @@ class AlterOpLayoutPass(ModulePass):
     name = "relay-alter-op-layout"
 
     lanes: int = 0
-    """f32 lanes of a vector register; 0 = the host target's."""
+    """f32 lanes of a vector register; 0 = those of ``Target.current()``."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         apply_rules(op, rules(self.lanes or lanes()))

@@ -32,7 +32,15 @@ from xdsl.passes import ModulePass
 from xtvm.dialects.relay import AddOp, BiasAddOp, ConstOp, Conv2dOp, MultiplyOp
 from xtvm.dialects.relay.base import is_float
 from xtvm.constants import const_from_numpy, numpy_from_const
-from xtvm.rewrite import Constraint, Pat, Rule, apply_rules, rewrite, same_type
+from xtvm.rewrite import (
+    Constraint,
+    Pat,
+    Rule,
+    apply_rules,
+    documents_rules,
+    rewrite,
+    same_type,
+)
 from xtvm.rewrite.pattern import Captures
 
 
@@ -192,14 +200,13 @@ def _const(name: str) -> Pat:
 _CONV_CHECKS = [float_conv("conv"), single_use("conv")]
 
 RULES: list[Rule] = [
-    # conv2d(x, W) * C = conv2d(x, W * C)
     rewrite(
         Pat(MultiplyOp, _conv(), _const("c"), commutative=True),
         when=[*_CONV_CHECKS, per_output_channel("c")],
         to=fold_output_scale,
         name="conv-output-scale",
+        doc="conv2d(x, W) * C = conv2d(x, W * C)",
     ),
-    # bias_add(conv2d(x, W), B) * C = bias_add(conv2d(x, W * C), B * C)
     rewrite(
         Pat(
             MultiplyOp,
@@ -215,8 +222,8 @@ RULES: list[Rule] = [
         ],
         to=fold_output_scale_through_bias_add,
         name="conv-bias-add-output-scale",
+        doc="bias_add(conv2d(x, W), B) * C = bias_add(conv2d(x, W * C), B * C)",
     ),
-    # (conv2d(x, W) + B) * C = conv2d(x, W * C) + B * C
     rewrite(
         Pat(
             MultiplyOp,
@@ -232,8 +239,8 @@ RULES: list[Rule] = [
         ],
         to=fold_output_scale_through_add,
         name="conv-add-output-scale",
+        doc="(conv2d(x, W) + B) * C = conv2d(x, W * C) + B * C",
     ),
-    # conv2d(x * C, W) = conv2d(x, W * C along the input channels)
     rewrite(
         Pat(
             Conv2dOp,
@@ -243,10 +250,12 @@ RULES: list[Rule] = [
         when=[float_conv("root"), same_type("x", "scaled"), per_input_channel("c", "root")],
         to=fold_input_scale,
         name="conv-input-scale",
+        doc="conv2d(x * C, W) = conv2d(x, W * C along the input channels)",
     ),
 ]
 
 
+@documents_rules(RULES)
 @dataclass(frozen=True)
 class FoldScaleAxisPass(ModulePass):
     """Fold constant per-channel multiplications into the constant weights of

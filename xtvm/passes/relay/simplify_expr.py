@@ -30,6 +30,7 @@ from xtvm.rewrite import (
     apply_rules,
     composed_permutation,
     const_value,
+    documents_rules,
     identity_permutation,
     inverse_permutations,
     rewrite,
@@ -42,63 +43,81 @@ def _const(name: str = "c") -> Pat:
 
 
 RULES: list[Rule] = [
-    # x + 0 = 0 + x = x
     rewrite(
         Pat(AddOp, "x", _const(), commutative=True),
         when=[const_value("c", 0.0)],
         to="x",
         name="add-zero",
+        doc="x + 0 = 0 + x = x",
     ),
-    # x - 0 = x
     rewrite(
-        Pat(SubtractOp, "x", _const()), when=[const_value("c", 0.0)], to="x", name="subtract-zero"
+        Pat(SubtractOp, "x", _const()),
+        when=[const_value("c", 0.0)],
+        to="x",
+        name="subtract-zero",
+        doc="x - 0 = x",
     ),
-    # x * 1 = 1 * x = x
     rewrite(
         Pat(MultiplyOp, "x", _const(), commutative=True),
         when=[const_value("c", 1.0)],
         to="x",
         name="multiply-one",
+        doc="x * 1 = 1 * x = x",
     ),
-    # x / 1 = x
-    rewrite(Pat(DivideOp, "x", _const()), when=[const_value("c", 1.0)], to="x", name="divide-one"),
-    # relu(relu(x)) = relu(x)
-    rewrite(Pat(ReluOp, Pat(ReluOp, "x", name="inner")), to="inner", name="relu-relu"),
-    # reshape(x) = x when the shape is unchanged (the result-type check)
-    rewrite(Pat(ReshapeOp, "x"), when=[static_shape("x")], to="x", name="reshape-noop"),
-    # reshape(reshape(x)) = reshape(x) to the outer shape
+    rewrite(
+        Pat(DivideOp, "x", _const()),
+        when=[const_value("c", 1.0)],
+        to="x",
+        name="divide-one",
+        doc="x / 1 = x",
+    ),
+    rewrite(
+        Pat(ReluOp, Pat(ReluOp, "x", name="inner")),
+        to="inner",
+        name="relu-relu",
+        doc="relu(relu(x)) = relu(x)",
+    ),
+    rewrite(
+        Pat(ReshapeOp, "x"),
+        when=[static_shape("x")],
+        to="x",
+        name="reshape-noop",
+        doc="reshape(x) = x when the shape is unchanged (the result-type check)",
+    ),
     rewrite(
         Pat(ReshapeOp, Pat(ReshapeOp, "x")),
         when=[static_shape("root")],
         to=lambda x, root: ReshapeOp(x, root.result.type.get_shape()),
         name="reshape-reshape",
+        doc="reshape(reshape(x)) = reshape(x) to the outer shape",
     ),
-    # transpose(x, identity) = x
     rewrite(
         Pat(TransposeOp, "x"),
         when=[identity_permutation("root")],
         to="x",
         name="transpose-identity",
+        doc="transpose(x, identity) = x",
     ),
-    # transpose(transpose(x, p), inverse(p)) = x
     rewrite(
         Pat(TransposeOp, Pat(TransposeOp, "x", name="inner")),
         when=[inverse_permutations("inner", "root")],
         to="x",
         name="transpose-inverse",
+        doc="transpose(transpose(x, p), inverse(p)) = x",
     ),
-    # transpose(transpose(x, p), q) = transpose(x, p then q)
     rewrite(
         Pat(TransposeOp, Pat(TransposeOp, "x", name="inner")),
         to=lambda x, inner, root: TransposeOp(x, composed_permutation(inner, root)),
         name="transpose-transpose",
+        doc="transpose(transpose(x, p), q) = transpose(x, p then q)",
     ),
 ]
 
 
+@documents_rules(RULES)
 @dataclass(frozen=True)
 class SimplifyExprPass(ModulePass):
-    """Apply the algebraic simplifications of :data:`RULES` until none matches.
+    """Apply the algebraic simplifications listed below until none matches.
 
     Input: relay IR.
 

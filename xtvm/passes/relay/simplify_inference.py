@@ -30,7 +30,7 @@ from xtvm.dialects.relay import (
 )
 from xtvm.dialects.relay.base import is_float
 from xtvm.constants import const_from_numpy, numpy_dtype
-from xtvm.rewrite import Pat, Rule, apply_rules, rewrite
+from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
 
 
 def _scalar(value: float, like: SSAValue) -> Operation:
@@ -79,18 +79,18 @@ def batch_norm_to_scale_shift(
 
 
 RULES: list[Rule] = [
-    # batch_norm(x, gamma, beta, mean, var) = x * scale + shift
     rewrite(
         Pat(BatchNormOp, "x", "gamma", "beta", "mean", "var"),
         when=[lambda x: is_float(x.type.element_type)],
         to=batch_norm_to_scale_shift,
         name="batch-norm-scale-shift",
+        doc="batch_norm(x, gamma, beta, mean, var) = x * scale + shift",
     ),
-    # dropout(x) = x
-    rewrite(Pat(DropoutOp, "x"), to="x", name="dropout-identity"),
+    rewrite(Pat(DropoutOp, "x"), to="x", name="dropout-identity", doc="dropout(x) = x"),
 ]
 
 
+@documents_rules(RULES)
 @dataclass(frozen=True)
 class SimplifyInferencePass(ModulePass):
     """Replace ``relay.nn.batch_norm`` by a multiply and an add, and drop
