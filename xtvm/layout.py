@@ -6,16 +6,15 @@ whose remaining (outer) part keeps the uppercase letter. ``OIHW16o`` holds
 weight ``[O, I, H, W]`` as ``[O/16, I, H, W, 16]``: element ``(o, i, h, w)``
 is at ``[o // 16, i, h, w, o % 16]``.
 
-Pure Python (no IR): the relay type rule, the NumPy reference and the te
-compute of ``relay.layout_transform`` all use it.
+Pure Python (no IR, no NumPy): the relay type rule, the NumPy reference
+(:func:`xtvm.reference.relay.packed.layout_transform`, which moves the data)
+and the te compute of ``relay.layout_transform`` all use it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-import numpy as np
 
 _TOKEN = re.compile(r"(\d*)([A-Za-z])")
 
@@ -122,41 +121,3 @@ def transform_shape(shape: list[int] | tuple[int, ...], src: str, dst: str) -> l
     check_compatible(s, d)
     return d.shape_of(s.primal_shape(shape))
 
-
-def _to_primal(array: np.ndarray, layout: Layout) -> np.ndarray:
-    """``array`` (in ``layout``) with its sub-axes merged back: primal axes in
-    ``layout.primal`` order."""
-    positions = {letter: k for k, (letter, _) in enumerate(layout.axes)}
-    order, shape = [], []
-    for letter in layout.primal:
-        order.append(positions[letter])
-        extent = array.shape[positions[letter]]
-        if letter.lower() in positions:
-            order.append(positions[letter.lower()])
-            extent *= array.shape[positions[letter.lower()]]
-        shape.append(extent)
-    return array.transpose(order).reshape(shape)
-
-
-def _from_primal(array: np.ndarray, primal: str, layout: Layout) -> np.ndarray:
-    """``array`` (primal axes in ``primal`` order) split and permuted into ``layout``."""
-    subs = {letter for letter, factor in layout.axes if factor}
-    split, positions = [], {}
-    for letter, extent in zip(primal, array.shape):
-        positions[letter] = len(split)
-        if letter.lower() in subs:
-            factor = layout.factor(letter)
-            split += [extent // factor, factor]
-            positions[letter.lower()] = len(split) - 1
-        else:
-            split.append(extent)
-    return array.reshape(split).transpose([positions[letter] for letter, _ in layout.axes])
-
-
-def transform_array(array: np.ndarray, src: str, dst: str) -> np.ndarray:
-    """``array`` (in layout ``src``) converted to layout ``dst`` (a reshape and
-    a transpose each way: no index arrays, so packing a 400 MB weight costs
-    one copy)."""
-    s, d = Layout.parse(src), Layout.parse(dst)
-    transform_shape(array.shape, src, dst)  # checks compatibility and divisibility
-    return np.ascontiguousarray(_from_primal(_to_primal(np.asarray(array), s), s.primal, d))

@@ -1,5 +1,6 @@
-"""NumPy semantics of the packed-layout ops: the weight is unpacked to its
-primal layout and the unpacked op's reference runs."""
+"""NumPy semantics of the packed-layout ops: ``relay.layout_transform`` moves
+the data between layouts (:mod:`xtvm.layout`); the packed ops unpack their
+weight to its primal layout and run the unpacked op's reference."""
 
 from __future__ import annotations
 
@@ -8,18 +9,53 @@ from typing import Any
 
 import numpy as np
 
-from xtvm.layout import transform_array
+from xtvm.layout import Layout, transform_shape
 from xtvm.reference.relay.conv import conv2d
 from xtvm.reference.relay.nn import dense
 
 
+def _to_primal(array: np.ndarray, layout: Layout) -> np.ndarray:
+    """``array`` (in ``layout``) with its sub-axes merged back: primal axes in
+    ``layout.primal`` order."""
+    positions = {letter: k for k, (letter, _) in enumerate(layout.axes)}
+    order, shape = [], []
+    for letter in layout.primal:
+        order.append(positions[letter])
+        extent = array.shape[positions[letter]]
+        if letter.lower() in positions:
+            order.append(positions[letter.lower()])
+            extent *= array.shape[positions[letter.lower()]]
+        shape.append(extent)
+    return array.transpose(order).reshape(shape)
+
+
+def _from_primal(array: np.ndarray, primal: str, layout: Layout) -> np.ndarray:
+    """``array`` (primal axes in ``primal`` order) split and permuted into ``layout``."""
+    subs = {letter for letter, factor in layout.axes if factor}
+    split, positions = [], {}
+    for letter, extent in zip(primal, array.shape):
+        positions[letter] = len(split)
+        if letter.lower() in subs:
+            factor = layout.factor(letter)
+            split += [extent // factor, factor]
+            positions[letter.lower()] = len(split) - 1
+        else:
+            split.append(extent)
+    return array.reshape(split).transpose([positions[letter] for letter, _ in layout.axes])
+
+
 def layout_transform(data: np.ndarray, src_layout: str, dst_layout: str) -> np.ndarray:
-    return np.ascontiguousarray(transform_array(data, src_layout, dst_layout))
+    """``data`` (in ``src_layout``) converted to ``dst_layout`` (a reshape and a
+    transpose each way: no index arrays, so packing a 400 MB weight costs one
+    copy)."""
+    src, dst = Layout.parse(src_layout), Layout.parse(dst_layout)
+    transform_shape(data.shape, src_layout, dst_layout)  # checks compatibility and divisibility
+    return np.ascontiguousarray(_from_primal(_to_primal(np.asarray(data), src), src.primal, dst))
 
 
 def conv2d_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:
     data, weight = ins
-    oihw = transform_array(weight, attrs["kernel_layout"], "OIHW")
+    oihw = layout_transform(weight, attrs["kernel_layout"], "OIHW")
     return conv2d(
         data,
         oihw,
@@ -36,6 +72,6 @@ REFERENCES = {
     ),
     "relay.nn.contrib_conv2d_packed": conv2d_packed,
     "relay.nn.contrib_dense_pack": lambda ins, attrs: dense(
-        ins[0], transform_array(ins[1], attrs["weight_layout"], "NK")
+        ins[0], layout_transform(ins[1], attrs["weight_layout"], "NK")
     ),
 }
