@@ -1,19 +1,10 @@
 """One spelling of each data type: xDSL element types ↔ NumPy/DLPack dtype
-names (``"float32"``). NumPy-free, so dialects and tools may import it."""
+names (``"float32"``). NumPy-free, so dialects and tools may import it; the
+tensor-expression dtypes (:mod:`xtvm.te.dtype`) map to xDSL types through it."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IntegerType,
-    Signedness,
-    f16,
-    f32,
-    f64,
-    i1,
-)
+from xdsl.dialects.builtin import IntegerType, Signedness, f16, f32, f64, i1
 from xdsl.ir import Attribute
 
 _FLOATS: dict[str, Attribute] = {"float16": f16, "float32": f32, "float64": f64}
@@ -33,13 +24,10 @@ def element_type(dtype: str) -> Attribute:
 
 
 def dtype_name(ty: Attribute) -> str:
-    """The dtype name of an xDSL element type."""
-    if isinstance(ty, Float16Type):
-        return "float16"
-    if isinstance(ty, Float32Type):
-        return "float32"
-    if isinstance(ty, Float64Type):
-        return "float64"
+    """The dtype name of an xDSL element type (the inverse of :func:`element_type`)."""
+    for name, float_type in _FLOATS.items():
+        if ty == float_type:
+            return name
     if isinstance(ty, IntegerType):
         width = ty.width.data
         if width == 1:

@@ -2,7 +2,7 @@
 
 * `constant`: reading, making and folding integer constants with exact
   two's complement semantics;
-* `layout`: compact row-major strides;
+* `layout`: compact row-major strides and element offsets;
 * `bound`: constant interval bounds of index expressions from constants and
   loop ranges, and the comparisons they decide.
 
@@ -21,8 +21,10 @@ from xtvm.arith.constant import (
     make_int_constant,
     to_signed,
     to_unsigned,
+    trunc_div,
+    trunc_rem,
 )
-from xtvm.arith.layout import compact_strides
+from xtvm.arith.layout import compact_strides, row_major_offset
 
 __all__ = [
     "BINARY_FOLDERS",
@@ -39,6 +41,9 @@ __all__ = [
     "loop_extent",
     "make_int_constant",
     "prove_cmpi",
+    "row_major_offset",
     "to_signed",
     "to_unsigned",
+    "trunc_div",
+    "trunc_rem",
 ]

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from xdsl.dialects import arith
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from xtvm.arith.constant import cmpi_predicate, int_constant, int_width, signed_range
+from xtvm.arith.constant import (
+    cmpi_predicate,
+    int_constant,
+    int_width,
+    signed_range,
+    trunc_div,
+)
 from xtvm.dialects.tir import ForOp
 
 _MAX_DEPTH = 16
@@ -85,11 +91,6 @@ def _mul(a: Bound, b: Bound) -> Bound:
 def _div_by_const(a: Bound, c: int, div: Callable[[int, int], int]) -> Bound:
     """Bounds of a monotone division by a positive constant."""
     return Bound(None if a.lo is None else div(a.lo, c), None if a.hi is None else div(a.hi, c))
-
-
-def _trunc_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
 
 
 def _rem_by_const(a: Bound, c: int, signed: bool) -> Bound:
@@ -184,7 +185,7 @@ def _combine(op: Operation, operands: list[Bound]) -> Bound:
             case arith.FloorDivSIOp() if c > 0:
                 return _div_by_const(a, c, lambda x, y: x // y)
             case arith.DivSIOp() if c > 0:
-                return _div_by_const(a, c, _trunc_div)
+                return _div_by_const(a, c, trunc_div)
             case arith.DivUIOp() if c > 0 and a.nonneg():
                 return _div_by_const(a, c, lambda x, y: x // y)
             case arith.RemSIOp() if c > 0:

@@ -64,13 +64,15 @@ def make_int_constant(value: int, ty: Attribute) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(to_signed(value, width), ty), ty)
 
 
-def _trunc_div(a: int, b: int) -> int:
+def trunc_div(a: int, b: int) -> int:
+    """`a / b` rounded toward zero (C's and `arith.divsi`'s division); `b != 0`."""
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b >= 0) else -q
 
 
-def _trunc_rem(a: int, b: int) -> int:
-    return a - b * _trunc_div(a, b)
+def trunc_rem(a: int, b: int) -> int:
+    """The remainder of `trunc_div`, with the sign of `a` (C's `%`)."""
+    return a - b * trunc_div(a, b)
 
 
 def _signed(f: Callable[[int, int], int | None]) -> Callable[[int, int, int], int | None]:
@@ -89,12 +91,12 @@ BINARY_FOLDERS: dict[type[Operation], Callable[[int, int, int], int | None]] = {
     arith.AddiOp: _signed(lambda a, b: a + b),
     arith.SubiOp: _signed(lambda a, b: a - b),
     arith.MuliOp: _signed(lambda a, b: a * b),
-    arith.DivSIOp: _signed(lambda a, b: _trunc_div(a, b) if b else None),
+    arith.DivSIOp: _signed(lambda a, b: trunc_div(a, b) if b else None),
     arith.DivUIOp: _unsigned(lambda a, b: a // b if b else None),
     arith.FloorDivSIOp: _signed(lambda a, b: a // b if b else None),
     arith.CeilDivSIOp: _signed(lambda a, b: -(-a // b) if b else None),
     arith.CeilDivUIOp: _unsigned(lambda a, b: -(-a // b) if b else None),
-    arith.RemSIOp: _signed(lambda a, b: _trunc_rem(a, b) if b else None),
+    arith.RemSIOp: _signed(lambda a, b: trunc_rem(a, b) if b else None),
     arith.RemUIOp: _unsigned(lambda a, b: a % b if b else None),
     arith.MinSIOp: _signed(min),
     arith.MaxSIOp: _signed(max),

@@ -17,17 +17,10 @@ from __future__ import annotations
 
 import sys
 
-from xdsl.dialects.builtin import (
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
-    IntegerType,
-    Signedness,
-)
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute
 
-from xtvm.dtypes import dtype_name
+from xtvm.dtypes import dtype_name, element_type
 
 FLOAT_DTYPES = ("float16", "float32", "float64")
 INT_DTYPES = ("int8", "int16", "int32", "int64")
@@ -93,19 +86,12 @@ def min_value(dtype: str) -> int | float:
 
 
 def to_xdsl(dtype: str) -> Attribute:
-    """The xDSL scalar type of ``dtype``: signless for signed integers and
-    ``bool``, ``ui8``-style for unsigned ones."""
+    """The xDSL scalar type of ``dtype``: ``index``, or the element type
+    :func:`xtvm.dtypes.element_type` gives (signless for signed integers and
+    ``bool``, ``ui8``-style for unsigned ones)."""
     if dtype == "index":
         return IndexType()
-    if dtype == "float16":
-        return Float16Type()
-    if dtype == "float32":
-        return Float32Type()
-    if dtype == "float64":
-        return Float64Type()
-    if is_uint(dtype):
-        return IntegerType(bits(dtype), Signedness.UNSIGNED)
-    return IntegerType(bits(check_dtype(dtype)))
+    return element_type(check_dtype(dtype))
 
 
 def from_xdsl(ty: Attribute) -> str:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from xtvm.arith.constant import to_signed, to_unsigned, trunc_div, trunc_rem
 from xtvm.te import dtype as dt
 
 if TYPE_CHECKING:
@@ -437,24 +438,16 @@ def _wrap(value: int, dtype: str) -> int:
     """``value`` wrapped to ``dtype``'s two's complement range."""
     if dtype == "bool":
         return int(value != 0)
-    width = dt.bits(dtype)
-    value &= (1 << width) - 1
-    if not dt.is_uint(dtype) and value >> (width - 1):
-        value -= 1 << width
-    return value
-
-
-def _trunc_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
+    wrap = to_unsigned if dt.is_uint(dtype) else to_signed
+    return wrap(value, dt.bits(dtype))
 
 
 _FOLD_INT: dict[type[BinaryOp], Callable[[int, int], int]] = {
     Add: lambda a, b: a + b,
     Sub: lambda a, b: a - b,
     Mul: lambda a, b: a * b,
-    Div: _trunc_div,
-    Mod: lambda a, b: a - _trunc_div(a, b) * b,
+    Div: trunc_div,
+    Mod: trunc_rem,
     FloorDiv: lambda a, b: a // b,
     FloorMod: lambda a, b: a % b,
     Min: min,

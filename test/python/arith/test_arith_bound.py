@@ -12,9 +12,14 @@ from xtvm.arith import (
     loop_extent,
     make_int_constant,
     prove_cmpi,
+    row_major_offset,
     to_signed,
+    trunc_div,
+    trunc_rem,
 )
+from xtvm import te
 from xtvm.dialects.tir import ForOp
+from xtvm.te.expr import IntImm
 
 INDEX = IndexType()
 
@@ -86,3 +91,31 @@ def test_loop_extent() -> None:
 def test_compact_strides() -> None:
     assert compact_strides([2, 3, 4]) == [12, 4, 1]
     assert compact_strides([]) == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "quotient", "remainder"),
+    [(7, 2, 3, 1), (-7, 2, -3, -1), (7, -2, -3, 1), (-7, -2, 3, -1), (0, 5, 0, 0)],
+)
+def test_truncating_division_rounds_toward_zero(a: int, b: int, quotient: int, remainder: int):
+    # One truncating division for the arith folders, the bounds and te's folding.
+    assert (trunc_div(a, b), trunc_rem(a, b)) == (quotient, remainder)
+    folded = BINARY_FOLDERS[arith.DivSIOp](a, b, 32), BINARY_FOLDERS[arith.RemSIOp](a, b, 32)
+    assert folded == (quotient, remainder)
+    x, y = IntImm(a, "int32"), IntImm(b, "int32")
+    assert (te.truncdiv(x, y).value, te.truncmod(x, y).value) == (quotient, remainder)
+
+
+def test_row_major_offset_builds_the_linear_index() -> None:
+    # Symbolic terms show which operations run, in which order.
+    def scale(index: str, stride: int) -> str:
+        return f"{index}*{stride}"
+
+    def add(total: str, term: str) -> str:
+        return f"({total}+{term})"
+
+    assert row_major_offset(["i", "j", "k"], [2, 3, 4], scale, add, lambda: "0") == "((i*12+j*4)+k)"
+    assert row_major_offset([], [], scale, add, lambda: "0") == "0"
+    assert row_major_offset([1, 2], [4, 8], lambda i, s: i * s, lambda a, b: a + b, lambda: 0) == 10
+    with pytest.raises(ValueError):
+        row_major_offset(["i"], [2, 3], scale, add, lambda: "0")

@@ -10,6 +10,8 @@ from xdsl.ir import Operation
 
 from xtvm import te
 from xtvm.dialects import tir
+from xtvm.dtypes import dtype_name, element_type
+from xtvm.te import dtype as te_dtype
 
 
 def lower(args: list[te.Tensor]) -> tir.PrimFuncOp:
@@ -91,3 +93,10 @@ def test_type_errors() -> None:
         te.isnan(i)
     with pytest.raises(TypeError, match="te.eager_select needs a bool condition"):
         te.eager_select(i, i, i)
+
+
+@pytest.mark.parametrize("dtype", [d for d in te_dtype.DTYPES if d != "index"])
+def test_one_dtype_table(dtype: str) -> None:
+    # te's dtypes and the relay dtypes (xtvm.dtypes) map to the same xDSL types.
+    assert te_dtype.to_xdsl(dtype) == element_type(dtype)
+    assert te_dtype.from_xdsl(element_type(dtype)) == dtype_name(element_type(dtype)) == dtype

@@ -33,7 +33,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DictionaryAttr, MemRefType, UnitAttr, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from xtvm.arith import compact_strides
+from xtvm.arith import row_major_offset
 from xtvm.dialects.tir import (
     AllocateOp,
     AssertOp,
@@ -265,12 +265,13 @@ class BodyLowering:
         ty = buffer.type
         assert isinstance(ty, MemRefType)
         em = self.em
-        offset: SSAValue | None = None
-        for index, stride in zip(indices, compact_strides(ty.get_shape()), strict=True):
-            term = index if stride == 1 else em.mul(index, self.index_constant(stride))
-            offset = term if offset is None else em.add(offset, term)
-        if offset is None:
-            offset = self.index_constant(0)
+        offset = row_major_offset(
+            indices,
+            ty.get_shape(),
+            lambda index, stride: em.mul(index, self.index_constant(stride)),
+            em.add,
+            lambda: self.index_constant(0),
+        )
         return em.gep(self.get(buffer), offset, llvm_type(ty.element_type))
 
     def allocate(self, op: AllocateOp) -> SSAValue:

@@ -21,36 +21,31 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xtvm.arith import compact_strides, make_int_constant
+from xtvm.arith import make_int_constant, row_major_offset
 from xtvm.dialects.tir import BUFFER_SHAPES_ATTR, AllocateOp, LoadOp, PrimFuncOp, StoreOp
 
 
-def linearize(indices: Sequence[SSAValue], strides: Sequence[int], before: Operation) -> SSAValue:
-    """Insert `sum(indices[k] * strides[k])` before `before` and return it.
-
-    Unit strides skip the multiplication; a rank-0 access gives index 0.
-    """
+def linearize(indices: Sequence[SSAValue], shape: Sequence[int], before: Operation) -> SSAValue:
+    """Insert the row-major offset of `indices` into a buffer of `shape`
+    (:func:`xtvm.arith.row_major_offset`, in `arith.muli`/`arith.addi` on
+    `index`) before `before` and return it; a rank-0 access gives index 0."""
     point = InsertPoint.before(before)
-    index = IndexType()
-    total: SSAValue | None = None
-    for idx, stride in zip(indices, strides, strict=True):
-        term = idx
-        if stride != 1:
-            c = make_int_constant(stride, index)
-            mul = arith.MuliOp(idx, c)
-            Rewriter.insert_op([c, mul], point)
-            term = mul.result
-        if total is None:
-            total = term
-        else:
-            add = arith.AddiOp(total, term)
-            Rewriter.insert_op(add, point)
-            total = add.result
-    if total is None:
-        zero = make_int_constant(0, index)
-        Rewriter.insert_op(zero, point)
-        total = zero.result
-    return total
+
+    def insert(*ops: Operation) -> SSAValue:
+        Rewriter.insert_op(list(ops), point)
+        return ops[-1].results[0]
+
+    def scale(index: SSAValue, stride: int) -> SSAValue:
+        c = make_int_constant(stride, IndexType())
+        return insert(c, arith.MuliOp(index, c))
+
+    return row_major_offset(
+        indices,
+        shape,
+        scale,
+        lambda total, term: insert(arith.AddiOp(total, term)),
+        lambda: insert(make_int_constant(0, IndexType())),
+    )
 
 
 def _flatten_buffer(value: SSAValue) -> SSAValue:
@@ -58,17 +53,16 @@ def _flatten_buffer(value: SSAValue) -> SSAValue:
     ty = value.type
     assert isinstance(ty, MemRefType)
     shape = ty.get_shape()
-    strides = compact_strides(shape)
     flat = Rewriter.replace_value_with_new_type(
         value, MemRefType(ty.element_type, [math.prod(shape)])
     )
     for use in list(flat.uses):
         user = use.operation
         if isinstance(user, LoadOp) and user.buffer == flat:
-            offset = linearize(user.indices, strides, user)
+            offset = linearize(user.indices, shape, user)
             new: Operation = LoadOp(flat, [offset])
         elif isinstance(user, StoreOp) and user.buffer == flat:
-            offset = linearize(user.indices, strides, user)
+            offset = linearize(user.indices, shape, user)
             new = StoreOp(user.value, flat, [offset])
         else:
             continue
