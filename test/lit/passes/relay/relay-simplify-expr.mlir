@@ -49,7 +49,7 @@ func.func @kept(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf3
   func.return %a, %b, %c, %d, %e, %f : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<3xf32>
 }
 
-// relu(relu(x)) is relu(x).
+// relu-relu: relu(relu(x)) is relu(x).
 // CHECK-LABEL: func.func @relu_relu
 // CHECK-NEXT: %a = relay.nn.relu %x
 // CHECK-NEXT: func.return %a

@@ -49,7 +49,8 @@ func.func @batch_norm_no_scale_no_center(%x: tensor<2x4xf32>, %g: tensor<4xf32>,
   func.return %y : tensor<2x4xf32>
 }
 
-// Dropout is the identity at inference; LRN has no cheaper form and stays.
+// dropout-identity: dropout is the identity at inference; LRN has no cheaper
+// form and stays.
 // CHECK-LABEL: func.func @dropout_and_lrn
 // CHECK-NEXT: %n = relay.nn.lrn %x
 // CHECK-NEXT: func.return %x, %n
