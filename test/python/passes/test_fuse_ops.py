@@ -11,7 +11,12 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, f32
 from xdsl.utils.exceptions import PassFailedException
 
 from xtvm.dialects.relay import ConstOp, RelayOp, ReluOp, TupleOp
-from xtvm.passes.relay import PRIMITIVE_ATTR
+from xtvm.dialects.relay.primitive import (
+    MAX_NAME_LENGTH,
+    PRIMITIVE_ATTR,
+    kernel_name,
+    unique_name,
+)
 from xtvm.passes.relay.evaluate import EvaluationError, evaluate_function
 from xtvm.passes.relay.fuse_ops import FuseOpsPass
 from xtvm.transform import PassContext
@@ -102,3 +107,13 @@ def test_evaluator_rejects_wrong_inputs() -> None:
         evaluate_function(module, "main", [np.zeros(8), np.zeros(8)])
     with pytest.raises(EvaluationError, match="no function body for @other"):
         evaluate_function(module, "other", [])
+
+
+def test_kernel_names_are_tvms() -> None:
+    # One naming for fused groups (relay-fuse-ops) and single ops (convert-relay-to-tir).
+    assert kernel_name("relay.nn.dense", "relay.add") == "fused_nn_dense_add"
+    assert kernel_name("relay.nn.relu") == "fused_nn_relu"
+    long = kernel_name(*["relay.nn.batch_flatten"] * 8)
+    assert len(long) == MAX_NAME_LENGTH + 9 and long.startswith("fused_nn_batch_flatten_nn")
+    assert unique_name("fused_add", {"fused_add", "fused_add_1"}) == "fused_add_2"
+    assert unique_name("fused_add", set()) == "fused_add"

@@ -11,7 +11,7 @@ import pytest
 from topi_testing import relay_op_module, run_relay, tensor_type
 
 from xtvm.dialects import relay
-from xtvm.lowering.relay_to_tir.convert_relay_to_tir import kernel_name
+from xtvm.dialects.relay.primitive import kernel_name
 from xtvm.reference.relay import evaluate_results
 
 INTS = ["int8", "int16", "int32", "int64"]

@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xtvm.dialects import relay
 from xtvm.dialects.relay import RELAY_OPS
 from xtvm.lowering.relay_to_tir import COMPUTES, GRAPH_OPS
-from xtvm.lowering.relay_to_tir.convert_relay_to_tir import kernel_name
+from xtvm.dialects.relay.primitive import kernel_name
 from xtvm.reference.relay import REFERENCES, evaluate_results
 
 F32, F64, I32, I64 = "float32", "float64", "int32", "int64"

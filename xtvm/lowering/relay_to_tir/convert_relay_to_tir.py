@@ -1,128 +1,106 @@
 """``convert-relay-to-tir``: relay compute ops become ``tir.prim_func`` kernels
-called from the graph with ``relay.call_lowered`` (TVM's ``LowerTE``)."""
+called from the graph with ``relay.call_lowered`` (TVM's ``LowerTE``), as
+conversion patterns run by :func:`xtvm.lowering.conversion.apply_conversion`.
+
+The patterns of each relay op are in the lowering's file of the op's category
+(``tensor``, ``nn``, ``conv``, ``packed``, ..., named like the relay
+dialect's files); :data:`CATEGORIES` lists them.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TupleType
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
-from xdsl.rewriter import InsertPoint
+from xdsl.pattern_rewriter import RewritePattern
 
 from xtvm.dialects import relay
-from xtvm.lowering.relay_to_tir.base import lowering_error
-from xtvm.lowering.relay_to_tir.kernel import (
-    GRAPH_OPS,
-    flat_result_types,
-    lower_primitive_function,
-    lower_single_op,
+from xtvm.lowering.conversion import ConversionTarget, apply_conversion
+from xtvm.lowering.relay_to_tir import (
+    algorithm,
+    conv,
+    creation,
+    einsum,
+    image,
+    indexing,
+    layout,
+    logical,
+    math,
+    nn,
+    packed,
+    pool,
+    reduce,
+    scatter,
+    tensor,
+    transform,
 )
-from xtvm.lowering.relay_to_tir.schedule import CONFIG_KEY as SCHEDULES_KEY
+from xtvm.lowering.relay_to_tir.base import PASS_NAME, ComputeFn
+from xtvm.lowering.relay_to_tir.kernel import GRAPH_OPS, KernelBuilder
+from xtvm.lowering.relay_to_tir.patterns import (
+    Kernels,
+    LowerKernelCall,
+    LowerOp,
+    LowerOpByClass,
+    LowerPrimitiveFunction,
+    is_primitive,
+)
 from xtvm.transform import PassContext
 
-PRIMITIVE = "relay.primitive"
-"""The unit attribute marking a fused group outlined by ``relay-fuse-ops``."""
+CATEGORIES = (
+    tensor,
+    math,
+    logical,
+    reduce,
+    nn,
+    conv,
+    pool,
+    algorithm,
+    transform,
+    indexing,
+    scatter,
+    layout,
+    packed,
+    creation,
+    image,
+    einsum,
+)
+"""The category files of the lowering, one per relay dialect file that
+defines compute ops; each holds ``PATTERNS`` (one per op or op family) and
+``OPS`` (the ops they lower)."""
+
+PATTERNS: tuple[LowerOp, ...] = tuple(p for c in CATEGORIES for p in c.PATTERNS)
+"""Every relay op's lowering."""
+
+COMPUTES: dict[str, ComputeFn] = {op.name: p.compute for p in PATTERNS for op in p.ops}
+"""Relay op name → its te compute, read from :data:`PATTERNS`."""
+
+SCHEDULES_KEY = "tir.apply_schedules"
+"""The ``PassContext`` config that gives ``schedules`` when the pass's
+option is not set (``PassContext(config={"tir.apply_schedules": False})``)."""
+
+TARGET = ConversionTarget(illegal_ops=(relay.RelayOp,), legal_ops=GRAPH_OPS, illegal_if=is_primitive)
+"""What must not survive: relay compute ops (every relay op but
+``relay.const``, ``relay.tuple``, ``relay.tuple_get`` and
+``relay.call_lowered``) and primitive functions."""
 
 
-def is_primitive(op: Operation) -> bool:
-    return isinstance(op, func.FuncOp) and PRIMITIVE in op.attributes
-
-
-def kernel_name(op_name: str) -> str:
-    """TVM's kernel name of one op: ``relay.nn.dense`` → ``fused_nn_dense``."""
-    return "fused_" + op_name.removeprefix("relay.").replace(".", "_")
-
-
-@dataclass
-class _Kernels:
-    """The kernels of single graph-level ops: one per distinct (op, attributes,
-    types), named ``fused_<op>`` with a numeric suffix when taken."""
-
-    module: ModuleOp
-    taken: set[str]
-    by_key: dict[tuple[object, ...], str] = field(default_factory=dict)
-
-    def get(self, op: relay.RelayOp, rewriter: PatternRewriter) -> str:
-        key = (
-            op.name,
-            tuple(sorted((k, str(v)) for k, v in op.properties.items())),
-            tuple(str(v.type) for v in op.operands),
-            tuple(str(t) for t in op.inferred_types()),
-        )
-        if key not in self.by_key:
-            base = name = kernel_name(op.name)
-            n = 0
-            while name in self.taken:
-                n += 1
-                name = f"{base}_{n}"
-            self.taken.add(name)
-            graph_fn = op.parent_op()
-            while graph_fn is not None and graph_fn.parent_op() is not self.module:
-                graph_fn = graph_fn.parent_op()
-            assert graph_fn is not None
-            rewriter.insert(lower_single_op(op, name), InsertPoint.before(graph_fn))
-            self.by_key[key] = name
-        return self.by_key[key]
-
-
-def _call_lowered(
-    rewriter: PatternRewriter,
-    op: Operation,
-    callee: str,
-    args: list[SSAValue],
-) -> None:
-    """Replace ``op`` by ``relay.call_lowered @callee(args)``; a tuple result is
-    rebuilt with ``relay.tuple`` from the kernel's flat outputs."""
-    result_types = [r.type for r in op.results]
-    call = relay.CallLoweredOp(callee, args, flat_result_types(result_types))
-    new_ops: list[Operation] = [call]
-    values: list[SSAValue] = []
-    flat = iter(call.res)
-    for ty in result_types:
-        if isinstance(ty, TupleType):
-            tup = relay.TupleOp([next(flat) for _ in ty.types])
-            new_ops.append(tup)
-            values.append(tup.result)
-        else:
-            values.append(next(flat))
-    rewriter.replace(op, new_ops, values)
-
-
-@dataclass
-class LowerPrimitiveCall(RewritePattern):
-    """``func.call @fused_f(...)`` of a lowered primitive function →
-    ``relay.call_lowered @fused_f(...)``."""
-
-    lowered: set[str]
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: func.CallOp, rewriter: PatternRewriter) -> None:
-        callee = op.callee.root_reference.data
-        if callee in self.lowered:
-            _call_lowered(rewriter, op, callee, list(op.arguments))
-
-
-@dataclass
-class LowerGraphOp(RewritePattern):
-    """A relay compute op left in a graph function (not fused) → a call of its
-    own kernel ``fused_<op>``."""
-
-    kernels: _Kernels
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, relay.RelayOp) or isinstance(op, GRAPH_OPS):
-            return
-        _call_lowered(rewriter, op, self.kernels.get(op, rewriter), list(op.operands))
+def populate_relay_to_tir_patterns(
+    op_patterns: Sequence[LowerOp] = PATTERNS, *, schedules: bool = True
+) -> list[RewritePattern]:
+    """The conversion's patterns: primitive functions → ``tir.prim_func``,
+    their calls → ``relay.call_lowered``, and ``op_patterns`` (the ops they
+    lower, alone or inside primitive functions), all sharing one kernel
+    builder; ``schedules=False`` keeps the kernels' default loop nests."""
+    computes = {op.name: p.compute for p in op_patterns for op in p.ops}
+    kernels = Kernels(KernelBuilder(computes, schedules))
+    return [
+        LowerPrimitiveFunction(kernels),
+        LowerKernelCall(),
+        LowerOpByClass.of([p.bound(kernels) for p in op_patterns]),
+    ]
 
 
 @dataclass(frozen=True)
@@ -158,45 +136,31 @@ class ConvertRelayToTirPass(ModulePass):
 
     Invariants after the pass: graph functions hold only ``relay.const``,
     ``relay.tuple``, ``relay.tuple_get``, ``relay.call_lowered`` and calls of
-    other graph functions. Shapes must be static; a non-scalar constant inside
-    a primitive function is an error (constants are graph parameters).
+    other graph functions; a relay op that no pattern lowers is an error
+    naming it and its location (``partial=true`` leaves it, and a primitive
+    function holding it, in place). Shapes must be static; a non-scalar
+    constant inside a primitive function is an error (constants are graph
+    parameters).
     """
 
-    name = "convert-relay-to-tir"
+    name = PASS_NAME
 
-    schedules: bool = True
+    schedules: bool | None = None
     """Apply the x86 schedules the computes name (``schedules=false``: the
-    default loop nests, as ``PassContext`` config ``tir.apply_schedules``)."""
+    default loop nests); unset, the ``PassContext`` config
+    ``tir.apply_schedules`` decides (default true)."""
+
+    partial: bool = False
+    """Leave the ops no pattern lowers instead of failing (a partial conversion)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.schedules:
-            self._lower(op)
-            return
-        current = PassContext.current()
-        with replace(current, config={**current.config, SCHEDULES_KEY: False}):
-            self._lower(op)
-
-    def _lower(self, op: ModuleOp) -> None:
-        primitives = [f for f in op.body.block.ops if is_primitive(f)]
-        for fn in primitives:
-            assert isinstance(fn, func.FuncOp)
-            if fn.is_declaration:
-                raise lowering_error(f"primitive function @{fn.sym_name.data} has no body", fn)
-            fn.parent_block().insert_op_before(lower_primitive_function(fn), fn)  # type: ignore[union-attr]
-        lowered = {f.sym_name.data for f in primitives}  # type: ignore[union-attr]
-        for fn in primitives:
-            fn.detach()
-            fn.erase()
-        taken = {
-            s.data
-            for o in op.body.block.ops
-            if isinstance(s := o.properties.get("sym_name"), StringAttr)
-        }
-        patterns = GreedyRewritePatternApplier(
-            [LowerPrimitiveCall(lowered), LowerGraphOp(_Kernels(op, taken))],
-            dce_enabled=False,
+        schedules = self.schedules
+        if schedules is None:
+            schedules = bool(PassContext.current().config.get(SCHEDULES_KEY, True))
+        apply_conversion(
+            op,
+            populate_relay_to_tir_patterns(schedules=schedules),
+            TARGET,
+            pass_name=self.name,
+            partial=self.partial,
         )
-        PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(op)
-        for leftover in op.walk():
-            if isinstance(leftover, relay.RelayOp) and not isinstance(leftover, GRAPH_OPS):
-                raise lowering_error(f"'{leftover.name}' was left unlowered", leftover)

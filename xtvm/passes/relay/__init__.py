@@ -12,9 +12,8 @@ Helper shared with the frontend and the tests: :mod:`.evaluate` (run a
 graph function on NumPy arrays with the op references; ``relay.const`` <->
 NumPy is :mod:`xtvm.constants`).
 
+The ``relay.primitive`` attribute that marks fused functions, and their
+kernel names, are IR facts: :mod:`xtvm.dialects.relay.primitive`.
+
 Nothing is imported here, so registering a pass does not import NumPy.
 """
-
-PRIMITIVE_ATTR = "relay.primitive"
-"""The unit attribute marking a fused function (made by ``relay-fuse-ops``):
-lowering turns each such function into one kernel."""

@@ -19,7 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay import RelayOp
-from xtvm.passes.relay import PRIMITIVE_ATTR
+from xtvm.dialects.relay.primitive import is_primitive
 
 def _symbol_refs(attr: Attribute) -> Iterator[str]:
     if isinstance(attr, SymbolRefAttr):
@@ -106,7 +106,7 @@ class DeadCodeEliminationPass(ModulePass):
             primitives = {
                 f.sym_name.data
                 for f in op.ops
-                if isinstance(f, func.FuncOp) and PRIMITIVE_ATTR in f.attributes
+                if is_primitive(f)
             }
             _erase_dead_ops(op, primitives)
             if not _erase_dead_functions(op):

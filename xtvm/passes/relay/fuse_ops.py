@@ -8,7 +8,6 @@ from the graph function.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,14 +21,17 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
 from xtvm.dialects.relay import CallLoweredOp, ConstOp, RelayOp, TupleGetOp, TupleOp
-from xtvm.passes.relay import PRIMITIVE_ATTR
+from xtvm.dialects.relay.primitive import (
+    PRIMITIVE_ATTR,
+    is_primitive,
+    kernel_name,
+    unique_name,
+)
 from xtvm.passes.relay.graph_partition import Group, GraphPartitioner, forward_graph
 from xtvm.transform import PassContext
 
 MAX_DEPTH_CONFIG = "relay.FuseOps.max_depth"
 DEFAULT_MAX_DEPTH = 256
-MAX_NAME_LENGTH = 80
-"""Longer function names are cut and given a hash suffix (as TVM)."""
 
 
 def _fusable(op: Operation) -> bool:
@@ -38,17 +40,8 @@ def _fusable(op: Operation) -> bool:
     return isinstance(op, RelayOp) and not isinstance(op, ConstOp | CallLoweredOp)
 
 
-def group_name(ops: Sequence[Operation]) -> str:
-    """TVM's readable name: ``fused_`` and the op names without ``relay.``."""
-    name = "fused_" + "_".join(op.name.removeprefix("relay.").replace(".", "_") for op in ops)
-    if len(name) > MAX_NAME_LENGTH:
-        digest = hashlib.sha1(name.encode()).hexdigest()[:8]
-        name = f"{name[:MAX_NAME_LENGTH]}_{digest}"
-    return name
-
-
 class _Namer:
-    """Unique symbol names: ``fused_add``, ``fused_add_1``, ... (as TVM)."""
+    """Unique kernel names in a module: ``fused_add``, ``fused_add_1``, ..."""
 
     def __init__(self, module: ModuleOp):
         self.used = {
@@ -57,13 +50,11 @@ class _Namer:
             if isinstance(name := op.properties.get("sym_name"), StringAttr)
         }
 
-    def __call__(self, name: str) -> str:
-        unique, i = name, 0
-        while unique in self.used:
-            i += 1
-            unique = f"{name}_{i}"
-        self.used.add(unique)
-        return unique
+    def __call__(self, ops: Sequence[Operation]) -> str:
+        """The name of the kernel computing ``ops``, reserved."""
+        name = unique_name(kernel_name(*(op.name for op in ops)), self.used)
+        self.used.add(name)
+        return name
 
 
 def _outline(members: list[Operation], name: str) -> func.FuncOp:
@@ -126,7 +117,7 @@ def fuse_block(block: Block, max_depth: int, fuse: bool, namer: _Namer) -> list[
             continue  # constants, lowered calls and non-relay ops stay unfused
         if all(isinstance(op, TupleOp | TupleGetOp) for op in group_ops):
             continue  # nothing to compute: tuples stay in the graph
-        functions.append(_outline(group_ops, namer(group_name(group_ops))))
+        functions.append(_outline(group_ops, namer(group_ops)))
     return functions
 
 
@@ -201,7 +192,7 @@ class FuseOpsPass(ModulePass):
             for f in op.ops
             if isinstance(f, func.FuncOp)
             and not f.is_declaration
-            and PRIMITIVE_ATTR not in f.attributes
+            and not is_primitive(f)
         ]
         for function in graph_functions:
             insert_after: Operation = function
