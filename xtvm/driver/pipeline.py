@@ -95,32 +95,10 @@ STAGES: tuple[Stage, ...] = (
 STAGE_NAMES = [s.name for s in STAGES] + ["llvm-ir"]
 
 
-def steps_until(stage: str) -> list[Step]:
-    """Every step up to and including the named stage."""
-    steps: list[Step] = []
-    for s in STAGES:
-        steps += s.steps
-        if s.name == stage:
-            return steps
-    raise ValueError(f"unknown stage '{stage}' (stages: {', '.join(STAGE_NAMES)})")
-
-
-def stage_steps(stage: str) -> tuple[Step, ...]:
-    for s in STAGES:
-        if s.name == stage:
-            return s.steps
-    raise ValueError(f"unknown stage '{stage}' (stages: {', '.join(STAGE_NAMES)})")
-
-
 def enabled(steps: Sequence[Step], ctx: PassContext | None = None) -> list[Step]:
     """The steps the pass context lets run."""
     ctx = ctx or PassContext.current()
     return [s for s in steps if s.required or ctx.pass_enabled(s.name, s.opt_level)]
-
-
-def pipeline_string(steps: Sequence[Step]) -> str:
-    """The ``xtvm-opt -p`` string that reproduces these steps."""
-    return ",".join(s.spec for s in steps)
 
 
 def run_steps(

@@ -321,9 +321,6 @@ class OnnxNode:
             return self._detached_const(self.scope.value(name))
         return self.scope.lookup(name)
 
-    def optional_input(self, i: int) -> SSAValue | None:
-        return self.input(i) if self.has_input(i) else None
-
     def input_shape(self, i: int) -> tuple[int, ...]:
         """The static shape of input ``i`` (a constant input stays unmaterialized)."""
         return self.scope.shape(self._name(i))
