@@ -11,6 +11,9 @@ c = const_from_numpy(np.ones((2, 2), np.float32))
 # relay.const dense<1.000000e+00> : tensor<2x2xf32>
 numpy_from_const(c)   # array([[1., 1.], [1., 1.]], dtype=float32), read-only
 ```
+A constant elided from the text it was parsed from
+(``dense_resource<__elided__>``, :mod:`xtvm.ir.resources`) has no values:
+reading it raises :class:`~xtvm.ir.resources.ElidedConstantError`.
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     TensorType,
 )
 from xdsl.ir import Attribute
 
 from xtvm import dtypes
 from xtvm.dialects.relay import ConstOp
+from xtvm.ir import describe_op
+from xtvm.ir.resources import elided_error, is_elided
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
@@ -57,9 +63,19 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     return DenseIntOrFPElementsAttr(attr_type, BytesAttr(data))
 
 
-def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+def numpy_from_dense(
+    attr: DenseIntOrFPElementsAttr | DenseResourceAttr, what: str | None = None
+) -> np.ndarray:
     """The values of a dense elements attribute as a read-only array of its shape
-    (zero copy, except for ``i1``)."""
+    (zero copy, except for ``i1``). ``what`` names the constant in errors."""
+    if isinstance(attr, DenseResourceAttr):
+        what = what or f"the constant {attr}"
+        if is_elided(attr):
+            raise elided_error(what)
+        raise ValueError(
+            f"{what} refers to a blob that was not loaded: parse the text with "
+            "xtvm.ir.resources.parse_with_resources (the tools do)"
+        )
     dtype = numpy_dtype(attr.get_element_type())
     shape = attr.get_shape()
     if dtype == np.bool_:
@@ -74,4 +90,6 @@ def const_from_numpy(array: np.ndarray) -> ConstOp:
 
 def numpy_from_const(op: ConstOp) -> np.ndarray:
     """The value of a ``relay.const`` as a read-only NumPy array."""
+    if isinstance(op.value, DenseResourceAttr):  # no values: say which constant
+        return numpy_from_dense(op.value, f"constant {describe_op(op)} : {op.result.type}")
     return numpy_from_dense(op.value)
