@@ -12,11 +12,12 @@ from elemwise_cases import ELEMWISE_CASES
 from nn_cases import HNN_CASES
 from shape_cases import RESIZE_CASES, SHAPE_CASES
 from topi_testing import random, relay_op_module, run_relay, tensor_type
-from xdsl.utils.exceptions import DiagnosticException
 
 from xtvm.dialects import relay
 from xtvm.dialects.relay import RELAY_OPS
-from xtvm.lowering.relay_to_tir import COMPUTES, GRAPH_OPS
+from xtvm.lowering.conversion import ConversionError, apply_conversion
+from xtvm.lowering.relay_to_tir import COMPUTES, GRAPH_OPS, PATTERNS, populate_relay_to_tir_patterns
+from xtvm.lowering.relay_to_tir.convert_relay_to_tir import TARGET
 from xtvm.dialects.relay.primitive import kernel_name
 from xtvm.reference.relay import REFERENCES, evaluate_results
 
@@ -266,11 +267,14 @@ def test_every_relay_op_has_a_compute_a_reference_and_a_case() -> None:
         assert op.name in covered, f"{op.name} has no numerical case in {__file__}"
 
 
-def test_an_op_without_compute_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_op_without_lowering_is_reported_by_name() -> None:
     module, _ = relay_op_module(relay.ReluOp, [tensor_type((4,), F32)])
-    monkeypatch.delitem(COMPUTES, "relay.nn.relu")
-    with pytest.raises(DiagnosticException) as info:
-        run_relay(module, "fused_nn_relu", [np.zeros(4, "float32")])
+    without_relu = [p for p in PATTERNS if relay.ReluOp not in p.ops]
+    with pytest.raises(ConversionError) as info:
+        apply_conversion(
+            module, populate_relay_to_tir_patterns(without_relu), TARGET, pass_name="test"
+        )
     message = str(info.value)
-    assert "convert-relay-to-tir: no compute for 'relay.nn.relu'" in message
+    assert "test: 1 op(s) left unlowered" in message
+    assert "'relay.nn.relu'" in message
     assert "relay.nn.relu %" in message  # the op is printed

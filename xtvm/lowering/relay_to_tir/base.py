@@ -1,5 +1,5 @@
-"""What the relay-to-tir tables share: the signature of a compute row and the
-error every failure of the lowering raises."""
+"""What the relay-to-tir categories share: the signature of an op's te
+compute and the error every failure of the lowering raises."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from xtvm import te
+from xtvm.ir import location_of, op_summary
 
 ComputeFn = Callable[
     [list[te.Tensor], Mapping[str, Any], list[TensorType]], te.Tensor | list[te.Tensor]
@@ -23,8 +24,10 @@ PASS_NAME = "convert-relay-to-tir"
 
 
 def lowering_error(message: str, op: Operation | None = None) -> DiagnosticException:
-    """An error naming the pass and printing the offending op."""
+    """An error naming the pass, then the offending op: its location
+    (``file:line:col`` when the IR was parsed from a file) and its text."""
     text = f"{PASS_NAME}: {message}"
     if op is not None:
-        text += f"\n  {op!s}"
+        where = location_of(op)
+        text += f"\n  {where + ': ' if where else ''}{op_summary(op)}"
     return DiagnosticException(text)

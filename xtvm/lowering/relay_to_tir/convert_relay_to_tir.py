@@ -18,6 +18,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import RewritePattern
 
 from xtvm.dialects import relay
+from xtvm.dialects.relay.primitive import is_primitive
 from xtvm.lowering.conversion import ConversionTarget, apply_conversion
 from xtvm.lowering.relay_to_tir import (
     algorithm,
@@ -45,7 +46,6 @@ from xtvm.lowering.relay_to_tir.patterns import (
     LowerOp,
     LowerOpByClass,
     LowerPrimitiveFunction,
-    is_primitive,
 )
 from xtvm.transform import PassContext
 

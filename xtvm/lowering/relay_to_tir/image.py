@@ -1,4 +1,4 @@
-"""Computes of the resizes."""
+"""Lowerings of the resizes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import TensorType
 
 from xtvm import te
 from xtvm.dialects.relay.image import Resize1dOp, Resize2dOp, Resize3dOp, ResizeOp, spatial_axes
-from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.lowering.relay_to_tir.patterns import LowerOp, lower, ops_of
 from xtvm.topi import image
 
 _SAMPLING = (
@@ -23,7 +23,7 @@ _SAMPLING = (
 )
 
 
-def _resize(op: type[ResizeOp]) -> ComputeFn:
+def _resize(op: type[ResizeOp]) -> LowerOp:
     def compute(
         ins: list[te.Tensor], attrs: Mapping[str, Any], outs: list[TensorType]
     ) -> te.Tensor:
@@ -37,9 +37,8 @@ def _resize(op: type[ResizeOp]) -> ComputeFn:
             **{k: attrs[k] for k in _SAMPLING},
         )
 
-    return compute
+    return lower(op, compute)
 
 
-COMPUTES: dict[str, ComputeFn] = {
-    op.name: _resize(op) for op in (Resize1dOp, Resize2dOp, Resize3dOp)
-}
+PATTERNS = [_resize(Resize1dOp), _resize(Resize2dOp), _resize(Resize3dOp)]
+OPS = ops_of(PATTERNS)

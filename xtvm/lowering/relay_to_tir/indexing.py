@@ -1,4 +1,4 @@
-"""Computes of gathers and slices."""
+"""Lowerings of gathers and slices."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 from xdsl.dialects.builtin import TensorType
 
 from xtvm import te, topi
-from xtvm.dialects.relay.indexing import StridedSliceOp, slice_bounds
-from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.dialects.relay.indexing import GatherNdOp, GatherOp, StridedSliceOp, TakeOp, slice_bounds
+from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 
 
 def _strided_slice(
@@ -23,9 +23,10 @@ def _strided_slice(
     return topi.strided_slice(x, begin, strides, outs[0].get_shape())
 
 
-COMPUTES: dict[str, ComputeFn] = {
-    "relay.take": lambda ins, attrs, outs: topi.take(*ins, attrs.get("axis"), attrs["mode"]),
-    "relay.strided_slice": _strided_slice,
-    "relay.gather": lambda ins, attrs, outs: topi.gather(*ins, attrs["axis"]),
-    "relay.gather_nd": lambda ins, attrs, outs: topi.gather_nd(*ins, attrs["batch_dims"]),
-}
+PATTERNS = [
+    lower(TakeOp, lambda ins, attrs, outs: topi.take(*ins, attrs.get("axis"), attrs["mode"])),
+    lower(StridedSliceOp, _strided_slice),
+    lower(GatherOp, lambda ins, attrs, outs: topi.gather(*ins, attrs["axis"])),
+    lower(GatherNdOp, lambda ins, attrs, outs: topi.gather_nd(*ins, attrs["batch_dims"])),
+]
+OPS = ops_of(PATTERNS)

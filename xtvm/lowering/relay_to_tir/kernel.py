@@ -1,14 +1,16 @@
 """Relay function bodies and single relay ops → te computations → ``tir.prim_func``.
 
 A primitive function's arguments become placeholders ``p0, p1, ...``; its
-ops are replaced in order by their computes (from :data:`COMPUTES`); its
-results (a tuple result counts as its fields) become the output arguments
-of the kernel. The kernel's signature is inputs then outputs.
+ops are replaced in order by their computes (each op's from the pattern
+that lowers it, see :class:`KernelBuilder`); its results (a tuple result
+counts as its fields) become the output arguments of the kernel. The
+kernel's signature is inputs then outputs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, TensorType, TupleType
@@ -16,44 +18,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xtvm import te, topi
 from xtvm.dialects import relay, tir
-from xtvm.lowering.relay_to_tir import (
-    algorithm,
-    conv,
-    indexing,
-    logical,
-    math,
-    nn,
-    pool,
-    reduce,
-    tensor,
-    transform,
-    x86,
-)
-from xtvm.lowering.relay_to_tir import creation, image, layout, scatter
 from xtvm.lowering.relay_to_tir.base import ComputeFn, lowering_error
 from xtvm.lowering.relay_to_tir.schedule import apply_schedules
 from xtvm.schedule import ScheduleError
 from xtvm.te import dtype as dt
 from xtvm.te.operation import PlaceholderOp
-
-COMPUTES: dict[str, ComputeFn] = {
-    **tensor.COMPUTES,
-    **math.COMPUTES,
-    **logical.COMPUTES,
-    **reduce.COMPUTES,
-    **nn.COMPUTES,
-    **conv.COMPUTES,
-    **pool.COMPUTES,
-    **algorithm.COMPUTES,
-    **transform.COMPUTES,
-    **indexing.COMPUTES,
-    **scatter.COMPUTES,
-    **layout.COMPUTES,
-    **creation.COMPUTES,
-    **image.COMPUTES,
-    **x86.COMPUTES,
-}
-"""Relay op name → its te compute (one row per op)."""
 
 GRAPH_OPS: tuple[type[relay.RelayOp], ...] = (
     relay.ConstOp,
@@ -86,11 +55,9 @@ def placeholder(ty: TensorType, name: str, op: Operation) -> te.Tensor:
     return te.placeholder(ty.get_shape(), _dtype(ty, op), name)
 
 
-def lower_op(op: relay.RelayOp, inputs: Sequence[te.Tensor]) -> list[te.Tensor]:
-    """The te computation of one relay compute op on ``inputs``: one tensor per result."""
-    compute = COMPUTES.get(op.name)
-    if compute is None:
-        raise lowering_error(f"no compute for '{op.name}' (add a row to COMPUTES)", op)
+def lower_op(op: relay.RelayOp, compute: ComputeFn, inputs: Sequence[te.Tensor]) -> list[te.Tensor]:
+    """``compute`` of one relay op on ``inputs``: one tensor per result, checked
+    against the op's result types."""
     out_types = [
         static_tensor_type(t, f"result {i} of '{op.name}'", op)
         for i, t in enumerate(op.inferred_types())
@@ -145,61 +112,84 @@ def _distinct_outputs(outputs: Sequence[te.Tensor]) -> list[te.Tensor]:
     return result
 
 
-def lower_primitive_function(fn: func.FuncOp) -> tir.PrimFuncOp:
-    """The ``tir.prim_func`` of a primitive function, under the same name."""
-    name = fn.sym_name.data
-    where = f"primitive function @{name}"
-    block = fn.body.block
-    env: dict[SSAValue, Value] = {}
-    inputs = []
-    for i, arg in enumerate(block.args):
-        ty = static_tensor_type(arg.type, f"argument {i} of {where}", fn)
-        env[arg] = placeholder(ty, f"p{i}", fn)
-        inputs.append(env[arg])
-    outputs: list[te.Tensor] | None = None
-    for op in block.ops:
-        if isinstance(op, func.ReturnOp):
-            outputs = _flatten([env[v] for v in op.arguments])
-        elif isinstance(op, relay.ConstOp):
-            env[op.result] = _immediate(op, where)
-        elif isinstance(op, relay.TupleOp):
-            env[op.result] = _flatten([env[v] for v in op.fields])
-        elif isinstance(op, relay.TupleGetOp):
-            tup = env[op.tuple]
-            assert isinstance(tup, list)
-            env[op.result] = tup[op.attrs["index"]]
-        elif isinstance(op, relay.RelayOp) and not isinstance(op, GRAPH_OPS):
-            args = [env[v] for v in op.operands]
-            if any(isinstance(a, list) for a in args):
-                raise lowering_error(f"a tuple operand of '{op.name}' in {where}", op)
-            env.update(zip(op.results, lower_op(op, args)))  # type: ignore[arg-type]
-        else:
-            raise lowering_error(f"'{op.name}' cannot appear in {where}", op)
-    if not outputs:
-        raise lowering_error(f"{where} returns nothing", fn)
-    return _prim_func([*inputs, *_distinct_outputs(outputs)], name, fn)
+@dataclass(frozen=True)
+class KernelBuilder:
+    """Builds kernels from relay ops: ``computes`` maps each relay op name to
+    its te compute; ``schedules`` says whether each kernel gets the schedules
+    its te ops name (:func:`~xtvm.lowering.relay_to_tir.schedule.apply_schedules`)
+    or keeps the default loop nests."""
 
+    computes: Mapping[str, ComputeFn]
+    schedules: bool = True
 
-def lower_single_op(op: relay.RelayOp, name: str) -> tir.PrimFuncOp:
-    """A kernel computing one relay op (inputs ``p0, p1, ...`` then the output)."""
-    inputs = [
-        placeholder(static_tensor_type(v.type, f"operand {i} of '{op.name}'", op), f"p{i}", op)
-        for i, v in enumerate(op.operands)
-    ]
-    return _prim_func([*inputs, *lower_op(op, inputs)], name, op)
+    def can_lower(self, fn: func.FuncOp) -> bool:
+        """Whether every compute op in ``fn``'s body has a compute (a
+        declaration says yes: :meth:`primitive_function` reports it)."""
+        return fn.is_declaration or all(
+            op.name in self.computes
+            for op in fn.body.ops
+            if isinstance(op, relay.RelayOp) and not isinstance(op, GRAPH_OPS)
+        )
 
+    def primitive_function(self, fn: func.FuncOp) -> tir.PrimFuncOp:
+        """The ``tir.prim_func`` of a primitive function, under the same name."""
+        name = fn.sym_name.data
+        where = f"primitive function @{name}"
+        if fn.is_declaration:
+            raise lowering_error(f"{where} has no body", fn)
+        block = fn.body.block
+        env: dict[SSAValue, Value] = {}
+        inputs = []
+        for i, arg in enumerate(block.args):
+            ty = static_tensor_type(arg.type, f"argument {i} of {where}", fn)
+            env[arg] = placeholder(ty, f"p{i}", fn)
+            inputs.append(env[arg])
+        outputs: list[te.Tensor] | None = None
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp):
+                outputs = _flatten([env[v] for v in op.arguments])
+            elif isinstance(op, relay.ConstOp):
+                env[op.result] = _immediate(op, where)
+            elif isinstance(op, relay.TupleOp):
+                env[op.result] = _flatten([env[v] for v in op.fields])
+            elif isinstance(op, relay.TupleGetOp):
+                tup = env[op.tuple]
+                assert isinstance(tup, list)
+                env[op.result] = tup[op.attrs["index"]]
+            elif isinstance(op, relay.RelayOp) and op.name in self.computes:
+                args = [env[v] for v in op.operands]
+                if any(isinstance(a, list) for a in args):
+                    raise lowering_error(f"a tuple operand of '{op.name}' in {where}", op)
+                outs = lower_op(op, self.computes[op.name], args)  # type: ignore[arg-type]
+                env.update(zip(op.results, outs))
+            else:
+                raise lowering_error(f"'{op.name}' cannot appear in {where}", op)
+        if not outputs:
+            raise lowering_error(f"{where} returns nothing", fn)
+        return self._prim_func([*inputs, *_distinct_outputs(outputs)], name, fn)
 
-def _prim_func(args: list[te.Tensor], name: str, origin: Operation) -> tir.PrimFuncOp:
-    """The kernel of ``args``, with the schedules its te ops name applied."""
-    try:
-        func = te.create_prim_func(args, name)
-    except (TypeError, ValueError) as e:
-        raise lowering_error(f"cannot build kernel @{name}: {e}", origin) from None
-    try:
-        apply_schedules(func, [t for t in args if not isinstance(t.op, PlaceholderOp)])
-    except ScheduleError as e:
-        raise lowering_error(f"cannot schedule kernel @{name}: {e}", origin) from None
-    return func
+    def single_op(self, op: relay.RelayOp, compute: ComputeFn, name: str) -> tir.PrimFuncOp:
+        """A kernel computing one relay op (inputs ``p0, p1, ...`` then the output)."""
+        inputs = [
+            placeholder(static_tensor_type(v.type, f"operand {i} of '{op.name}'", op), f"p{i}", op)
+            for i, v in enumerate(op.operands)
+        ]
+        return self._prim_func([*inputs, *lower_op(op, compute, inputs)], name, op)
+
+    def _prim_func(self, args: list[te.Tensor], name: str, origin: Operation) -> tir.PrimFuncOp:
+        """The kernel of ``args``, with the schedules its te ops name applied
+        (unless ``schedules`` is off)."""
+        try:
+            func = te.create_prim_func(args, name)
+        except (TypeError, ValueError) as e:
+            raise lowering_error(f"cannot build kernel @{name}: {e}", origin) from None
+        if not self.schedules:
+            return func
+        try:
+            apply_schedules(func, [t for t in args if not isinstance(t.op, PlaceholderOp)])
+        except ScheduleError as e:
+            raise lowering_error(f"cannot schedule kernel @{name}: {e}", origin) from None
+        return func
 
 
 def flat_result_types(types: Sequence[Attribute]) -> list[Attribute]:

@@ -1,39 +1,63 @@
-"""Computes of the unary maths of ``relay.math``: rounding, sign,
-trigonometric and hyperbolic functions, erf, float classification."""
+"""Lowerings of the unary maths of ``relay.math``: rounding, sign,
+trigonometric and hyperbolic functions, erf, float classification. Each op
+is ``topi.math``'s function of the same name, as in TVM."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from xtvm import te
+from xtvm.dialects.relay.math import (
+    AcoshOp,
+    AcosOp,
+    AsinhOp,
+    AsinOp,
+    AtanhOp,
+    AtanOp,
+    CeilOp,
+    CoshOp,
+    CosOp,
+    ErfOp,
+    FloorOp,
+    IsFiniteOp,
+    IsInfOp,
+    IsNanOp,
+    RoundOp,
+    SignOp,
+    SinhOp,
+    SinOp,
+    TanOp,
+    TruncOp,
+)
 from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 from xtvm.topi import math
 
-_UNARY = (
-    "floor",
-    "ceil",
-    "round",
-    "trunc",
-    "sign",
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "sinh",
-    "cosh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "erf",
-    "isnan",
-    "isinf",
-    "isfinite",
-)
+
+def _unary(fn: Callable[[te.Tensor], te.Tensor]) -> ComputeFn:
+    return lambda ins, attrs, outs: fn(ins[0])
 
 
-def _unary(name: str) -> ComputeFn:
-    compute = getattr(math, name)
-    return lambda ins, attrs, outs: compute(ins[0])
-
-
-COMPUTES: dict[str, ComputeFn] = {f"relay.{name}": _unary(name) for name in _UNARY}
-"""``relay.<name>`` → ``topi.math.<name>``: one name per op, as in TVM."""
+PATTERNS = [
+    lower(FloorOp, _unary(math.floor)),
+    lower(CeilOp, _unary(math.ceil)),
+    lower(RoundOp, _unary(math.round)),
+    lower(TruncOp, _unary(math.trunc)),
+    lower(SignOp, _unary(math.sign)),
+    lower(SinOp, _unary(math.sin)),
+    lower(CosOp, _unary(math.cos)),
+    lower(TanOp, _unary(math.tan)),
+    lower(AsinOp, _unary(math.asin)),
+    lower(AcosOp, _unary(math.acos)),
+    lower(AtanOp, _unary(math.atan)),
+    lower(SinhOp, _unary(math.sinh)),
+    lower(CoshOp, _unary(math.cosh)),
+    lower(AsinhOp, _unary(math.asinh)),
+    lower(AcoshOp, _unary(math.acosh)),
+    lower(AtanhOp, _unary(math.atanh)),
+    lower(ErfOp, _unary(math.erf)),
+    lower(IsNanOp, _unary(math.isnan)),
+    lower(IsInfOp, _unary(math.isinf)),
+    lower(IsFiniteOp, _unary(math.isfinite)),
+]
+OPS = ops_of(PATTERNS)

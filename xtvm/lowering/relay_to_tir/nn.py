@@ -1,24 +1,42 @@
-"""Computes of ``relay.nn.*`` ops (convolution and pooling in ``conv`` and ``pool``)."""
+"""Lowerings of ``relay.nn.*`` ops (convolution and pooling in ``conv`` and
+``pool``, the packed x86 ops in ``packed``)."""
 
 from __future__ import annotations
 
 from xtvm import topi
-from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.dialects.relay.nn import (
+    BatchFlattenOp,
+    BatchNormOp,
+    BiasAddOp,
+    DenseOp,
+    DropoutOp,
+    HardmaxOp,
+    LogSoftmaxOp,
+    LrnOp,
+    MatmulOp,
+    ReluOp,
+    SoftmaxOp,
+)
+from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 
-COMPUTES: dict[str, ComputeFn] = {
-    "relay.nn.relu": lambda ins, attrs, outs: topi.relu(ins[0]),
-    "relay.nn.dense": lambda ins, attrs, outs: topi.dense(*ins),
-    "relay.nn.matmul": lambda ins, attrs, outs: topi.matmul(
-        *ins, bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b"))
+PATTERNS = [
+    lower(ReluOp, lambda ins, attrs, outs: topi.relu(ins[0])),
+    lower(DenseOp, lambda ins, attrs, outs: topi.dense(*ins)),
+    lower(
+        MatmulOp,
+        lambda ins, attrs, outs: topi.matmul(
+            *ins, bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b"))
+        ),
     ),
-    "relay.nn.bias_add": lambda ins, attrs, outs: topi.bias_add(*ins, attrs.get("axis", 1)),
-    "relay.nn.softmax": lambda ins, attrs, outs: topi.softmax(ins[0], attrs.get("axis", -1)),
-    "relay.nn.log_softmax": lambda ins, attrs, outs: topi.log_softmax(
-        ins[0], attrs.get("axis", -1)
+    lower(BiasAddOp, lambda ins, attrs, outs: topi.bias_add(*ins, attrs.get("axis", 1))),
+    lower(SoftmaxOp, lambda ins, attrs, outs: topi.softmax(ins[0], attrs.get("axis", -1))),
+    lower(
+        LogSoftmaxOp, lambda ins, attrs, outs: topi.log_softmax(ins[0], attrs.get("axis", -1))
     ),
-    "relay.nn.hardmax": lambda ins, attrs, outs: topi.hardmax(ins[0], attrs.get("axis", -1)),
-    "relay.nn.batch_norm": lambda ins, attrs, outs: topi.batch_norm(*ins, **attrs),
-    "relay.nn.lrn": lambda ins, attrs, outs: topi.lrn(ins[0], **attrs),
-    "relay.nn.dropout": lambda ins, attrs, outs: topi.dropout(ins[0]),
-    "relay.nn.batch_flatten": lambda ins, attrs, outs: topi.batch_flatten(ins[0]),
-}
+    lower(HardmaxOp, lambda ins, attrs, outs: topi.hardmax(ins[0], attrs.get("axis", -1))),
+    lower(BatchNormOp, lambda ins, attrs, outs: topi.batch_norm(*ins, **attrs)),
+    lower(LrnOp, lambda ins, attrs, outs: topi.lrn(ins[0], **attrs)),
+    lower(DropoutOp, lambda ins, attrs, outs: topi.dropout(ins[0])),
+    lower(BatchFlattenOp, lambda ins, attrs, outs: topi.batch_flatten(ins[0])),
+]
+OPS = ops_of(PATTERNS)

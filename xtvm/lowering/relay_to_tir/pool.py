@@ -1,4 +1,4 @@
-"""Computes of the pools (1-, 2- and 3-d, channel-first; max pooling with
+"""Lowerings of the pools (1-, 2- and 3-d, channel-first; max pooling with
 the positions of the maxima)."""
 
 from __future__ import annotations
@@ -7,7 +7,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from xtvm import te, topi
+from xtvm.dialects.relay.pool import (
+    AvgPool1dOp,
+    AvgPool2dOp,
+    AvgPool3dOp,
+    GlobalAvgPool2dOp,
+    GlobalMaxPool2dOp,
+    MaxPool1dOp,
+    MaxPool2dOp,
+    MaxPool2dWithArgmaxOp,
+    MaxPool3dOp,
+)
 from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 
 _WINDOW = ("pool_size", "strides", "dilation", "padding", "ceil_mode")
 
@@ -22,11 +34,16 @@ def _pool(kind: str) -> ComputeFn:
     return compute
 
 
-COMPUTES: dict[str, ComputeFn] = {
-    **{f"relay.nn.{kind}_pool{n}d": _pool(kind) for kind in ("max", "avg") for n in (1, 2, 3)},
-    "relay.nn.max_pool2d_with_argmax": lambda ins, attrs, outs: topi.max_pool_with_argmax(
-        ins[0], **{k: attrs[k] for k in (*_WINDOW, "column_major")}
+PATTERNS = [
+    lower((MaxPool1dOp, MaxPool2dOp, MaxPool3dOp), _pool("max")),
+    lower((AvgPool1dOp, AvgPool2dOp, AvgPool3dOp), _pool("avg")),
+    lower(
+        MaxPool2dWithArgmaxOp,
+        lambda ins, attrs, outs: topi.max_pool_with_argmax(
+            ins[0], **{k: attrs[k] for k in (*_WINDOW, "column_major")}
+        ),
     ),
-    "relay.nn.global_max_pool2d": lambda ins, attrs, outs: topi.global_max_pool2d(ins[0]),
-    "relay.nn.global_avg_pool2d": lambda ins, attrs, outs: topi.global_avg_pool2d(ins[0]),
-}
+    lower(GlobalMaxPool2dOp, lambda ins, attrs, outs: topi.global_max_pool2d(ins[0])),
+    lower(GlobalAvgPool2dOp, lambda ins, attrs, outs: topi.global_avg_pool2d(ins[0])),
+]
+OPS = ops_of(PATTERNS)

@@ -1,4 +1,4 @@
-"""Computes of the reductions (``relay.sum``, ``relay.mean``, ``relay.prod``,
+"""Lowerings of the reductions (``relay.sum``, ``relay.mean``, ``relay.prod``,
 ``relay.max``, ``relay.min``) and index reductions (``relay.argmax``,
 ``relay.argmin``)."""
 
@@ -19,31 +19,32 @@ from xtvm.dialects.relay.reduce import (
     ReduceOp,
     SumOp,
 )
-from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.lowering.relay_to_tir.patterns import LowerOp, lower, ops_of
 
 
-def _reduction(fn: Callable[..., te.Tensor], op: type[ReduceOp]) -> ComputeFn:
+def _reduction(op: type[ReduceOp], fn: Callable[..., te.Tensor]) -> LowerOp:
     def compute(ins: list[te.Tensor], attrs: Mapping[str, Any], outs: list) -> te.Tensor:
         axes = op.reduced_axes(ins[0].ndim, attrs)
         return fn(ins[0], axes, attrs["keepdims"])
 
-    return compute
+    return lower(op, compute)
 
 
-def _arg_reduction(fn: Callable[..., te.Tensor], op: type[ArgReduceOp]) -> ComputeFn:
+def _arg_reduction(op: type[ArgReduceOp], fn: Callable[..., te.Tensor]) -> LowerOp:
     def compute(ins: list[te.Tensor], attrs: Mapping[str, Any], outs: list) -> te.Tensor:
         axes = op.reduced_axes(ins[0].ndim, attrs)
         return fn(ins[0], axes, attrs["keepdims"], attrs["select_last_index"])
 
-    return compute
+    return lower(op, compute)
 
 
-COMPUTES: dict[str, ComputeFn] = {
-    "relay.sum": _reduction(topi.reduce.sum, SumOp),
-    "relay.mean": _reduction(topi.reduce.mean, MeanOp),
-    "relay.prod": _reduction(topi.reduce.prod, ProdOp),
-    "relay.max": _reduction(topi.reduce.max, MaxOp),
-    "relay.min": _reduction(topi.reduce.min, MinOp),
-    "relay.argmax": _arg_reduction(topi.reduce.argmax, ArgMaxOp),
-    "relay.argmin": _arg_reduction(topi.reduce.argmin, ArgMinOp),
-}
+PATTERNS = [
+    _reduction(SumOp, topi.reduce.sum),
+    _reduction(MeanOp, topi.reduce.mean),
+    _reduction(ProdOp, topi.reduce.prod),
+    _reduction(MaxOp, topi.reduce.max),
+    _reduction(MinOp, topi.reduce.min),
+    _arg_reduction(ArgMaxOp, topi.reduce.argmax),
+    _arg_reduction(ArgMinOp, topi.reduce.argmin),
+]
+OPS = ops_of(PATTERNS)

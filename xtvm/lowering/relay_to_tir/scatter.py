@@ -1,13 +1,18 @@
-"""Computes of the scatters."""
+"""Lowerings of the scatters."""
 
 from __future__ import annotations
 
-from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.dialects.relay.scatter import ScatterElementsOp, ScatterNdOp
+from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 from xtvm.topi import scatter
 
-COMPUTES: dict[str, ComputeFn] = {
-    "relay.scatter_elements": lambda ins, attrs, outs: scatter.scatter_elements(
-        *ins, attrs["axis"], attrs["reduction"]
+PATTERNS = [
+    lower(
+        ScatterElementsOp,
+        lambda ins, attrs, outs: scatter.scatter_elements(*ins, attrs["axis"], attrs["reduction"]),
     ),
-    "relay.scatter_nd": lambda ins, attrs, outs: scatter.scatter_nd(*ins, attrs["reduction"]),
-}
+    lower(
+        ScatterNdOp, lambda ins, attrs, outs: scatter.scatter_nd(*ins, attrs["reduction"])
+    ),
+]
+OPS = ops_of(PATTERNS)

@@ -6,8 +6,9 @@ e.g. to schedule the fused epilogue). A kernel that no op schedule claims
 gets :func:`xtvm.topi.x86.injective.schedule_default` if it is made of
 injective ops and pools (parallel, vectorized rows), else keeps its nests.
 
-``PassContext(config={"tir.apply_schedules": False})`` keeps the default
-loop nests (one serial nest per stage), e.g. to compare the two.
+``convert-relay-to-tir{schedules=false}`` does not call this: its kernels
+keep the default loop nests (one serial nest per stage), e.g. to compare the
+two.
 """
 
 from __future__ import annotations
@@ -19,16 +20,11 @@ from xtvm.dialects import tir
 from xtvm.schedule import Schedule
 from xtvm.te.placement import topological_order
 from xtvm.topi.x86.injective import schedule_default
-from xtvm.transform import PassContext
-
-CONFIG_KEY = "tir.apply_schedules"
 
 
 def apply_schedules(func: tir.PrimFuncOp, outputs: Sequence[te.Tensor]) -> None:
     """Run, in producer order, the schedule of every te op behind ``outputs``
     on ``func`` (the prim_func ``te.create_prim_func`` made from them)."""
-    if not PassContext.current().config.get(CONFIG_KEY, True):
-        return
     sch: Schedule | None = None
     for tensor in topological_order(outputs):
         schedule = tensor.op.attrs.get("schedule")

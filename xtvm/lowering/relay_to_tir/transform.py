@@ -1,26 +1,44 @@
-"""Computes of shape and layout ops."""
+"""Lowerings of shape ops: reshapes, transposes, concatenation and splits,
+squeeze and expand_dims, ``relay.full``. (``relay.tuple``,
+``relay.tuple_get`` and ``relay.call_lowered`` compute nothing: they stay.)"""
 
 from __future__ import annotations
 
 from xtvm import topi
-from xtvm.dialects.relay.transform import SplitOp
-from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.dialects.relay.transform import (
+    ConcatenateOp,
+    ExpandDimsOp,
+    FullOp,
+    ReshapeOp,
+    SplitOp,
+    SqueezeOp,
+    TransposeOp,
+)
+from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 
-COMPUTES: dict[str, ComputeFn] = {
+PATTERNS = [
     # The result type holds the resolved shape (no 0 or -1 left).
-    "relay.reshape": lambda ins, attrs, outs: topi.reshape(ins[0], outs[0].get_shape()),
-    "relay.transpose": lambda ins, attrs, outs: topi.transpose(ins[0], attrs.get("axes")),
-    "relay.concatenate": lambda ins, attrs, outs: topi.concatenate(ins, attrs["axis"]),
-    "relay.split": lambda ins, attrs, outs: topi.split(
-        ins[0],
-        SplitOp.bounds(ins[0].shape[attrs["axis"]], attrs["indices_or_sections"]),
-        attrs["axis"],
+    lower(ReshapeOp, lambda ins, attrs, outs: topi.reshape(ins[0], outs[0].get_shape())),
+    lower(TransposeOp, lambda ins, attrs, outs: topi.transpose(ins[0], attrs.get("axes"))),
+    lower(ConcatenateOp, lambda ins, attrs, outs: topi.concatenate(ins, attrs["axis"])),
+    lower(
+        SplitOp,
+        lambda ins, attrs, outs: topi.split(
+            ins[0],
+            SplitOp.bounds(ins[0].shape[attrs["axis"]], attrs["indices_or_sections"]),
+            attrs["axis"],
+        ),
     ),
-    "relay.squeeze": lambda ins, attrs, outs: topi.squeeze(ins[0], attrs.get("axis")),
-    "relay.expand_dims": lambda ins, attrs, outs: topi.expand_dims(
-        ins[0], attrs["axis"], attrs["num_newaxis"]
+    lower(SqueezeOp, lambda ins, attrs, outs: topi.squeeze(ins[0], attrs.get("axis"))),
+    lower(
+        ExpandDimsOp,
+        lambda ins, attrs, outs: topi.expand_dims(ins[0], attrs["axis"], attrs["num_newaxis"]),
     ),
-    "relay.full": lambda ins, attrs, outs: topi.full(
-        outs[0].get_shape(), attrs.get("dtype") or ins[0].dtype, ins[0]
+    lower(
+        FullOp,
+        lambda ins, attrs, outs: topi.full(
+            outs[0].get_shape(), attrs.get("dtype") or ins[0].dtype, ins[0]
+        ),
     ),
-}
+]
+OPS = ops_of(PATTERNS)

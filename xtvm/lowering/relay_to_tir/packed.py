@@ -1,0 +1,32 @@
+"""Lowerings of the packed-layout x86 ops (TVM's ``relay/op/strategy/x86.py``):
+``relay.layout_transform``, ``relay.nn.contrib_conv2d_packed`` and
+``relay.nn.contrib_dense_pack``, whose te ops carry the x86 schedules
+(:mod:`xtvm.topi.x86`)."""
+
+from __future__ import annotations
+
+from xtvm.dialects.relay.packed import Conv2dPackedOp, DensePackOp, LayoutTransformOp
+from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
+from xtvm.topi import x86
+from xtvm.topi.packed import layout_transform
+
+PATTERNS = [
+    lower(
+        LayoutTransformOp,
+        lambda ins, attrs, outs: layout_transform(
+            ins[0], attrs["src_layout"], attrs["dst_layout"]
+        ),
+    ),
+    lower(
+        Conv2dPackedOp,
+        lambda ins, attrs, outs: x86.conv2d_packed(
+            *ins,
+            strides=attrs["strides"],
+            padding=attrs["padding"],
+            dilation=attrs["dilation"],
+            groups=attrs["groups"],
+        ),
+    ),
+    lower(DensePackOp, lambda ins, attrs, outs: x86.dense_pack(*ins)),
+]
+OPS = ops_of(PATTERNS)
