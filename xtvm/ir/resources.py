@@ -122,10 +122,14 @@ def decode_blob(text: str) -> bytes:
     ``ValueError`` saying what is wrong with it."""
     if not text.startswith("0x"):
         raise ValueError("a blob is a hex string starting with 0x")
+    digits = text[2:]
+    if len(digits) % 2:
+        raise ValueError(f"the blob has an odd number of hex digits ({len(digits)}): cut short?")
     try:
-        raw = bytes.fromhex(text[2:])
+        raw = bytes.fromhex(digits)
     except ValueError:
-        raise ValueError("the blob is not an even number of hex digits") from None
+        bad = next(i for i, c in enumerate(digits) if c not in "0123456789abcdefABCDEF")
+        raise ValueError(f"the blob's digit {bad} ('{digits[bad]}') is not a hex digit") from None
     if len(raw) < 4:
         raise ValueError("the blob is shorter than its 4-byte alignment header")
     alignment = int.from_bytes(raw[:4], "little")
