@@ -1,10 +1,11 @@
-"""Shared libraries: object code + the metadata blob, linked by the system C compiler.
+"""Shared libraries: object code + the data globals, linked by the system C compiler.
 
-The library exports every kernel's packed function plus `__xtvm_metadata`
-(the blob of `xtvm.runtime.metadata.pack_metadata`) and the u64
-`__xtvm_metadata_size` (docs/abi.md); code with parallel loops links
-libgomp. The blob enters through an assembler `.incbin`, so large parameters
-link in well under a second.
+The library exports every kernel's packed function, the model's AOT entry
+points, the metadata (``__xtvm_metadata``, ``__xtvm_metadata_size``: see
+docs/abi.md) and one symbol per constant; code with parallel loops links
+libgomp. Data globals (:mod:`xtvm.codegen.data`) enter through an assembler
+file (``.incbin`` of one binary file), so 100 MB of weights link in well
+under a second.
 """
 
 from __future__ import annotations
@@ -13,33 +14,14 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping
-from typing import Any
 
-import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from xtvm.codegen.data import DataGlobal, assembly, read_metadata, split_data
 from xtvm.codegen.llvm_ir import CodegenError, compile_module, uses_openmp
 from xtvm.target import Target
 
 _C_COMPILERS = ("cc", "gcc", "clang")
-
-_METADATA_ASM = """\
-    .section .rodata.xtvm_metadata,"a",@progbits
-    .globl __xtvm_metadata
-    .type __xtvm_metadata,@object
-    .balign 64
-__xtvm_metadata:
-    .incbin "{blob}"
-    .size __xtvm_metadata, {size}
-    .globl __xtvm_metadata_size
-    .type __xtvm_metadata_size,@object
-    .balign 8
-__xtvm_metadata_size:
-    .quad {size}
-    .size __xtvm_metadata_size, 8
-    .section .note.GNU-stack,"",@progbits
-"""
 
 
 def find_c_compiler() -> str:
@@ -57,31 +39,35 @@ def find_c_compiler() -> str:
 
 def export_library(
     module: ModuleOp | str,
-    header: dict[str, Any],
-    params: Mapping[str, np.ndarray],
     path: str | os.PathLike[str],
     target: Target | str | None = None,
+    data: list[DataGlobal] | None = None,
 ) -> None:
     """Write a shared library at `path` that `xtvm.runtime.load_module` loads.
 
-    `module` is an llvm-dialect module or LLVM IR text (optimised or not; it
-    is optimised again for `target`); `header` and `params` are the metadata.
+    `module` is an llvm-dialect module carrying its metadata
+    (``llvm-embed-metadata``), or LLVM IR text (optimised or not; it is
+    optimised again for `target`) whose data globals are given as `data`.
     """
-    from xtvm.runtime.metadata import pack_metadata
-
     compiler = find_c_compiler()
-    blob = pack_metadata(header, dict(params))
+    if isinstance(module, ModuleOp):
+        if read_metadata(module) is None:
+            raise CodegenError(
+                "export_library: the module has no @__xtvm_metadata; run llvm-embed-metadata"
+            )
+        module, data = split_data(module)
     llvm_module, tm = compile_module(module, target, pic=True)
     with tempfile.TemporaryDirectory(prefix="xtvm-export-") as tmp:
         obj = os.path.join(tmp, "kernels.o")
-        asm = os.path.join(tmp, "metadata.s")
-        blob_path = os.path.join(tmp, "metadata.bin")
+        asm = os.path.join(tmp, "data.s")
+        blob_path = os.path.join(tmp, "data.bin")
         with open(obj, "wb") as f:
             f.write(tm.emit_object(llvm_module))
+        text, blob = assembly(data or [], blob_path.replace('"', '\\"'))
         with open(blob_path, "wb") as f:
             f.write(blob)
         with open(asm, "w") as f:
-            f.write(_METADATA_ASM.format(blob=blob_path.replace('"', '\\"'), size=len(blob)))
+            f.write(text)
         libraries = ["-lgomp"] if uses_openmp(llvm_module) else []
         command = [compiler, "-shared", "-o", os.fspath(path), obj, asm, *libraries, "-lm"]
         result = subprocess.run(command, capture_output=True, text=True)

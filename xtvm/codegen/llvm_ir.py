@@ -85,6 +85,11 @@ def translate(module: ModuleOp, tm: llvm.TargetMachine) -> str:
             f"cannot translate the module to LLVM IR ({err}); code generation takes a "
             "module of llvm-dialect functions: run convert-tir-to-llvm first"
         ) from None
+    for value in ir_module.global_values:
+        # xDSL spells a defined global of external linkage `external`, which
+        # LLVM IR reads as a declaration: a definition's default is no keyword.
+        if getattr(value, "initializer", None) is not None and value.linkage == "external":
+            value.linkage = ""
     return str(ir_module)
 
 

@@ -11,46 +11,35 @@ gmod = lib["default"](xtvm.cpu(0))
 ```
 
 The stages are those of :mod:`xtvm.driver.pipeline`; ``lower(..., stage=...)`` stops
-after any of them, which ``xtvm-compile --emit`` prints.
+after any of them, which ``xtvm-compile --emit`` prints. Everything the
+runtime needs is in the IR the pipeline produces: nothing is carried beside
+it in Python.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.ir import Operation
 
-from xtvm.driver.pipeline import STAGES, enabled, run_steps
-from xtvm.lowering.graph_codegen import GraphArtifact, arg_name, graph_codegen
+from xtvm.driver.pipeline import STAGES, detect_stage, enabled, run_steps, stage_index
+from xtvm.lowering.memory_to_llvm.graph_json import arg_name
 from xtvm.target import Target
 
 
-@dataclass
-class Lowered:
-    """A module lowered to the llvm dialect plus what the runtime needs."""
-
-    module: ModuleOp
-    graph: GraphArtifact | None
-    functions: dict[str, dict]
-
-    def header(self) -> dict:
-        graph_json = self.graph.graph_json if self.graph else None
-        return {"version": 1, "functions": self.functions, "graph_json": graph_json}
-
-
 def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "main") -> None:
-    """Replace ``@entry``'s arguments named in ``params`` by ``relay.const``."""
+    """Replace ``@entry``'s arguments named in ``params`` by ``relay.const``
+    (each keeps the argument's name hint)."""
     from xtvm.constants import const_from_numpy
 
     fn = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry)
     block = fn.body.block
     keep: list[int] = []
     for i, arg in enumerate(fn.args):
-        name = arg_name(fn, i, f"input{i}")
+        name = arg_name(fn, i)
         if name not in params:
             keep.append(i)
             continue
@@ -61,6 +50,7 @@ def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "ma
             raise ValueError(
                 f"param '{name}' has type {const.result.type}, but @{entry} expects {arg.type}"
             )
+        const.result.name_hint = arg.name_hint  # names the weight's blob and parameter
         block.insert_op_before(const, block.first_op)
         arg.replace_all_uses_with(const.result)
     for i in reversed(range(len(fn.args))):
@@ -79,39 +69,30 @@ def has_graph(module: ModuleOp, entry: str = "main") -> bool:
 
 
 def lower(
-    module: ModuleOp, params: Mapping[str, object] | None = None, stage: str = "llvm-dialect"
-) -> Lowered:
-    """Run the pipeline on ``module`` (in place) up to and including ``stage``.
+    module: ModuleOp,
+    params: Mapping[str, object] | None = None,
+    stage: str = "llvm-dialect",
+    start: str | None = None,
+) -> ModuleOp:
+    """Run the pipeline on ``module`` (in place) from the stage after ``start``
+    (default: the stage the module is at, :func:`detect_stage`) up to and
+    including ``stage``, and return it.
 
-    Past ``tir``, the graph function leaves the module as graph JSON (and the
-    kernels' signatures are recorded) before the kernels become llvm. A
-    module of ``tir.prim_func``s alone (no ``@main``) is a kernel library: it
-    has no graph, and the relay stages find nothing to do."""
-    from xtvm.codegen import tir_signature
-    from xtvm.dialects.tir import PrimFuncOp
-
-    graph_module = has_graph(module)
+    A module of ``tir.prim_func``s alone (no ``@main``) is a kernel library:
+    the relay and memory stages find nothing to do in it. Verification runs
+    once per stage, except for the llvm dialect (xtvm's own lowering, tested
+    on its own): verifying a whole model's kernels there costs seconds."""
     if params:
-        if not graph_module:
+        if not has_graph(module):
             raise ValueError("params given, but the module has no graph function @main")
         bind_params(module, params)
-    graph, functions = None, {}
-    for s in STAGES:
-        if s.name == "llvm-dialect":
-            functions = {
-                op.sym_name.data: tir_signature(op)
-                for op in module.ops
-                if isinstance(op, PrimFuncOp)
-            }
-            graph = graph_codegen(module) if graph_module else None
-        # Verifying a whole model's worth of kernels costs seconds: the llvm
-        # dialect (xtvm's own lowering, verified by its tests) is not, and the
-        # memory stages are verified once, after planning.
+    start = detect_stage(module) if start is None else start
+    if stage_index(stage) < stage_index(start):
+        raise ValueError(f"the module is at stage '{start}', past the requested '{stage}'")
+    for s in STAGES[stage_index(start) + 1 : stage_index(stage) + 1]:
         verify = s.name != "llvm-dialect" and (s.name != "memory-alloc" or s.name == stage)
         run_steps(module, enabled(s.steps), verify=verify)
-        if s.name == stage:
-            return Lowered(module, graph, functions)
-    raise ValueError(f"unknown stage '{stage}' (stages: {', '.join(s.name for s in STAGES)})")
+    return module
 
 
 def build(
@@ -125,12 +106,13 @@ def build(
     ``lib["default"](dev)`` creates the executor. A ``tir.prim_func``, or a
     module of them, gives a kernel library: ``lib["name"](a, b)``. Either way
     ``lib.export_library(path)`` writes a shared library that
-    ``xtvm.runtime.load_module`` loads in a fresh process."""
+    ``xtvm.runtime.load_module`` loads in a fresh process, and whose AOT
+    entry a C program calls (docs/abi.md). A module at any later stage (a
+    file ``xtvm-compile --emit`` printed) continues from where it is."""
     from xtvm import codegen
 
     if not isinstance(module, ModuleOp):
         module = ModuleOp([module.clone()])
     with Target.of(target):  # the passes and schedules read Target.current()
         lowered = lower(module.clone(), params)
-    kernel_params = lowered.graph.params if lowered.graph else {}
-    return codegen.jit(lowered.module, lowered.header(), kernel_params, target=target)
+    return codegen.jit(lowered, target=target)

@@ -87,12 +87,70 @@ STAGES: tuple[Stage, ...] = (
     ),
     Stage(
         "llvm-dialect",
-        (Step("convert-tir-to-llvm", 0, "loops, buffers and maths to llvm ops", True),),
-        "xDSL's llvm dialect: kernels and their packed entry points",
+        (
+            Step("convert-memory-to-llvm", 0, "@main → the AOT entry over the planned workspace", True),
+            Step("llvm-embed-metadata", 0, "describe kernels, graph and weights for the runtime", True),
+            Step("convert-tir-to-llvm", 0, "loops, buffers and maths to llvm ops", True),
+        ),
+        "xDSL's llvm dialect: the whole program (kernels, AOT entry, weights, metadata)",
     ),
 )
 
 STAGE_NAMES = [s.name for s in STAGES] + ["llvm-ir"]
+
+
+def stage_index(stage: str) -> int:
+    """The position of a stage in :data:`STAGES` (``llvm-ir`` after the last)."""
+    if stage not in STAGE_NAMES:
+        raise ValueError(f"unknown stage '{stage}' (stages: {', '.join(STAGE_NAMES)})")
+    return STAGE_NAMES.index(stage)
+
+
+def steps_between(start: str | None, stop: str) -> list[Step]:
+    """Every step after stage ``start`` (None: from the beginning) up to and
+    including stage ``stop``."""
+    first = stage_index(start) + 1 if start is not None else 0
+    return [step for s in STAGES[first : stage_index(stop) + 1] for step in s.steps]
+
+
+def next_stage(stage: str) -> str | None:
+    """The MLIR stage after ``stage`` (None after the last one)."""
+    index = stage_index(stage) + 1
+    return STAGES[index].name if index < len(STAGES) else None
+
+
+def pipeline_string(steps: Sequence[Step]) -> str:
+    """The ``xtvm-opt -p`` string that runs ``steps``."""
+    return ",".join(s.spec for s in steps)
+
+
+def detect_stage(module: ModuleOp, entry: str = "main") -> str:
+    """The stage a module is at, read off its ops: the stage of a file that
+    ``xtvm-compile --emit STAGE`` printed.
+
+    * ``llvm-dialect``: no ``tir.prim_func`` and no graph function left;
+    * ``memory``/``memory-alloc``: ``@entry`` holds ``memory`` ops (planned:
+      ``memory.planned_bytes`` on it, or not);
+    * ``tir``: the kernels are ``tir.prim_func``s;
+    * ``relay-opt``: fused groups are outlined (``relay.primitive``);
+    * ``relay``: anything else.
+    """
+    from xdsl.dialects import func
+
+    from xtvm.dialects.relay.primitive import PRIMITIVE_ATTR
+
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    graph = next((f for f in funcs if f.sym_name.data == entry), None)
+    prim_funcs = any(op.name == "tir.prim_func" for op in module.ops)
+    if graph is None and not prim_funcs and any(op.name == "llvm.func" for op in module.ops):
+        return "llvm-dialect"
+    if graph is not None and any(op.dialect_name() == "memory" for op in graph.walk()):
+        return "memory" if "memory.planned_bytes" in graph.attributes else "memory-alloc"
+    if prim_funcs:
+        return "tir"
+    if any(PRIMITIVE_ATTR in f.attributes for f in funcs):
+        return "relay-opt"
+    return "relay"
 
 
 def enabled(steps: Sequence[Step], ctx: PassContext | None = None) -> list[Step]:

@@ -42,4 +42,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "memory-manifest-alloc": _lazy("xtvm.passes.memory.manifest_alloc", "ManifestAllocPass"),
     "memory-plan": _lazy("xtvm.passes.memory.plan_memory", "PlanMemoryPass"),
+    "convert-memory-to-llvm": _lazy(
+        "xtvm.lowering.memory_to_llvm.convert_memory_to_llvm", "ConvertMemoryToLlvmPass"
+    ),
+    "llvm-embed-metadata": _lazy("xtvm.lowering.memory_to_llvm.embed_metadata", "EmbedMetadataPass"),
+    "apply-pdl": _lazy("xtvm.rewrite.apply_pdl", "ApplyPdlPass"),
 }

@@ -19,13 +19,22 @@ every parameter is 64-byte aligned in memory. The JSON header:
      "params": {"p0": {"shape": [3], "dtype": "float32", "offset": 0, "nbytes": 12}}}
 
 `pack_metadata` fills in `version` and `params` itself; the caller supplies
-`functions` and `graph_json`.
+`functions` and `graph_json`. This blob is the parameter file format
+(`save_param_dict`) and the metadata of hand-made libraries.
+
+The compiler writes the other form, version 2 (`pack_header`): the JSON
+header alone, ASCII, whose parameters name the exported constant global
+holding their bytes (`"symbol"`) instead of an offset, and which also
+describes the AOT entry (`"entry"`). The two are told apart by their eighth
+byte: a blob's length prefix has a zero there, JSON text never does.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import struct
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -34,6 +43,8 @@ from xtvm.runtime.base import XTVMError
 from xtvm.runtime.ndarray import ALIGNMENT, NDArray, dtype_name
 
 METADATA_VERSION = 1
+HEADER_VERSION = 2
+"""Version of the JSON-only metadata the compiler embeds (`pack_header`)."""
 
 
 def _align(n: int) -> int:
@@ -145,3 +156,66 @@ def save_param_dict(params: dict[str, np.ndarray | NDArray]) -> bytes:
 def load_param_dict(data: bytes | bytearray | memoryview) -> dict[str, np.ndarray]:
     """The parameters serialised by `save_param_dict` (read-only views over `data`)."""
     return unpack_metadata(data)[1]
+
+
+def pack_header(header: dict[str, Any]) -> bytes:
+    """The version-2 metadata: `header` (`functions`, `graph_json`, `params`
+    by symbol, optional `entry`) as compact ASCII JSON."""
+    full = {**header, "version": HEADER_VERSION}
+    return json.dumps(full, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def is_header(buf: bytes | bytearray | memoryview) -> bool:
+    """Whether `buf` is version-2 JSON metadata rather than a version-1 blob."""
+    view = memoryview(buf).cast("B")
+    return len(view) >= 8 and view[0] == ord("{") and view[7] != 0
+
+
+def unpack_header(buf: bytes | bytearray | memoryview) -> dict[str, Any]:
+    """The header of version-2 metadata, checked for the fields the runtime reads."""
+    try:
+        header = json.loads(bytes(memoryview(buf).cast("B")).decode("ascii"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise XTVMError(f"not xtvm metadata: bad JSON ({err})") from None
+    version = header.get("version") if isinstance(header, dict) else None
+    if version != HEADER_VERSION:
+        raise XTVMError(
+            f"unsupported xtvm metadata version {version!r} (this runtime reads {HEADER_VERSION})"
+        )
+    header.setdefault("functions", {})
+    header.setdefault("graph_json", None)
+    params = header.setdefault("params", {})
+    for name, info in params.items():
+        if not (
+            isinstance(info, dict)
+            and isinstance(info.get("symbol"), str)
+            and isinstance(info.get("shape"), list)
+            and isinstance(info.get("dtype"), str)
+        ):
+            raise XTVMError(f"xtvm metadata: malformed entry for parameter '{name}'")
+    return header
+
+
+def params_at(
+    header: dict[str, Any], resolve: Callable[[str], int | None], owner: Any
+) -> dict[str, np.ndarray]:
+    """Read-only views of the parameters of version-2 metadata, each over the
+    constant global its `symbol` names (`resolve`: symbol -> address); `owner`
+    is kept alive by every view."""
+    params: dict[str, np.ndarray] = {}
+    for name, info in header.get("params", {}).items():
+        address = resolve(info["symbol"])
+        if not address:
+            raise XTVMError(
+                f"xtvm metadata: parameter '{name}' names the symbol '{info['symbol']}', "
+                "which the library does not define"
+            )
+        dtype = np.dtype(dtype_name(info["dtype"])).newbyteorder("<")
+        shape = tuple(int(d) for d in info["shape"])
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        raw = (ctypes.c_uint8 * max(nbytes, 1)).from_address(address)
+        raw._xtvm_owner = owner  # type: ignore[attr-defined]
+        arr = np.frombuffer(raw, np.uint8, nbytes).view(dtype).reshape(shape)
+        arr.flags.writeable = False
+        params[name] = arr
+    return params

@@ -29,7 +29,7 @@ import numpy as np
 
 from xtvm.runtime import threads
 from xtvm.runtime.base import Object, XTVMError
-from xtvm.runtime.metadata import unpack_metadata
+from xtvm.runtime.metadata import is_header, params_at, unpack_header, unpack_metadata
 from xtvm.runtime.ndarray import Device, NDArray, array
 from xtvm.runtime.packed_func import KernelFunc, PackedFunc, PyFunc
 from xtvm.runtime.profiling import BenchmarkResult, time_calls
@@ -275,15 +275,21 @@ def load_module(path: str | os.PathLike[str], fmt: str = "") -> NativeModule:
         raise XTVMError(
             f"'{name}' is not an xtvm library: it has no __xtvm_metadata symbol"
         ) from None
-    try:
-        header, params = unpack_metadata((ctypes.c_uint8 * size).from_address(start))
-    except XTVMError as err:
-        raise XTVMError(f"'{name}': {err}") from None
 
     def resolve(symbol: str) -> int | None:
         try:
             return ctypes.cast(lib[symbol], ctypes.c_void_p).value
         except AttributeError:
             return None
+
+    blob = (ctypes.c_uint8 * size).from_address(start)
+    try:
+        if is_header(blob):
+            header = unpack_header(blob)
+            params = params_at(header, resolve, lib)
+        else:
+            header, params = unpack_metadata(blob)
+    except XTVMError as err:
+        raise XTVMError(f"'{name}': {err}") from None
 
     return NativeModule("library", resolve, header, params, lib, path=os.path.abspath(name))

@@ -20,10 +20,9 @@ import ctypes, json, sys
 lib = ctypes.CDLL(sys.argv[1])
 size = ctypes.c_uint64.in_dll(lib, "__xtvm_metadata_size").value
 start = ctypes.addressof(ctypes.c_uint8.in_dll(lib, "__xtvm_metadata"))
-blob = ctypes.string_at(start, size)
-header_len = int.from_bytes(blob[:8], "little")
-header = json.loads(blob[8 : 8 + header_len])
-print(json.dumps({"size": size, "aligned": start % 64 == 0, "header": header,
+header = json.loads(ctypes.string_at(start, size))
+w = ctypes.addressof(ctypes.c_uint8.in_dll(lib, header["params"]["w"]["symbol"]))
+print(json.dumps({"size": size, "aligned": w % 64 == 0, "header": header,
                   "has_entry": hasattr(lib, "addone")}))
 """
 
@@ -64,7 +63,8 @@ def test_export_from_jit_module(tmp_path: Path) -> None:
 def test_export_from_llvm_dialect(tmp_path: Path) -> None:
     module, header = lower(ADDONE)
     path = tmp_path / "direct.so"
-    codegen.export_library(module, header, {"w": np.zeros(5, np.float32)}, path)
+    module = codegen.embed_header(module, header, {"w": np.zeros(5, np.float32)})
+    codegen.export_library(module, path)
     assert _python(RUN_WITH_RUNTIME, str(path)).splitlines()[0] == "[2.0, 3.0, 4.0]"
 
 
@@ -80,4 +80,4 @@ def test_link_failure_reports_the_command(tmp_path: Path, monkeypatch) -> None:
     module, header = lower(ADDONE)
     monkeypatch.setenv("CC", "false")
     with pytest.raises(codegen.CodegenError, match="linking .* failed"):
-        codegen.export_library(module, header, {}, tmp_path / "x.so")
+        codegen.export_library(codegen.embed_header(module, header, {}), tmp_path / "x.so")

@@ -1,5 +1,5 @@
-"""storage_plan, memory-manifest-alloc and memory-plan on random graph
-functions, checked against an independent liveness oracle and by running the
+"""memory-manifest-alloc, memory-plan and the graph executor's placement read
+off the planned IR, on random graph functions, checked against an independent liveness oracle and by running the
 graph (NumPy stand-in kernels) in the planned memory."""
 
 import random
@@ -15,14 +15,20 @@ from xdsl.parser import Parser
 
 from xtvm.dialects.memory import AllocTensorOp, InvokeKernelOp, KillOp
 from xtvm.driver.pipeline import mlir_context
-from xtvm.passes.memory import MemoryPlanError, storage_plan
+from xtvm.lowering.memory_to_llvm.graph_json import entry_offsets, layout_workspace
+from xtvm.passes.memory import MemoryPlanError
 from xtvm.passes.memory.manifest_alloc import ManifestAllocPass
 from xtvm.passes.memory.plan_memory import PlanMemoryPass
 
 
 def main_of(graph: RandomGraph) -> tuple[func.FuncOp, dict[str, object]]:
     """The parsed @main and its tensor values by name."""
-    fn = graph.module().body.block.first_op
+    return main_of_module(graph.module())
+
+
+def main_of_module(module) -> tuple[func.FuncOp, dict[str, object]]:
+    """A module's @main and its tensor values by name."""
+    fn = module.body.block.first_op
     assert isinstance(fn, func.FuncOp)
     values = {v.name_hint: v for v in fn.args}
     for op in fn.walk():
@@ -62,36 +68,37 @@ def views(buffers: dict[int, np.ndarray], key: Callable[[Tensor], tuple[int, int
     return place
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_storage_plan_on_random_graphs(seed: int) -> None:
+@pytest.mark.parametrize("arena", [True, False])
+@pytest.mark.parametrize("seed", range(30))
+def test_graph_executor_places_tensors_where_the_ir_planned_them(seed: int, arena: bool) -> None:
+    """The graph executor's offsets are read off the planned IR (no planning
+    of its own): running the graph at those offsets gives the results of
+    separate buffers, and every kernel output is where memory-plan put it."""
     rng = random.Random(seed)
     graph = RandomGraph.make(rng, rng.randint(1, 14))
-    fn, values = main_of(graph)
-    plan = storage_plan(fn)
-    value = {t.name: values[t.name] for t in graph.tensors}
-    sid = {t.name: plan.storage_ids[value[t.name]] for t in graph.tensors}
-    offset = {t.name: plan.offsets[value[t.name]] for t in graph.tensors}
-
-    for a in graph.tensors:
-        assert offset[a.name] % 64 == 0
-        assert offset[a.name] + a.nbytes <= plan.arena_bytes
-        assert plan.storage_bytes[sid[a.name]] >= a.nbytes
-        for b in graph.tensors:
-            if graph.must_not_share(a, b):
-                assert sid[a.name] != sid[b.name], (a.name, b.name)
-                lo, hi = sorted([(offset[a.name], a), (offset[b.name], b)], key=lambda p: p[0])
-                assert lo[0] + lo[1].nbytes <= hi[0], (a.name, b.name)
-    assert plan.arena_bytes <= plan.naive_bytes
-    assert sum(-(-s // 64) * 64 for s in plan.storage_bytes) <= plan.naive_bytes
+    module = graph.module()
+    ctx = mlir_context()
+    ManifestAllocPass().apply(ctx, module)
+    PlanMemoryPass(arena=arena).apply(ctx, module)
+    fn, values = main_of_module(module)
+    layout = layout_workspace(fn)
+    offsets = entry_offsets(fn, layout)
+    offset = {t.name: offsets[values[t.name]] for t in graph.tensors}
+    allocs = {op.result.name_hint: op for op in fn.walk() if isinstance(op, AllocTensorOp)}
+    for name, alloc in allocs.items():
+        storage_start = layout.workspace_offsets[alloc.storage]
+        assert offset[name] == storage_start + alloc.offset.value.data
+    for t in graph.tensors:
+        assert offset[t.name] % 64 == 0
+        if t.kind != "kernel":
+            assert offset[t.name] >= layout.workspace_bytes  # inputs and constants follow it
 
     expected = run_graph(graph, separate_buffers(graph))
-    arena = {0: np.empty(plan.arena_bytes, np.uint8)}
-    in_arena = run_graph(graph, views(arena, lambda t: (0, offset[t.name])))
-    pools = {s: np.empty(n, np.uint8) for s, n in enumerate(plan.storage_bytes)}
-    in_pools = run_graph(graph, views(pools, lambda t: (sid[t.name], 0)))
-    for e, a, p in zip(expected, in_arena, in_pools, strict=True):
+    size = max(offset[t.name] + t.nbytes for t in graph.tensors)
+    arena_buffer = {0: np.empty(size, np.uint8)}
+    in_arena = run_graph(graph, views(arena_buffer, lambda t: (0, offset[t.name])))
+    for e, a in zip(expected, in_arena, strict=True):
         np.testing.assert_array_equal(a, e)
-        np.testing.assert_array_equal(p, e)
 
 
 @pytest.mark.parametrize("arena", [True, False])
@@ -147,12 +154,6 @@ def test_chain_of_n_equal_tensors_needs_two_slots(n: int) -> None:
     module = Parser(mlir_context(), text).parse_module()
     fn = module.body.block.first_op
     assert isinstance(fn, func.FuncOp)
-    plan = storage_plan(fn)
-    kernel_values = [v for v in plan.offsets if v.name_hint != "x"]
-    assert len({plan.storage_ids[v] for v in kernel_values}) == 2
-    assert len({plan.offsets[v] for v in kernel_values}) == 2
-    assert plan.arena_bytes == 3 * 1024  # the input, and two slots
-
     ctx = Context()
     ManifestAllocPass().apply(ctx, module)
     PlanMemoryPass().apply(ctx, module)
@@ -169,26 +170,25 @@ def test_inputs_and_constants_get_storage_of_their_own() -> None:
       func.return %c : tensor<16xf32>
     }
     """
-    fn = Parser(mlir_context(), text).parse_module().body.block.first_op
-    assert isinstance(fn, func.FuncOp)
-    plan = storage_plan(fn)
-    by_name = {v.name_hint: v for v in plan.storage_ids}
-    ids = {n: plan.storage_ids[v] for n, v in by_name.items()}
-    assert ids == {"x": 0, "w": 1, "a": 2, "b": 3, "c": 2}
-    offsets = {n: plan.offsets[v] for n, v in by_name.items()}
-    assert len({offsets["x"], offsets["w"], offsets["a"], offsets["b"]}) == 4
-    assert offsets["c"] == offsets["a"]
-    assert plan.arena_bytes == 4 * 64 and plan.naive_bytes == 5 * 64
+    module = Parser(mlir_context(), text).parse_module()
+    ManifestAllocPass().apply(Context(), module)
+    PlanMemoryPass().apply(Context(), module)
+    fn, _ = main_of_module(module)
+    layout = layout_workspace(fn)
+    assert layout.workspace_bytes == 2 * 64  # a and c share a slot, b has the other
+    offsets = {v.name_hint: o for v, o in entry_offsets(fn, layout).items()}
+    assert offsets == {"a": 0, "b": 64, "c": 0, "x": 128, "w": 192}
 
 
-def test_storage_plan_rejects_a_dynamic_shape() -> None:
+def test_graph_lowering_rejects_a_dynamic_shape() -> None:
     text = """
     func.func @main(%x: tensor<?xf32>) -> tensor<4xf32> {
       %a = relay.call_lowered @k(%x) : (tensor<?xf32>) -> tensor<4xf32>
       func.return %a : tensor<4xf32>
     }
     """
-    fn = Parser(mlir_context(), text).parse_module().body.block.first_op
-    assert isinstance(fn, func.FuncOp)
-    with pytest.raises(MemoryPlanError, match=r"graph input 0 has type tensor<\?xf32>"):
-        storage_plan(fn)
+    module = Parser(mlir_context(), text).parse_module()
+    ManifestAllocPass().apply(Context(), module)
+    fn, _ = main_of_module(module)
+    with pytest.raises(MemoryPlanError, match=r"'x' has type tensor<\?xf32>, which has no static"):
+        entry_offsets(fn, layout_workspace(fn))

@@ -81,7 +81,7 @@ def test_packed_conv2d_with_bias_matches_numpy(name):
 @pytest.mark.parametrize("name", ["3x3-row-fits", "depthwise"])
 def test_conv2d_kernels_are_scheduled(name):
     module, _ = _conv_module(CONVS[name])
-    tir_module = lower(module, stage="tir").module
+    tir_module = lower(module, stage="tir")
     text = str(tir_module)
     assert "relay.nn.contrib_conv2d_packed" not in text  # lowered
     kinds = [op.kind.data for op in tir_module.walk() if isinstance(op, tir.ForOp)]
@@ -91,7 +91,7 @@ def test_conv2d_kernels_are_scheduled(name):
 def test_schedules_can_be_turned_off():
     module, _ = _conv_module(CONVS["3x3-row-fits"])
     with PassContext(config={"tir.apply_schedules": False}):
-        tir_module = lower(module, stage="tir").module
+        tir_module = lower(module, stage="tir")
     kinds = {op.kind.data for op in tir_module.walk() if isinstance(op, tir.ForOp)}
     assert kinds == {"serial"}
 
@@ -122,7 +122,7 @@ def test_injective_kernels_run_parallel_and_vectorized(shape, kinds):
     module = _module(lambda x, b: [a := relay.AddOp(x, b), relay.ReluOp(a.result)], types)
     found = {
         op.kind.data
-        for op in lower(module.clone(), stage="tir").module.walk()
+        for op in lower(module.clone(), stage="tir").walk()
         if isinstance(op, tir.ForOp)
     }
     assert kinds <= found
@@ -139,8 +139,8 @@ def test_schedules_read_the_target():
     module, _ = _conv_module(cfg)
     target = Target.from_string("llvm -mcpu=haswell -num-cores=1")
     with target:
-        assert 'dst_layout = "OIHW8o"' in str(lower(module.clone(), stage="relay-opt").module)
-        tir_module = lower(module.clone(), stage="tir").module
+        assert 'dst_layout = "OIHW8o"' in str(lower(module.clone(), stage="relay-opt"))
+        tir_module = lower(module.clone(), stage="tir")
     kinds = {op.kind.data for op in tir_module.walk() if isinstance(op, tir.ForOp)}
     assert "vectorized" in kinds and "parallel" not in kinds
     c, o, h, w, k, strides, padding, dilation, groups = cfg
@@ -170,7 +170,7 @@ def test_pools_run_parallel(make):
     module = _module(lambda x: [make(x)], types)
     kinds = {
         op.kind.data
-        for op in lower(module.clone(), stage="tir").module.walk()
+        for op in lower(module.clone(), stage="tir").walk()
         if isinstance(op, tir.ForOp)
     }
     assert "parallel" in kinds

@@ -1,0 +1,195 @@
+"""The data of an llvm-dialect module — constant weights, zeroed workspaces and
+the metadata — and how it reaches native code without passing through LLVM IR
+text.
+
+A ResNet-50's 100 MB of weights as LLVM IR constants would cost seconds to
+print, parse and assemble. So before translation every ``llvm.mlir.global``
+holding a dense array (a constant) or a ``llvm.mlir.zero`` initializer (a
+workspace) becomes an external declaration, and its bytes travel beside the
+code: the JIT places them in aligned memory and tells LLVM their addresses;
+an exported library gets them from an assembler file (``.incbin`` into
+``.rodata``, ``.zero`` into ``.bss``). The metadata global is small and stays
+in the IR.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    i64,
+)
+
+from xtvm.constants import dense_from_numpy
+
+
+@dataclass(frozen=True)
+class DataGlobal:
+    """One global's bytes: ``data`` (None: ``size`` zero bytes), its alignment,
+    and whether it is read-only."""
+
+    name: str
+    data: bytes | None
+    size: int
+    alignment: int
+    constant: bool
+
+
+def _is_zero_initialized(op: llvm.GlobalOp) -> bool:
+    block = op.body.blocks[0] if op.body.blocks else None
+    return block is not None and any(isinstance(o, llvm.ZeroOp) for o in block.ops)
+
+
+def split_data(module: ModuleOp) -> tuple[ModuleOp, list[DataGlobal]]:
+    """A copy of ``module`` whose data globals are external declarations, and
+    the data itself."""
+    module = module.clone()
+    data: list[DataGlobal] = []
+    for op in list(module.ops):
+        if not isinstance(op, llvm.GlobalOp):
+            continue
+        align = op.alignment.value.data if op.alignment is not None else 1
+        if isinstance(op.value, DenseIntOrFPElementsAttr):
+            raw = op.value.data.data
+            item = DataGlobal(op.sym_name.data, raw, len(raw), align, op.constant is not None)
+        elif op.value is None and _is_zero_initialized(op):
+            ty = op.global_type
+            assert isinstance(ty, llvm.LLVMArrayType) and ty.type == IntegerType(8)
+            item = DataGlobal(op.sym_name.data, None, ty.size.data, align, False)
+        else:
+            continue
+        data.append(item)
+        decl = llvm.GlobalOp(op.global_type, op.sym_name, "external")
+        module.body.block.insert_op_before(decl, op)
+        op.detach()
+        op.erase()
+    return module, data
+
+
+def read_metadata(module: ModuleOp) -> dict[str, Any] | None:
+    """The JSON header of ``@__xtvm_metadata``, if the module has one."""
+    for op in module.ops:
+        if isinstance(op, llvm.GlobalOp) and op.sym_name.data == "__xtvm_metadata":
+            assert isinstance(op.value, StringAttr)
+            return json.loads(op.value.data)
+    return None
+
+
+def embed_header(
+    module: ModuleOp, header: Mapping[str, Any], params: Mapping[str, np.ndarray]
+) -> ModuleOp:
+    """A copy of a kernels-only module with ``header`` (``functions``,
+    ``graph_json``) and ``params`` embedded as ``llvm-embed-metadata`` and
+    ``convert-memory-to-llvm`` would have: for callers that build the
+    metadata by hand (tests, hand-written kernels)."""
+    from xtvm.lowering.memory_to_llvm.convert_memory_to_llvm import const_symbol
+    from xtvm.runtime.metadata import pack_header
+
+    module = module.clone()
+    table: dict[str, dict] = {}
+    for name, value in params.items():
+        array = np.ascontiguousarray(np.asarray(value))
+        symbol = const_symbol(name)
+        flat = dense_from_numpy(array.reshape(-1) if array.size else np.zeros(1, array.dtype))
+        element = flat.get_element_type()
+        module.body.block.add_op(
+            llvm.GlobalOp(
+                llvm.LLVMArrayType(max(array.size, 1), element),
+                symbol,
+                "external",
+                constant=True,
+                value=flat,
+                alignment=64,
+            )
+        )
+        table[name] = {
+            "shape": list(array.shape),
+            "dtype": array.dtype.name,
+            "symbol": symbol,
+        }
+    blob = pack_header({**header, "params": table})
+    module.body.block.add_ops(
+        [
+            llvm.GlobalOp(
+                llvm.LLVMArrayType(len(blob), IntegerType(8)),
+                "__xtvm_metadata",
+                "external",
+                constant=True,
+                value=StringAttr(blob.decode("ascii")),
+                alignment=64,
+            ),
+            llvm.GlobalOp(
+                i64,
+                "__xtvm_metadata_size",
+                "external",
+                constant=True,
+                value=IntegerAttr(len(blob), i64),
+                alignment=8,
+            ),
+        ]
+    )
+    return module
+
+
+class PlacedData:
+    """The data globals of a JIT module in aligned, process-owned memory."""
+
+    def __init__(self, data: list[DataGlobal]):
+        self.arrays: dict[str, np.ndarray] = {}
+        for item in data:
+            align = max(item.alignment, 64)
+            raw = np.zeros(item.size + align, np.uint8)
+            start = (-raw.ctypes.data) % align
+            view = raw[start : start + item.size]
+            if item.data is not None:
+                view[:] = np.frombuffer(item.data, np.uint8)
+            self.arrays[item.name] = view
+
+    def address(self, name: str) -> int:
+        return self.arrays[name].ctypes.data
+
+
+def assembly(data: list[DataGlobal], blob_path: str) -> tuple[str, bytes]:
+    """An assembler file defining every data global (exported, aligned), and
+    the one binary file its ``.incbin``s read: ``(asm text, blob bytes)``."""
+    lines = []
+    blob = bytearray()
+    for item in data:
+        if item.data is None:
+            lines += [
+                f'    .section .bss.{item.name},"aw",@nobits',
+                f"    .globl {item.name}",
+                f"    .type {item.name},@object",
+                f"    .balign {max(item.alignment, 1)}",
+                f"{item.name}:",
+                f"    .zero {item.size}",
+                f"    .size {item.name}, {item.size}",
+            ]
+            continue
+        blob += bytes((-len(blob)) % 64)
+        offset = len(blob)
+        blob += item.data
+        lines += [
+            f'    .section .rodata.{item.name},"a",@progbits',
+            f"    .globl {item.name}",
+            f"    .type {item.name},@object",
+            f"    .balign {max(item.alignment, 1)}",
+            f"{item.name}:",
+            f'    .incbin "{blob_path}", {offset}, {item.size}',
+            f"    .size {item.name}, {item.size}",
+        ]
+    lines.append('    .section .note.GNU-stack,"",@progbits')
+    return "\n".join(lines) + "\n", bytes(blob)
+
+
+__all__ = ["DataGlobal", "PlacedData", "assembly", "embed_header", "read_metadata", "split_data"]
