@@ -4,9 +4,15 @@ library, or, with ``--emit``, the IR of one pipeline stage.
 ```
 xtvm-compile model.onnx -o model.so [--target llvm] [--shape data=1,784]
 xtvm-compile model.onnx --emit relay|relay-opt|tir|llvm-dialect|llvm-ir [-o out.mlir]
+xtvm-compile model.onnx --emit relay-opt --elide-large-constants   # for reading
 ```
 Every ``--emit`` output but ``llvm-ir`` parses again with ``xtvm-opt``; its
-first line states the command that reproduces it.
+first line states the command that reproduces it. The output holds the whole
+program: the weights are constants in the module (``--emit relay`` binds
+them into ``@main``), large ones as ``dense_resource`` blobs
+(:mod:`xtvm.ir.printing`), so compiling the file gives the same model.
+``--elide-large-constants[=N]`` leaves constants of more than N elements
+out (``dense_resource<__elided__>``); such a file does not compile.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from xtvm.driver.pipeline import STAGE_NAMES
+from xtvm.ir.printing import ELIDE_DEFAULT
 
 
 def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int, ...]]:
@@ -35,8 +42,14 @@ def load_model(path: Path, shapes: dict[str, tuple[int, ...]]):
         from xdsl.parser import Parser
 
         from xtvm.driver.pipeline import mlir_context
+        from xtvm.ir.resources import check_not_elided, parse_with_resources
 
-        return Parser(mlir_context(), path.read_text(), str(path)).parse_module(), {}
+        text = path.read_text()
+        module = parse_with_resources(
+            lambda: Parser(mlir_context(), text, str(path)).parse_module(), text, str(path)
+        )
+        check_not_elided(module)
+        return module, {}
     from xtvm.frontend import from_onnx
 
     return from_onnx(str(path), shape=shapes or None)
@@ -50,9 +63,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--emit", choices=STAGE_NAMES, help="print this stage's IR instead")
     parser.add_argument("--shape", action="append", default=[], help="input shape NAME=D0,D1")
     parser.add_argument("--opt-level", type=int, default=3)
+    parser.add_argument(
+        "--elide-large-constants", type=int, nargs="?", const=ELIDE_DEFAULT, metavar="N",
+        help=f"with --emit: print constants of more than N ({ELIDE_DEFAULT}) elements as "
+        "dense_resource<__elided__> (for reading; the file does not compile)",
+    )
     args = parser.parse_args(argv)
     if args.emit is None and args.output is None:
         parser.error("give -o OUTPUT.so, or --emit STAGE")
+    if args.elide_large_constants is not None and args.emit in (None, "llvm-ir"):
+        parser.error("--elide-large-constants needs --emit with an IR stage")
     try:
         run(args, argv)
     except (ValueError, KeyError, OSError) as e:
@@ -68,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
-    from xtvm.driver.build_module import build, lower
+    from xtvm.driver.build_module import bind_params, build, lower
+    from xtvm.ir.printing import module_text
     from xtvm.target import Target
     from xtvm.transform import PassContext
 
@@ -80,16 +101,19 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
             print(f"wrote {args.output}")
             return
         command = " ".join(["xtvm-compile", *(argv if argv is not None else sys.argv[1:])])
-        if args.emit == "relay":
-            text = str(module)
-        elif args.emit == "llvm-ir":
+        if args.emit == "llvm-ir":
             from xtvm.codegen import emit_llvm_ir
 
-            text = emit_llvm_ir(lower(module, params).module)
+            text = emit_llvm_ir(lower(module, params).module) + "\n"
         else:
-            text = str(lower(module, params, args.emit).module)
+            if args.emit == "relay":
+                if params:
+                    bind_params(module, params)  # the file alone is the whole program
+            else:
+                module = lower(module, params, args.emit).module
+            text = module_text(module, elide_larger_than=args.elide_large_constants)
     comment = ";" if args.emit == "llvm-ir" else "//"
-    out = f"{comment} {command}\n{text}\n"
+    out = f"{comment} {command}\n{text}"
     if args.output:
         args.output.write_text(out)
     else:
