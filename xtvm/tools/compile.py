@@ -104,13 +104,13 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
         if args.emit == "llvm-ir":
             from xtvm.codegen import emit_llvm_ir
 
-            text = emit_llvm_ir(lower(module, params).module) + "\n"
+            text = emit_llvm_ir(lower(module, params)) + "\n"
         else:
             if args.emit == "relay":
                 if params:
                     bind_params(module, params)  # the file alone is the whole program
             else:
-                module = lower(module, params, args.emit).module
+                module = lower(module, params, args.emit)
             text = module_text(module, elide_larger_than=args.elide_large_constants)
     comment = ";" if args.emit == "llvm-ir" else "//"
     out = f"{comment} {command}\n{text}"
