@@ -30,4 +30,6 @@ def lowering_error(message: str, op: Operation | None = None) -> DiagnosticExcep
     if op is not None:
         where = location_of(op)
         text += f"\n  {where + ': ' if where else ''}{op_summary(op)}"
-    return DiagnosticException(text)
+    error = DiagnosticException(text)
+    error.op = op  # type: ignore[attr-defined]  # where xtvm-opt reports it
+    return error

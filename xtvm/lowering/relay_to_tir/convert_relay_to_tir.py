@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -38,7 +39,7 @@ from xtvm.lowering.relay_to_tir import (
     tensor,
     transform,
 )
-from xtvm.lowering.relay_to_tir.base import PASS_NAME, ComputeFn
+from xtvm.lowering.relay_to_tir.base import PASS_NAME, ComputeFn, lowering_error
 from xtvm.lowering.relay_to_tir.kernel import GRAPH_OPS, KernelBuilder
 from xtvm.lowering.relay_to_tir.patterns import (
     Kernels,
@@ -77,11 +78,30 @@ PATTERNS: tuple[LowerOp, ...] = tuple(p for c in CATEGORIES for p in c.PATTERNS)
 COMPUTES: dict[str, ComputeFn] = {op.name: p.compute for p in PATTERNS for op in p.ops}
 """Relay op name → its te compute, read from :data:`PATTERNS`."""
 
+
+def category_name(category: ModuleType) -> str:
+    """A category's name: its file's (``tensor`` for ``.../tensor.py``)."""
+    return category.__name__.rsplit(".", 1)[-1]
+
+
+def patterns_of(names: Sequence[str]) -> tuple[LowerOp, ...]:
+    """The lowerings of the named categories (in :data:`CATEGORIES` order)."""
+    known = [category_name(c) for c in CATEGORIES]
+    if unknown := [n for n in names if n not in known]:
+        raise lowering_error(
+            f"unknown categor{'ies' if len(unknown) > 1 else 'y'} {', '.join(unknown)} "
+            f"(categories: {', '.join(known)})"
+        )
+    return tuple(p for c in CATEGORIES if category_name(c) in names for p in c.PATTERNS)
+
+
 SCHEDULES_KEY = "tir.apply_schedules"
 """The ``PassContext`` config that gives ``schedules`` when the pass's
 option is not set (``PassContext(config={"tir.apply_schedules": False})``)."""
 
-TARGET = ConversionTarget(illegal_ops=(relay.RelayOp,), legal_ops=GRAPH_OPS, illegal_if=is_primitive)
+TARGET = ConversionTarget(
+    illegal_ops=(relay.RelayOp,), legal_ops=GRAPH_OPS, illegal_if=is_primitive
+)
 """What must not survive: relay compute ops (every relay op but
 ``relay.const``, ``relay.tuple``, ``relay.tuple_get`` and
 ``relay.call_lowered``) and primitive functions."""
@@ -138,7 +158,8 @@ class ConvertRelayToTirPass(ModulePass):
     ``relay.tuple``, ``relay.tuple_get``, ``relay.call_lowered`` and calls of
     other graph functions; a relay op that no pattern lowers is an error
     naming it and its location (``partial=true`` leaves it, and a primitive
-    function holding it, in place). Shapes must be static; a non-scalar
+    function holding it, in place; ``categories=...`` lowers the ops of some
+    categories only). Shapes must be static; a non-scalar
     constant inside a primitive function is an error (constants are graph
     parameters).
     """
@@ -153,13 +174,18 @@ class ConvertRelayToTirPass(ModulePass):
     partial: bool = False
     """Leave the ops no pattern lowers instead of failing (a partial conversion)."""
 
+    categories: tuple[str, ...] = ()
+    """Lower only the ops of these category files (``categories=tensor,nn``),
+    e.g. to test one category; all of them when empty."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         schedules = self.schedules
         if schedules is None:
             schedules = bool(PassContext.current().config.get(SCHEDULES_KEY, True))
+        op_patterns = patterns_of(self.categories) if self.categories else PATTERNS
         apply_conversion(
             op,
-            populate_relay_to_tir_patterns(schedules=schedules),
+            populate_relay_to_tir_patterns(op_patterns, schedules=schedules),
             TARGET,
             pass_name=self.name,
             partial=self.partial,

@@ -133,7 +133,9 @@ class LowerOp(RewritePattern):
         _call_lowered(rewriter, op, callee, list(op.operands))
 
 
-def lower(ops: type[relay.RelayOp] | tuple[type[relay.RelayOp], ...], compute: ComputeFn) -> LowerOp:
+def lower(
+    ops: type[relay.RelayOp] | tuple[type[relay.RelayOp], ...], compute: ComputeFn
+) -> LowerOp:
     """The lowering of the relay op class ``ops`` (or of each class of a
     family) by ``compute``: one entry of a category's ``PATTERNS``."""
     return LowerOp(ops if isinstance(ops, tuple) else (ops,), compute)
