@@ -113,6 +113,14 @@ def steps_between(start: str | None, stop: str) -> list[Step]:
     return [step for s in STAGES[first : stage_index(stop) + 1] for step in s.steps]
 
 
+def stage_steps(stage: str) -> tuple[Step, ...]:
+    """The steps that produce ``stage`` from the stage before it."""
+    index = stage_index(stage)
+    if index >= len(STAGES):
+        raise ValueError(f"'{stage}' is made by LLVM, not by passes")
+    return STAGES[index].steps
+
+
 def next_stage(stage: str) -> str | None:
     """The MLIR stage after ``stage`` (None after the last one)."""
     index = stage_index(stage) + 1
