@@ -26,7 +26,13 @@ def conv(
     one slice; stacking the slices gives, per group, a matrix ``[C/groups *
     prod(kernel), prod(out)]`` that one matrix product with the group's
     ``[O/groups, C/groups * prod(kernel)]`` weights turns into the output.
-    Accumulation is in ``out_dtype`` (default: the data's dtype).
+    The result has ``out_dtype`` (default: the data's dtype). Floating-point
+    products are summed in float64 and rounded once, as TVM's reference
+    (``conv2d_nchw_python``) does: float32 BLAS tiles give equal output
+    channels sums a few ULPs apart, and a softmax over large logits turns
+    those into different answers (the shipped light SqueezeNet, whose last
+    convolution has equal weights, gave a one-hot output instead of a uniform
+    one).
     """
     n_batch, c = data.shape[:2]
     o, cg, *kernel = weight.shape
@@ -34,7 +40,8 @@ def conv(
     strides = tuple(strides or (1,) * n)
     dilation = tuple(dilation or (1,) * n)
     padding = tuple(padding or (0,) * (2 * n))
-    acc = np.dtype(out_dtype or data.dtype)
+    result_dtype = np.dtype(out_dtype or data.dtype)
+    acc = np.dtype(np.float64) if result_dtype.kind == "f" else result_dtype
     x = np.pad(data.astype(acc), [(0, 0), (0, 0), *zip(padding[:n], padding[n:])])
     out = [
         (x.shape[2 + a] - (kernel[a] - 1) * dilation[a] - 1) // strides[a] + 1 for a in range(n)
@@ -50,7 +57,7 @@ def conv(
     cols = cols.reshape(n_batch, groups, size, -1)
     kernels = weight.astype(acc).reshape(groups, o // groups, size)
     result = np.matmul(kernels[np.newaxis], cols)  # [n, groups, o / groups, prod(out)]
-    return result.reshape(n_batch, o, *out).astype(acc)
+    return result.reshape(n_batch, o, *out).astype(result_dtype)
 
 
 def conv2d(
