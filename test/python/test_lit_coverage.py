@@ -54,7 +54,9 @@ def passes_run(text: str) -> set[str]:
 def untested_passes(names: Sequence[str], files: Mapping[Path, str]) -> list[str]:
     """The pass names no lit file runs."""
     run = set().union(*(passes_run(text) for text in files.values()))
-    return [f"pass '{n}' runs in no lit test (no RUN line's -p names it)" for n in names if n not in run]
+    return [
+        f"pass '{n}' runs in no lit test (no RUN line's -p names it)" for n in names if n not in run
+    ]
 
 
 def _names_word(text: str, word: str) -> bool:
@@ -128,7 +130,8 @@ def test_every_rule_is_named_in_a_lit_test_of_its_pass(files: dict[Path, str]) -
 
 
 def test_every_written_rule_belongs_to_a_registered_pass() -> None:
-    sources = {str(p.relative_to(ROOT)): p.read_text() for p in sorted((ROOT / "xtvm").rglob("*.py"))}
+    paths = sorted((ROOT / "xtvm").rglob("*.py"))
+    sources = {str(p.relative_to(ROOT)): p.read_text() for p in paths}
     registered = {rule for names in registered_rules().values() for rule in names}
     assert "add-zero" in registered
     stray = stray_rules(sources, registered)
@@ -163,7 +166,10 @@ def test_the_checkers_catch_a_bad_example(tmp_path: Path) -> None:
     assert unnamed_rules({"pass-a": ["rule-one", "rule-two"]}, files) == [
         "rule 'rule-two' of pass 'pass-a' is named in no lit test that runs the pass"
     ]
-    source = 'R = [\n    rewrite(Pat(A, "x"), to="x", name="kept"),\n    rewrite(P, to="x", name="lost"),\n]\n'
+    source = (
+        'R = [\n    rewrite(Pat(A, "x"), to="x", name="kept"),\n'
+        '    rewrite(P, to="x", name="lost"),\n]\n'
+    )
     assert stray_rules({"m.py": source}, {"kept"}) == [
         "m.py (line 3): rule 'lost' is in no registered pass's RULES"
     ]
