@@ -308,7 +308,8 @@ def _entry_body(fn: func.FuncOp) -> Region:
     ``(inputs, outputs, workspace)`` and first rejects NULL pointers."""
     old = fn.body.block
     entry = Block(arg_types=[PTR, PTR, PTR])
-    inputs, outputs, _ = entry.args
+    inputs, outputs, workspace = entry.args
+    inputs.name_hint, outputs.name_hint, workspace.name_hint = "inputs", "outputs", "workspace"
     body = Block()
     failed = Block(arg_types=[i32])
     _add(failed, llvm.ReturnOp(failed.args[0]))
@@ -332,6 +333,7 @@ def _entry_body(fn: func.FuncOp) -> Region:
     bad = _add(entry, llvm.ICmpOp(code, _add(entry, _i32(0)).results[0], flag)).results[0]
     _add(entry, llvm.CondBrOp(bad, failed, [code], body, []))
     for arg, ptr in zip(old.args, loaded, strict=True):
+        ptr.name_hint = arg.name_hint
         cast = _add(body, UnrealizedConversionCastOp.get([ptr], [arg.type]))
         arg.replace_all_uses_with(cast.results[0])
     for op in list(old.ops):
@@ -547,6 +549,19 @@ def populate_memory_to_llvm_patterns(entry: str, prefix: str) -> list[RewritePat
     ]
 
 
+GRAPH_OPS = (
+    ConstOp,
+    AllocStorageOp,
+    AllocTensorOp,
+    InvokeKernelOp,
+    KillOp,
+    TupleOp,
+    TupleGetOp,
+    func.ReturnOp,
+)
+"""The ops of a graph function in its memory form: what this pass lowers."""
+
+
 def _is_graph_function(entry: str):
     def illegal(op: Operation) -> bool:
         if isinstance(op, func.FuncOp):
@@ -599,11 +614,19 @@ class ConvertMemoryToLlvmPass(ModulePass):
     prefix: str = "tvmgen_default"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        has_entry = any(
-            isinstance(f, func.FuncOp) and f.sym_name.data == self.entry for f in op.ops
+        entry = next(
+            (f for f in op.ops if isinstance(f, func.FuncOp) and f.sym_name.data == self.entry),
+            None,
         )
-        if not has_entry:
+        if entry is None:
             return
+        unexpected = [o for o in entry.walk() if o is not entry and not isinstance(o, GRAPH_OPS)]
+        if unexpected:
+            raise ConversionError(
+                legality_report(PASS_NAME, unexpected)
+                + f"\n@{self.entry} must be in its memory form: run memory-manifest-alloc and "
+                "memory-plan first"
+            )
         target = ConversionTarget(
             illegal_dialects=frozenset(),
             illegal_if=_is_graph_function(self.entry),
