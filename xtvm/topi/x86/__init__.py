@@ -6,19 +6,14 @@
 * ``depthwise``: depthwise conv2d, vectorized along the output rows;
 * ``injective``: parallel, vectorized injective kernels and pools;
 * ``config``: the blocking each op uses for a target, shared by
-  ``relay-alter-op-layout`` (which packs the weights) and the schedules.
+  ``relay-alter-op-layout`` (which packs the weights, importing only
+  ``xtvm.topi.x86.config``) and the schedules.
+
+The package exports the kernels' computes.
 """
 
-from xtvm.topi.x86.config import conv2d_block, dense_block, lanes
 from xtvm.topi.x86.conv2d import conv2d_packed
 from xtvm.topi.x86.dense import dense_pack
 from xtvm.topi.x86.depthwise import depthwise_conv2d_nchw
 
-__all__ = [
-    "conv2d_block",
-    "conv2d_packed",
-    "dense_block",
-    "dense_pack",
-    "depthwise_conv2d_nchw",
-    "lanes",
-]
+__all__ = ["conv2d_packed", "dense_pack", "depthwise_conv2d_nchw"]
