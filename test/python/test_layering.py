@@ -55,10 +55,24 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def _import_nodes(tree: ast.AST, eager: bool = True) -> Iterator[tuple[ast.stmt, bool]]:
-    """Every import statement under ``tree``, with whether it runs at import time."""
+def _import_module_call(node: ast.AST) -> str | None:
+    """The module of an ``import_module("literal")`` call, else None."""
+    if (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", getattr(node.func, "attr", None)) == "import_module"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.args[0].value
+    return None
+
+
+def _import_nodes(tree: ast.AST, eager: bool = True) -> Iterator[tuple[ast.AST, bool]]:
+    """Every import statement and ``import_module("...")`` call under
+    ``tree``, with whether it runs at import time."""
     for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.Import | ast.ImportFrom):
+        if isinstance(node, ast.Import | ast.ImportFrom) or _import_module_call(node):
             yield node, eager
         inner = eager and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
         if isinstance(node, ast.If) and _is_type_checking(node):
@@ -79,7 +93,9 @@ def read_imports(root: Path) -> dict[str, list[Import]]:
             warnings.simplefilter("ignore")
             tree = ast.parse(path.read_text(), str(path))
         for node, eager in _import_nodes(tree):
-            if isinstance(node, ast.Import):
+            if (called := _import_module_call(node)) is not None:
+                targets = [called]
+            elif isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             else:
                 base = node.module or ""
@@ -274,6 +290,7 @@ BAD_TREE = {
         "from xtvm.topi.x86.config import lanes\n"
         "def apply():\n    import xtvm.tools.opt\n"
     ),
+    "xtvm/lowering/tools_user.py": "import importlib\nimportlib.import_module('xtvm.tools.run')\n",
     "xtvm/topi/__init__.py": "",
     "xtvm/topi/x86/__init__.py": "",
     "xtvm/topi/x86/config.py": "",
@@ -282,7 +299,7 @@ BAD_TREE = {
     "xtvm/tools/opt.py": "from xtvm.passes import registry\n",
 }
 """One breach of each rule, each in its own way (inside a function, relative,
-transitive, under ``TYPE_CHECKING``)."""
+transitive, under ``TYPE_CHECKING``, by ``import_module``)."""
 
 EXPECTED = {
     runtime_is_self_contained: "xtvm.runtime.bad (line 2) imports xtvm.passes",
@@ -302,6 +319,13 @@ EXPECTED = {
 
 def test_every_rule_has_a_bad_example() -> None:
     assert set(EXPECTED) == set(RULES)
+
+
+def test_import_module_of_a_literal_is_an_import(tmp_path: Path) -> None:
+    (tmp_path / "xtvm").mkdir()
+    (tmp_path / "xtvm" / "lowering.py").write_text(BAD_TREE["xtvm/lowering/tools_user.py"])
+    found = read_imports(tmp_path)["xtvm.lowering"]
+    assert Import("xtvm.lowering", "xtvm.tools.run", 2, eager=True) in found
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.__name__)
