@@ -2,9 +2,9 @@
 the source's imports so they stay true.
 
 Every ``xtvm/**/*.py`` is parsed with :mod:`ast`; a module's imports are
-all its ``import``/``from ... import`` statements, those inside functions
-included (``from X import Y`` imports ``X`` and, when it is a module of the
-tree, ``X.Y``). Rules about what a module *loads* (dialects load no NumPy,
+all its ``import``/``from ... import`` statements and ``import_module("...")``
+calls, those inside functions included (``from X import Y`` imports ``X``
+and, when it is a module of the tree, ``X.Y``). Rules about what a module *loads* (dialects load no NumPy,
 references load no IR) follow its import-time imports transitively, with
 the parent packages Python imports first; the others read each module's own
 imports. Each failure names the module, the line and the import.
@@ -112,6 +112,11 @@ def _within(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
+def _of_xtvm(name: str) -> bool:
+    """A module of xtvm (the package itself aside: it imports its attributes lazily)."""
+    return name.startswith("xtvm.")
+
+
 def _parents(name: str) -> list[str]:
     """The packages Python imports before ``name`` (``a``, ``a.b`` for ``a.b.c``)."""
     parts = name.split(".")
@@ -121,8 +126,8 @@ def _parents(name: str) -> list[str]:
 def loaded(imports: dict[str, list[Import]], module: str) -> dict[str, list[Import]]:
     """Every module importing ``module`` loads (its eager imports, transitively,
     with parent packages), each with the chain of imports that loads it."""
-    chains: dict[str, list[Import]] = {module: []}
-    todo = [module]
+    chains: dict[str, list[Import]] = {m: [] for m in [*_parents(module), module]}
+    todo = list(chains)
     while todo:
         current = todo.pop()
         for imp in imports.get(current, []):
@@ -152,8 +157,7 @@ def runtime_is_self_contained(imports: dict[str, list[Import]]) -> list[str]:
         for module, found in imports.items()
         if _within(module, "xtvm.runtime")
         for imp in found
-        if _within(imp.target, "xtvm") and not _within(imp.target, "xtvm.runtime")
-        and imp.target != "xtvm"
+        if _of_xtvm(imp.target) and not _within(imp.target, "xtvm.runtime")
     ]
 
 
@@ -233,7 +237,7 @@ def registries_are_lazy(imports: dict[str, list[Import]]) -> list[str]:
         f"{imp}: a registry imports what it names on demand only"
         for registry in REGISTRIES
         for imp in imports.get(registry, [])
-        if imp.eager and _within(imp.target, "xtvm") and imp.target != "xtvm"
+        if imp.eager and _of_xtvm(imp.target)
     ]
 
 
