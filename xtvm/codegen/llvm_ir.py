@@ -16,7 +16,7 @@ from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import LLVMTranslationException
 
-from xtvm.runtime.threads import prepare_openmp
+from xtvm.runtime.threads import caller_affinity_kept, prepare_openmp
 from xtvm.target import Target
 
 
@@ -48,7 +48,8 @@ def load_openmp() -> None:
             "is not installed (install GCC's OpenMP runtime, e.g. the libgomp1 package)"
         )
     prepare_openmp()
-    llvm.load_library_permanently(libgomp)
+    with caller_affinity_kept():
+        llvm.load_library_permanently(libgomp)
 
 
 def uses_openmp(module: llvm.ModuleRef) -> bool:

@@ -24,6 +24,7 @@ passed to the library's thread pool, if it has one (see `threads`).
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -160,6 +161,12 @@ class GraphModule(Module):
     """A graph executor instance (TVM's `GraphExecutor` and its Python wrapper).
 
     Every method is also a PackedFunc: `gmod["run"]()` is `gmod.run()`.
+
+    Thread safety: an executor holds one set of inputs, intermediates and
+    outputs, so it runs one inference at a time on one thread. It belongs to
+    the first thread that feeds, runs or reads it; another thread using it
+    gets an `XTVMError`. Executors of one factory are independent: create one
+    per thread (`factory["default"](dev)`).
     """
 
     _PACKED = (
@@ -194,6 +201,13 @@ class GraphModule(Module):
             else:
                 self._input_entries[node.name] = node.outputs[0]
         self._input_names = list(self._input_entries)
+        entry = getattr(lib, "header", {}).get("entry") or {}
+        names = [t.get("name") for t in entry.get("outputs", [])]
+        self.output_names: list[str] = (
+            names if len(names) == len(graph.outputs) else [f"output{i}" for i in range(len(graph.outputs))]
+        )
+        """The model's output names (from the library's metadata, else ``output<i>``)."""
+        self._owner: int | None = None
         self._ops = [self._make_op(node) for node in graph.nodes if node.op == "tvm_op"]
         self._ops = [op for op in self._ops if op is not None]
         for module in [lib, *lib.imported_modules]:
@@ -258,6 +272,20 @@ class GraphModule(Module):
             return func.bind(args)
         return lambda: func(*args)
 
+    def _claim(self, what: str) -> None:
+        """Bind the executor to the first thread that feeds, runs or reads it;
+        another thread using it afterwards is an error (its inputs, arena and
+        outputs would be shared: one inference at a time, on one thread)."""
+        me = threading.get_ident()
+        if self._owner is None:
+            self._owner = me
+        elif self._owner != me:
+            raise XTVMError(
+                f"{what}: this graph executor belongs to another thread; executors are not "
+                "shared between threads (each holds one set of inputs and outputs): create "
+                "one per thread with factory['default'](dev)"
+            )
+
     def _lookup(self, name: str) -> PackedFunc | None:
         return PyFunc(getattr(self, name), name) if name in self._PACKED else None
 
@@ -290,6 +318,7 @@ class GraphModule(Module):
         lists and scalars are converted to its dtype. Parameters may be
         overwritten by name.
         """
+        self._claim("set_input")
         if key is not None:
             self._copy_in(key, value)
         for name, val in params.items():
@@ -318,13 +347,27 @@ class GraphModule(Module):
 
     def run(self, **inputs: Any) -> None:
         """Execute the graph (after setting `inputs`, if any, by name)."""
+        self._claim("run")
         if inputs:
             self.set_input(**inputs)
         for op in self._ops:
             op()
 
-    def get_output(self, index: int, out: NDArray | None = None) -> NDArray:
-        """Output `index`: the executor's own array (rewritten by each run), or a copy in `out`."""
+    def get_output(self, index: int | str, out: NDArray | None = None) -> NDArray:
+        """Output `index` (or the output of that name): the executor's own
+        array (rewritten by each run), or a copy in `out`."""
+        self._claim("get_output")
+        if isinstance(index, str):
+            if index not in self.output_names:
+                raise XTVMError(
+                    f"get_output: the graph has no output named '{index}'; outputs: "
+                    f"{', '.join(self.output_names)}"
+                )
+            index = self.output_names.index(index)
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise XTVMError(
+                f"get_output: an output is named by index or name, got {type(index).__name__}"
+            )
         if not 0 <= index < len(self._graph.outputs):
             raise XTVMError(
                 f"get_output: index {index} out of range; the graph has "
@@ -335,6 +378,7 @@ class GraphModule(Module):
 
     def get_input(self, key: int | str, out: NDArray | None = None) -> NDArray:
         """The array of input `key` (index or name; parameters by name), or a copy in `out`."""
+        self._claim("get_input")
         _, entry = self._entry_of(key, "get_input")
         result = self._entries[entry]
         return out.copyfrom(result) if out is not None else result

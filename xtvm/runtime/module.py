@@ -29,6 +29,7 @@ import numpy as np
 
 from xtvm.runtime import threads
 from xtvm.runtime.base import Object, XTVMError
+from xtvm.runtime.elf import check_shared_library
 from xtvm.runtime.metadata import is_header, params_at, unpack_header, unpack_metadata
 from xtvm.runtime.ndarray import Device, NDArray, array
 from xtvm.runtime.packed_func import KernelFunc, PackedFunc, PyFunc
@@ -255,17 +256,20 @@ def load_module(path: str | os.PathLike[str], fmt: str = "") -> NativeModule:
     """Load a shared library written by `export_library` (TVM's `tvm.runtime.load_module`).
 
     `fmt` is accepted for TVM compatibility; only shared libraries are
-    supported. A missing file or a library without xtvm metadata is an
-    XTVMError.
+    supported. A missing, truncated or foreign file, or a library without
+    xtvm metadata, is an XTVMError (checked before the loader maps it).
+    Loading a library runs its code: load only libraries you trust.
     """
     name = os.fspath(path)
     if fmt not in ("", "so"):
         raise XTVMError(f"load_module: unsupported format '{fmt}'; xtvm loads shared libraries")
     if not os.path.isfile(name):
         raise XTVMError(f"cannot load module '{name}': no such file")
+    check_shared_library(name)  # truncated or foreign files never reach dlopen
     try:
         threads.prepare_openmp()  # the library may link libgomp
-        lib = ctypes.CDLL(os.path.abspath(name))
+        with threads.caller_affinity_kept():
+            lib = ctypes.CDLL(os.path.abspath(name))
     except OSError as err:
         raise XTVMError(f"cannot load module '{name}': not a shared library ({err})") from None
     try:

@@ -9,15 +9,17 @@ that has one exports `void xtvm_set_num_threads(int32)`; every loaded module
 exporting that symbol is told the setting when it is loaded, when a graph
 executor is created on it, and whenever `set_num_threads` is called. Generated
 code runs its parallel loops on libgomp, which xtvm starts with
-`OMP_PROC_BIND=true` (each thread on its own core) unless the environment
-says otherwise.
+`OMP_PROC_BIND=true` (each worker thread on its own core) unless the
+environment says otherwise; the caller's own CPU affinity is left as it was
+(`caller_affinity_kept`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from xtvm.runtime.base import XTVMError
 
@@ -46,6 +48,28 @@ OPENMP_DEFAULTS = {"OMP_PROC_BIND": "true"}
 keeps each thread of the team on its own core (TVM's pool binds its threads
 too): unbound, the scheduler at times left both threads of a 2-thread run on
 one core, and SqueezeNet ran no faster than on one thread."""
+
+
+@contextlib.contextmanager
+def caller_affinity_kept() -> Iterator[None]:
+    """Restore the calling thread's CPU affinity after the block.
+
+    libgomp, started with `OMP_PROC_BIND=true`, binds the thread that loads
+    it (its "initial thread") to one core, and the application's later work
+    on that thread, and every process it starts, would run on that core
+    alone. Wrap whatever may load libgomp (a library that links it, or the
+    JIT loading it); its worker threads stay bound to their cores.
+    """
+    try:
+        saved = os.sched_getaffinity(0)
+    except (AttributeError, OSError):  # not Linux
+        yield
+        return
+    try:
+        yield
+    finally:
+        if os.sched_getaffinity(0) != saved:
+            os.sched_setaffinity(0, saved)
 
 
 def prepare_openmp() -> None:

@@ -57,13 +57,13 @@ def test_load_errors(tmp_path, has_cc):
         load_module(tmp_path / "nope.so")
     text = tmp_path / "text.so"
     text.write_text("hello")
-    with pytest.raises(XTVMError, match="not a shared library"):
+    with pytest.raises(XTVMError, match="not an ELF shared library"):
         load_module(text)
     (tmp_path / "plain.c").write_text("int f(void) { return 0; }\n")
     subprocess.run(
         ["cc", "-shared", "-fPIC", "-o", "plain.so", "plain.c"], cwd=tmp_path, check=True
     )
-    with pytest.raises(XTVMError, match="is not an xtvm library: it has no __xtvm_metadata"):
+    with pytest.raises(XTVMError, match="not an xtvm library: it does not define __xtvm_metadata"):
         load_module(tmp_path / "plain.so")
 
 
