@@ -18,11 +18,12 @@ such as `"llvm -mcpu=native"`.
 from xtvm.codegen.data import embed_header, read_metadata
 from xtvm.codegen.export import export_library, find_c_compiler
 from xtvm.codegen.jit import jit
-from xtvm.codegen.llvm_ir import CodegenError, compile_module, emit_llvm_ir
+from xtvm.codegen.llvm_ir import CodegenError, check_target, compile_module, emit_llvm_ir
 from xtvm.lowering.tir_to_llvm.signature import tir_signature
 
 __all__ = [
     "CodegenError",
+    "check_target",
     "compile_module",
     "embed_header",
     "emit_llvm_ir",

@@ -9,6 +9,8 @@ it (without it LLVM does not vectorise).
 from __future__ import annotations
 
 import ctypes.util
+import subprocess
+import sys
 from functools import cache
 
 import llvmlite.binding as llvm
@@ -57,10 +59,50 @@ def uses_openmp(module: llvm.ModuleRef) -> bool:
     return any(f.name == OPENMP_SYMBOL and f.is_declaration for f in module.functions)
 
 
+_PROBE = """
+import sys
+import llvmlite.binding as llvm
+llvm.initialize_native_target(); llvm.initialize_native_asmprinter()
+tm = llvm.Target.from_triple(sys.argv[1]).create_target_machine(
+    cpu=sys.argv[2], features=sys.argv[3], opt=3)
+tm.emit_object(llvm.parse_assembly("define i32 @f(i32 %x) { ret i32 %x }"))
+"""
+
+
+@cache
+def _probe_target(triple: str, cpu: str, features: str) -> str | None:
+    """LLVM's complaint about a CPU or feature set, or None if it generates
+    code for it. LLVM ends the process on some invalid targets, so a child
+    process asks it first."""
+    result = subprocess.run(
+        [sys.executable, "-c", _PROBE, triple, cpu, features],
+        capture_output=True, text=True, timeout=120,
+    )
+    lines = [line for line in result.stderr.splitlines() if "not a recognized" in line]
+    if result.returncode != 0 or lines:
+        reason = (lines or result.stderr.strip().splitlines() or ["LLVM failed"])[-1]
+        return reason.replace("LLVM ERROR: ", "")
+    return None
+
+
+def check_target(target: Target | str | None) -> Target:
+    """The target, once LLVM has accepted its CPU and features (the host's
+    always are); a `CodegenError` naming the problem otherwise, before any
+    compilation work and without letting LLVM end the process."""
+    target = Target.of(target)
+    if target.is_host_cpu and not target.mattr and not target.mtriple:
+        return target
+    triple = target.mtriple or llvm.get_default_triple()
+    problem = _probe_target(triple, target.cpu_name, target.llvm_features)
+    if problem is not None:
+        raise CodegenError(f"target '{target}' is not usable: {problem}")
+    return target
+
+
 def target_machine(target: Target | str | None = None, pic: bool = False) -> llvm.TargetMachine:
     """An O3 target machine for `target` (position-independent for shared libraries)."""
     initialize()
-    target = Target.of(target)
+    target = check_target(target)
     triple = target.mtriple or llvm.get_default_triple()
     try:
         llvm_target = llvm.Target.from_triple(triple)

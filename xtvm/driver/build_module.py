@@ -113,6 +113,7 @@ def build(
 
     if not isinstance(module, ModuleOp):
         module = ModuleOp([module.clone()])
-    with Target.of(target):  # the passes and schedules read Target.current()
+    target = codegen.check_target(target)  # before any work: LLVM may end the process
+    with target:  # the passes and schedules read Target.current()
         lowered = lower(module.clone(), params)
     return codegen.jit(lowered, target=target)

@@ -41,3 +41,24 @@ def test_host_target() -> None:
 def test_bad_strings(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Target.from_string(text)
+
+
+def test_an_invalid_cpu_or_feature_is_an_error_not_an_exit() -> None:
+    """LLVM ends the process on some invalid targets (`-mcpu=nonsense`): xtvm
+    asks it in a child process first and raises a CodegenError."""
+    import subprocess
+    import sys
+
+    script = (
+        "import xtvm\nfrom xtvm.te import placeholder\n"
+        "from xtvm.codegen import CodegenError, check_target\n"
+        "for t in ['llvm -mcpu=nonsense', 'llvm -mattr=+bogus']:\n"
+        "    try:\n        check_target(t)\n    except CodegenError as e:\n        print(e)\n"
+        "print(check_target('llvm -mcpu=haswell'))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "'nonsense' is not a recognized processor" in lines[0]
+    assert "'+bogus' is not a recognized feature" in lines[1]
+    assert lines[2] == "llvm -mcpu=haswell"
