@@ -2,7 +2,7 @@
 library, or, with ``--emit``, the IR of one pipeline stage.
 
 ```
-xtvm-compile model.onnx -o model.so [--target llvm] [--shape data=1,784]
+xtvm-compile model.onnx -o model.so [--target llvm] [--shape data=1,784] [--header model.h]
 xtvm-compile model.onnx --emit relay|relay-opt|tir|llvm-dialect|llvm-ir [-o out.mlir]
 xtvm-compile model.onnx --emit relay-opt --elide-large-constants   # for reading
 ```
@@ -64,6 +64,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--shape", action="append", default=[], help="input shape NAME=D0,D1")
     parser.add_argument("--opt-level", type=int, default=3)
     parser.add_argument(
+        "--header", type=Path, metavar="FILE.h",
+        help="with -o: also write the C header of the library's AOT entry (docs/abi.md)",
+    )
+    parser.add_argument(
         "--elide-large-constants", type=int, nargs="?", const=ELIDE_DEFAULT, metavar="N",
         help=f"with --emit: print constants of more than N ({ELIDE_DEFAULT}) elements as "
         "dense_resource<__elided__> (for reading; the file does not compile)",
@@ -71,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.emit is None and args.output is None:
         parser.error("give -o OUTPUT.so, or --emit STAGE")
+    if args.header is not None and args.emit is not None:
+        parser.error("--header writes the C header of a library: give -o OUTPUT.so, not --emit")
     if args.elide_large_constants is not None and args.emit in (None, "llvm-ir"):
         parser.error("--elide-large-constants needs --emit with an IR stage")
     try:
@@ -99,6 +105,11 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
             lib = build(module, target=args.target, params=params)
             lib.export_library(str(args.output))
             print(f"wrote {args.output}")
+            if args.header is not None:
+                from xtvm.codegen.c_header import make_header
+
+                args.header.write_text(make_header(lib.header.get("entry")))
+                print(f"wrote {args.header}")
             return
         command = " ".join(["xtvm-compile", *(argv if argv is not None else sys.argv[1:])])
         if args.emit == "llvm-ir":
