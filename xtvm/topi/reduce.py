@@ -129,15 +129,37 @@ def _arg_reduce(
     rvars = {d: te.reduce_axis((0, x.shape[d]), name=f"k{d}") for d in axes}
     count = math.prod(x.shape[d] for d in axes)
 
-    def fcompute(*i: PrimExpr) -> PrimExpr:
+    def position(i: Sequence[PrimExpr], hit: Callable[[PrimExpr], PrimExpr]) -> PrimExpr:
+        """The first (last with ``select_last_index``) flat position where
+        ``hit(element)`` holds; ``count`` (``-1``) where it never does."""
         flat: PrimExpr = te.const(0, "int64")
         for d in axes:
             flat = flat * x.shape[d] + rvars[d].astype("int64")
-        hit = x[_full_index(x, axes, keepdims, i, rvars)] == extreme[i]
+        element = x[_full_index(x, axes, keepdims, i, rvars)]
         k = list(rvars.values())
         if select_last_index:
-            return te.max(te.if_then_else(hit, flat, te.const(-1, "int64")), axis=k)
-        return te.min(te.if_then_else(hit, flat, te.const(count, "int64")), axis=k)
+            return te.max(te.if_then_else(hit(element), flat, te.const(-1, "int64")), axis=k)
+        return te.min(te.if_then_else(hit(element), flat, te.const(count, "int64")), axis=k)
+
+    if not dt.is_float(x.dtype):
+        return te.compute(
+            shape, lambda *i: position(i, lambda e: e == extreme[i]), name=name, tag="comm_reduce_idx"
+        )
+    # ONNX (and NumPy) semantics: a NaN is the extreme, so the first (last)
+    # NaN of a row wins; otherwise the first (last) element equal to it.
+    none = te.const(-1 if select_last_index else count, "int64")
+    nan_at = te.compute(
+        shape, lambda *i: position(i, te.isnan), name=f"{name}_nan", tag="comm_reduce_idx"
+    )
+    at = te.compute(
+        shape, lambda *i: position(i, lambda e: e == extreme[i]), name=f"{name}_value", tag="comm_reduce_idx"
+    )
+    return te.compute(
+        shape,
+        lambda *i: te.if_then_else(nan_at[i] == none, at[i], nan_at[i]),
+        name=name,
+        tag="elemwise",
+    )
 
     return te.compute(shape, fcompute, name=name, tag="comm_reduce_idx")
 
