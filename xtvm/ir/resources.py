@@ -36,6 +36,7 @@ values fails with :class:`ElidedConstantError`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -196,8 +197,16 @@ def _dense_of(
     key = attr.resource_handle.data
     use = f"dense_resource<{key}>"
 
-    def error(message: str, at: str = use) -> ParseError:
-        return _error_at(text, filename, at, f"{use} : {attr.type}: {message}")
+    def error(message: str, in_section: bool = False) -> ParseError | ValueError:
+        """The error at the use (or at the blob's key in the section)."""
+        message = f"{use} : {attr.type}: {message}"
+        if text is None:
+            return ValueError(f"{filename}: {message}")
+        if in_section:
+            span = _find_code(text, rf"(?<![\w$.]){re.escape(key)}\s*:", max(text.rfind("{-#"), 0))
+        else:
+            span = _find_code(text, re.escape(use))
+        return ParseError(Span(*span, Input(text, filename)), message)
 
     size = element_size(attr.type)
     if size is None:
@@ -207,7 +216,7 @@ def _dense_of(
     try:
         data = decode_blob(blob)
     except ValueError as e:
-        raise error(str(e), at=f"{key}:") from None
+        raise error(str(e), in_section=True) from None
     count = 1
     for dim in attr.type.get_shape():
         count *= dim
@@ -218,16 +227,14 @@ def _dense_of(
     return DenseIntOrFPElementsAttr(attr.type, BytesAttr(data))
 
 
-def _error_at(text: str | None, filename: str, needle: str, message: str) -> ParseError | ValueError:
-    """A ``ParseError`` at the first ``needle`` in ``text`` (its last one for a
-    blob key, which sits in the trailing section), or a plain ``ValueError``
-    when the text is not at hand."""
-    if text is None:
-        return ValueError(f"{filename}: {message}")
-    start = text.rfind(needle) if needle.endswith(":") else text.find(needle)
-    if start < 0:
-        start = 0
-    return ParseError(Span(start, start + len(needle), Input(text, filename)), message)
+def _find_code(text: str, pattern: str, start: int = 0) -> tuple[int, int]:
+    """Start and end of the first match of ``pattern`` from ``start`` that is
+    not in a ``//`` comment (else the start of the text)."""
+    for match in re.compile(pattern).finditer(text, start):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if "//" not in text[line_start : match.start()]:
+            return match.span()
+    return 0, 0
 
 
 def elided_ops(module: Operation) -> Iterator[Operation]:
