@@ -11,7 +11,8 @@ back into the identical dense attribute::
     %fc1.weight = relay.const dense_resource<fc1.weight> : tensor<256x784xf32>
 
 A key is the name of the value that holds the constant (its SSA name hint:
-the ONNX initializer's name for a weight) made a valid identifier, else
+the ONNX initializer's name for a weight), or of the symbol that does
+(``llvm.mlir.global @name``), made a valid identifier, else
 ``__xtvm_const_N``; keys are unique within the file. Printing this way also
 saves time: xDSL's own printer unpacks every element of a large constant
 into Python numbers before writing its hex.
@@ -42,8 +43,9 @@ from xdsl.dialects.builtin import (
     Builtin,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
-    IntegerType,
     IndexType,
+    IntegerType,
+    StringAttr,
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
@@ -179,6 +181,8 @@ class _ResourcePrinter(Printer):
         hint = None
         if self._op is not None and self._op.results:
             hint = self._op.results[0].name_hint
+        elif self._op is not None and isinstance(sym := self._op.properties.get("sym_name"), StringAttr):
+            hint = sym.data  # a symbol holding a constant: llvm.mlir.global @weights
         key = self._unique(resource_key(hint)) if hint else self._unique("__xtvm_const", 0)
         self._keys[id(attr)] = key
         self.blobs[key] = attr

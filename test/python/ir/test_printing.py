@@ -214,3 +214,14 @@ def test_upstream_mlir_opt_reads_and_writes_the_same_blobs(tmp_path, generic_rel
     got = [op.properties["value"] for op in again.ops]
     assert all(isinstance(v, DenseIntOrFPElementsAttr) for v in got)
     assert got == [op.properties["value"] for op in module.ops]
+
+
+def test_a_symbol_names_the_blob_of_its_constant():
+    data = np.arange(200, dtype=np.float32)
+    text = (
+        f'llvm.mlir.global external constant @fc1_weight(dense<"0x{data.tobytes().hex()}"> : '
+        "tensor<200xf32>) {addr_space = 0 : i32} : !llvm.array<200 x f32>\n"
+    )
+    printed = module_text(parse(text))
+    assert "@fc1_weight(dense_resource<fc1_weight> : tensor<200xf32>)" in printed
+    assert module_text(parse(printed)) == printed
