@@ -265,3 +265,21 @@ def test_data_computed_from_folded_inputs_is_refused():
         "run-time value of a graph input; xtvm computes only compile-time values "
         "(shapes, axes, pads) that way"
     )
+
+
+def test_inputs_of_another_dtype_or_shape_are_refused():
+    """A float32 model run on int32 arrays must not compile an int32 model
+    (a float Div would compute integers): the input's dtype and declared
+    dims are checked, naming the input."""
+    div = helper.make_node("Div", ["a", "b"], ["y"])
+    model = make_model(
+        [div], [tensor("a", [2, "n"]), tensor("b", [2, "n"])], [tensor("y", [2, "n"])]
+    )
+    rep = XtvmBackend.prepare(model)
+    ints = np.array([[7, 8], [9, 10]], np.int32)
+    with pytest.raises(OnnxImportError, match="graph input 'a' is float32 in the model, got a int32"):
+        rep.run([ints, ints])
+    with pytest.raises(OnnxImportError, match=r"graph input 'a' has shape 2x\? in the model, got \(3, 2\)"):
+        rep.run([np.ones((3, 2), np.float32), np.ones((3, 2), np.float32)])
+    (y,) = rep.run([ints.astype(np.float32), np.full((2, 2), 2, np.float32)])
+    np.testing.assert_allclose(y, ints / 2)

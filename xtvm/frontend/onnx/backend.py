@@ -80,6 +80,40 @@ def _value_key(array: np.ndarray) -> tuple:
     return (array.dtype.str, array.shape, array.tobytes())
 
 
+def _declared_inputs(model: onnx.ModelProto) -> dict[str, tuple[np.dtype, list[int | None]]]:
+    """Each graph input's declared dtype and dims (None: a symbolic or
+    unknown dim), where the model declares a tensor type."""
+    declared = {}
+    for value_info in model.graph.input:
+        if value_info.type.WhichOneof("value") != "tensor_type":
+            continue
+        tensor_type = value_info.type.tensor_type
+        try:
+            dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tensor_type.elem_type))
+        except (KeyError, TypeError):
+            continue  # a type NumPy lacks (float8, ...): the converters decide
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in tensor_type.shape.dim]
+        declared[value_info.name] = (dtype, dims if tensor_type.HasField("shape") else None)
+    return declared
+
+
+def _check_input(name: str, array: np.ndarray, dtype: np.dtype, dims: list[int | None] | None) -> None:
+    """An input must have the model's dtype and fit its declared shape:
+    compiling for another dtype would silently change the model (a float Div
+    on int32 arrays computes integers)."""
+    if array.dtype != dtype:
+        raise OnnxImportError(
+            f"graph input '{name}' is {dtype.name} in the model, got a {array.dtype.name} array"
+        )
+    if dims is None:
+        return
+    shown = "x".join("?" if d is None else str(d) for d in dims) or "scalar"
+    if array.ndim != len(dims) or any(d is not None and d != n for d, n in zip(dims, array.shape)):
+        raise OnnxImportError(
+            f"graph input '{name}' has shape {shown} in the model, got {tuple(array.shape)}"
+        )
+
+
 class XtvmBackendRep(BackendRep):
     """A prepared model: ``run(inputs)`` compiles (once per distinct input
     signature) and executes it."""
@@ -96,6 +130,7 @@ class XtvmBackendRep(BackendRep):
         """The specialized inputs that nodes may fold with, because a
         compile-time value is computed from them."""
         self._digest = hashlib.sha256(model.SerializeToString(deterministic=True)).hexdigest()
+        self._declared = _declared_inputs(model)
 
     def run(self, inputs: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:  # noqa: ARG002
         """Runs the model on ``inputs`` (a sequence in graph-input order, a
@@ -161,7 +196,13 @@ class XtvmBackendRep(BackendRep):
                 raise OnnxImportError(
                     f"graph input '{name}' must be a tensor, got {type(value).__name__}"
                 )
-            array = np.asarray(value)
+            declared = self._declared.get(name)
+            if declared is not None and isinstance(value, (int, float, bool)):
+                array = np.asarray(value, dtype=declared[0])  # a Python scalar takes the model's type
+            else:
+                array = np.asarray(value)
+            if declared is not None:
+                _check_input(name, array, *declared)
             arrays.append(array if array.flags.c_contiguous else array.copy(order="C"))
         return arrays
 
