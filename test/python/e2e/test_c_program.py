@@ -11,6 +11,7 @@ input file.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -208,6 +209,51 @@ def test_squeezenet_c_program_matches_onnxruntime(squeezenet):
     assert "input 0 'data_0' 1x3x224x224 float32 (602112 bytes)" in result.stdout
 
 
+COUNT_ALIGNED_ALLOC = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+static long calls;
+void *aligned_alloc(size_t alignment, size_t size) {
+  static void *(*real)(size_t, size_t);
+  if (!real) real = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
+  ++calls;
+  return real(alignment, size);
+}
+__attribute__((destructor)) static void report(void) { fprintf(stderr, "aligned_alloc: %ld\n", calls); }
+"""
+
+
+def aligned_allocs_per_inference(exe: Path, directory: Path) -> int:
+    """aligned_alloc calls of one inference: the calls of 5 runs less those of
+    1 run (which cancels the program's own start-up buffers), over 4."""
+    shim = directory / "count_aligned_alloc.so"
+    (directory / "count.c").write_text(COUNT_ALIGNED_ALLOC)
+    subprocess.run([find_c_compiler(), "-shared", "-fPIC", "-O2", str(directory / "count.c"),
+                    "-o", str(shim), "-ldl"], check=True, capture_output=True)
+    counts = []
+    for runs in (1, 5):  # plus one warm-up run each
+        result = subprocess.run([str(exe), "-n", str(runs), "-p", "0"], capture_output=True,
+                                text=True, env={**os.environ, "LD_PRELOAD": str(shim)})
+        assert result.returncode == 0, result.stderr
+        counts.append(int(result.stderr.split("aligned_alloc: ")[1].split()[0]))
+    assert (counts[1] - counts[0]) % 4 == 0, counts
+    return (counts[1] - counts[0]) // 4
+
+
+def test_squeezenet_heap_allocations_per_inference(squeezenet):
+    """docs/abi.md, "Memory": four kernels of SqueezeNet allocate a temporary
+    (> 64 KiB) on each call; if this changes, update the docs."""
+    directory, _, _, exe = squeezenet
+    assert aligned_allocs_per_inference(exe, directory) == 4
+
+
+def test_mlp_heap_allocations_per_inference(mlp):
+    directory, _, _, exe = mlp
+    assert aligned_allocs_per_inference(exe, directory) == 0
+
+
 # -- the header ----------------------------------------------------------------
 
 
@@ -322,3 +368,18 @@ def test_no_entry_is_a_clear_error():
     text = make_header(WEIRD_ENTRY, prefix="mymodel")
     assert "struct mymodel_inputs {" in text and "#define MYMODEL_NUM_INPUTS 3" in text
     assert "int32_t tvmgen_default_run(struct mymodel_inputs *inputs" in text
+
+
+def test_benchmark_runs_and_prints_its_table():
+    """python -m xtvm.bench.c_program on its smallest model (README's table)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "xtvm.bench.c_program", "--models", "relu", "--rounds", "1",
+         "--repeat", "20"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    (row,) = [line for line in result.stdout.splitlines() if line.startswith("| relu | 1 |")]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    c_us, py_us = float(cells[2]), float(cells[3])
+    assert 0 < c_us and 0 < py_us and float(cells[-1]) == 0.0
+    assert "Per-call overhead" in result.stdout
