@@ -8,14 +8,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
@@ -23,13 +16,12 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     bool_attr,
+    functional_format,
     i64_attr,
     normalize_axis,
     tensor_type,
 )
 from xtvm.dialects.relay.tensor import UnaryOp
-
-_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
 
 @irdl_op_definition
@@ -53,17 +45,15 @@ class TopKOp(RelayOp):
     axis = prop_def(IntegerAttr, default_value=i64_attr(-1))
     is_ascend = prop_def(BoolAttr, default_value=bool_attr(False))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data " + _FUNCTIONAL
+    assembly_format = functional_format("data")
 
-    def __init__(self, data: SSAValue, k: int, axis: int = -1, is_ascend: bool = False):
-        types = self.infer([data.type], {"k": k, "axis": axis, "is_ascend": is_ascend})
-        props = {"k": i64_attr(k), "axis": i64_attr(axis), "is_ascend": bool_attr(is_ascend)}
-        super().__init__(operands=[data], result_types=types, properties=props)
+    def __init__(
+        self, data: SSAValue, k: int, axis: int | None = None, is_ascend: bool | None = None
+    ):
+        super().__init__(data, k=k, axis=axis, is_ascend=is_ascend)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "data")
         shape = list(data.get_shape())
         if not shape:
@@ -98,19 +88,16 @@ class CumsumOp(RelayOp):
     exclusive = prop_def(BoolAttr, default_value=bool_attr(False))
     reverse = prop_def(BoolAttr, default_value=bool_attr(False))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(
-        self, input: SSAValue, axis: int = 0, exclusive: bool = False, reverse: bool = False
+        self,
+        input: SSAValue,
+        axis: int | None = None,
+        exclusive: bool | None = None,
+        reverse: bool | None = None,
     ):
-        self.infer([input.type], {"axis": axis})
-        props = {
-            "axis": i64_attr(axis),
-            "exclusive": bool_attr(exclusive),
-            "reverse": bool_attr(reverse),
-        }
-        super().__init__(operands=[input], result_types=[input.type], properties=props)
+        super().__init__(input, axis=axis, exclusive=exclusive, reverse=reverse)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -118,5 +105,5 @@ class CumsumOp(RelayOp):
         rank = len(data.get_shape())
         if not rank:
             raise RelayTypeError(f"'{cls.name}' expects a tensor of rank >= 1, got a scalar")
-        normalize_axis(cls.name, cls.with_defaults(attrs)["axis"], rank)
+        normalize_axis(cls.name, attrs["axis"], rank)
         return [data]

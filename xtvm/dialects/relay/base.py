@@ -1,19 +1,31 @@
-"""What every relay op shares: fusion pattern kinds, the type-rule protocol and
-the base classes that carry them.
+"""What every relay op shares: fusion pattern kinds, the type-rule protocol,
+the element-type checks, and the base class that carries them.
 
 A relay op is an xDSL op on tensor values. Besides its fields it declares
 
 * ``PATTERN``: its fusion pattern kind (TVM's ``OpPatternKind``), read by
   ``relay-fuse-ops``;
 * ``infer(operand_types, attrs)``: its type rule, a classmethod from operand
-  types and Python attribute values to result types. It raises
+  types and Python attribute values (every property, defaults included:
+  what ``op.attrs`` holds) to result types. It raises
   :class:`RelayTypeError` with a message naming the op when the operands or
   attributes are invalid.
+
+An attribute's default is declared once, on its property
+(``prop_def(..., default_value=...)``): the parser and the constructor fill
+it in, so ``op.attrs`` is complete and type rules, references and lowerings
+read ``attrs["axis"]``. A property that may be absent (``opt_prop_def``)
+means something when absent (``axis`` of a reduction: every axis).
 
 The verifier runs the type rule and checks the declared result types against
 it: a declared type may be less precise than the inferred one (``?`` where the
 rule knows the size, or ``tensor<*xf32>``), which ``relay-infer-type`` then
 refines, but never different.
+
+:class:`RelayOp`'s constructor builds an op from its operands and attribute
+values, so that an op's ``__init__`` only names its parameters; properties
+are written in the attribute dictionary (``{axis = 1 : i64}``), and
+:func:`functional_format` is the assembly format most ops share.
 
 The op's NumPy semantics live in ``xtvm/reference/relay/``, keyed by op name,
 so this module (and ``xtvm-opt``) never imports NumPy.
@@ -21,7 +33,8 @@ so this module (and ``xtvm-opt``) never imports NumPy.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
 from typing import Any, ClassVar
 
@@ -41,9 +54,11 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute
-from xdsl.irdl import IRDLOperation
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import AttrConstraint, IRDLOperation, ParsePropInAttrDict, VarResultDef
 from xdsl.utils.exceptions import VerifyException
+
+from xtvm.dtypes import element_type
 
 
 class OpPattern(IntEnum):
@@ -110,18 +125,46 @@ def is_refinement(declared: Attribute, inferred: Attribute) -> bool:
 
 
 class RelayOp(IRDLOperation):
-    """Base of every relay op: a pattern kind, a type rule and its verifier."""
+    """Base of every relay op: a pattern kind, a type rule and its verifier,
+    properties written in the attribute dictionary, and a constructor from
+    operands and attribute values."""
 
     PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, *operands: SSAValue | Sequence[SSAValue], **attrs: Any):
+        """The op on ``operands``, in declaration order (a sequence for a
+        variadic operand), with the attribute values ``attrs``: Python values
+        (see :func:`property_attr`) or attributes. A value that is None is
+        left out, so the property takes its declared default (or stays absent
+        if it is optional). The result types are the type rule's."""
+        definition = self.get_irdl_definition()
+        properties: dict[str, Attribute] = {}
+        for name, value in attrs.items():
+            if name not in definition.properties:
+                raise TypeError(f"'{self.name}' has no attribute '{name}'")
+            if value is not None:
+                properties[name] = property_attr(definition.properties[name].constr, value)
+        values = self.with_defaults({k: attr_to_py(v) for k, v in properties.items()})
+        types = self.infer(
+            [v.type for o in operands for v in ([o] if isinstance(o, SSAValue) else o)], values
+        )
+        variadic = any(isinstance(d, VarResultDef) for _, d in definition.results)
+        super().__init__(
+            operands=list(operands),
+            result_types=[types] if variadic else types,
+            properties=properties,
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> list[Attribute]:
-        """Result types from operand types and attribute values."""
+        """Result types from operand types and attribute values (defaults included)."""
         raise NotImplementedError(f"{cls.name} has no type rule")
 
     @property
     def attrs(self) -> dict[str, Any]:
-        """The op's properties as Python values (for type rules and references)."""
+        """The op's properties as Python values (for type rules and references);
+        a property left out holds its default."""
         return {name: attr_to_py(value) for name, value in self.properties.items()}
 
     @classmethod
@@ -136,12 +179,16 @@ class RelayOp(IRDLOperation):
         return defaults | dict(attrs)
 
     def inferred_types(self) -> list[Attribute]:
+        """The result types the type rule gives for the op's operands and attributes."""
         return self.infer([o.type for o in self.operands], self.attrs)
 
     def error(self, message: str) -> RelayTypeError:
+        """A type error naming the op."""
         return RelayTypeError(f"'{self.name}' {message}")
 
     def verify_(self) -> None:
+        """Ranked operands, and result types the type rule gives (or less
+        precise ones)."""
         for operand in self.operands:
             if isinstance(operand.type, UnrankedTensorType):
                 raise self.error(
@@ -157,6 +204,42 @@ class RelayOp(IRDLOperation):
                 f"result type {', '.join(str(t) for t in declared)} does not match "
                 f"the inferred type {shown}"
             )
+
+
+def functional_format(*operands: str) -> str:
+    """The assembly format most relay ops share: the named operands, the
+    attribute dictionary, then the functional type,
+    ``relay.op %a, %b {attrs} : (ta, tb) -> tr``."""
+    named = " `,` ".join(f"${name}" for name in operands)
+    return f"{named} attr-dict `:` functional-type(operands, results)".lstrip()
+
+
+def property_attr(constraint: AttrConstraint, value: Any) -> Attribute:
+    """``value`` as the attribute of a property with ``constraint``: an
+    attribute as is, a string as a ``StringAttr``, a sequence of integers as
+    an ``array<i64: ...>`` (of other numbers, ``array<f64: ...>``), and a
+    number as the first of ``i64`` and ``f64`` (``f64`` and ``i64`` for a
+    number that is not an integer), then bool, that the property accepts:
+    ``2`` is ``2.0 : f64`` for a float property, ``1`` is ``true`` for a
+    bool one."""
+    if isinstance(value, Attribute):
+        return value
+    if isinstance(value, str):
+        return StringAttr(value)
+    if isinstance(value, Iterable):
+        values = list(value)
+        if all(isinstance(v, numbers.Integral) for v in values):
+            return int_array(values)
+        return f64_array(values)
+    makers: tuple[Callable[[Any], Attribute], ...] = (
+        (i64_attr, f64_attr, bool_attr)
+        if isinstance(value, numbers.Integral)
+        else (f64_attr, i64_attr, bool_attr)
+    )
+    for make in makers:
+        if constraint.verifies(attr := make(value)):
+            return attr
+    raise TypeError(f"no attribute for {value!r} satisfies {constraint}")
 
 
 def tensor_type(op: type[RelayOp] | str, value: Attribute, what: str) -> TensorType:
@@ -199,6 +282,11 @@ def int_array(values: Sequence[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [int(v) for v in values])
 
 
+def f64_array(values: Sequence[float]) -> DenseArrayBase:
+    """An ``array<f64: ...>`` property."""
+    return DenseArrayBase.from_list(f64, [float(v) for v in values])
+
+
 def i64_attr(value: int) -> IntegerAttr:
     """An ``N : i64`` property."""
     return IntegerAttr(int(value), i64)
@@ -225,21 +313,54 @@ def int_tuple(
     return tuple(values)
 
 
-def is_float(element_type: Attribute) -> bool:
+def is_float(ty: Attribute) -> bool:
     """Whether an element type is a floating-point type."""
-    return isinstance(element_type, AnyFloat)
+    return isinstance(ty, AnyFloat)
 
 
-def same_element_type(op_name: str, *types: TensorType) -> Attribute:
-    """The element type all ``types`` share, or a type error."""
+def _is_bool(ty: Attribute) -> bool:
+    return isinstance(ty, IntegerType) and ty.width.data == 1
+
+
+ELEMENT_KINDS: dict[str, tuple[str, Callable[[Attribute], bool]]] = {
+    # kind: (how an error names it, which element types it holds)
+    "any": ("any", lambda t: True),
+    "numeric": ("a numeric (not bool)", lambda t: not _is_bool(t)),
+    "integer": ("an integer", lambda t: isinstance(t, IntegerType) and not _is_bool(t)),
+    "float": ("a floating-point", is_float),
+    "bool": ("a bool (i1)", _is_bool),
+}
+"""The element-type families an op may accept (an elementwise op's ``ELEMENTS``)."""
+
+
+def check_elements(op_name: str, ty: TensorType, kind: str) -> TensorType:
+    """``ty`` if its element type is of ``kind`` (a key of
+    :data:`ELEMENT_KINDS`), else a type error naming the op."""
+    description, accepts = ELEMENT_KINDS[kind]
+    if not accepts(ty.element_type):
+        raise RelayTypeError(f"'{op_name}' expects {description} tensor, got {ty.element_type}")
+    return ty
+
+
+def same_element_type(op_name: str, *types: TensorType, what: str = "operands") -> Attribute:
+    """The element type all ``types`` share, or a type error naming the op
+    and ``what`` the types are."""
     first = types[0].element_type
     for other in types[1:]:
         if other.element_type != first:
             raise RelayTypeError(
-                f"'{op_name}' operands must have one element type, "
+                f"'{op_name}' {what} must have one element type, "
                 f"got {first} and {other.element_type}"
             )
     return first
+
+
+def dtype_element_type(op_name: str, dtype: str) -> Attribute:
+    """The element type of a dtype attribute, or a type error naming the op."""
+    try:
+        return element_type(dtype)
+    except ValueError:
+        raise RelayTypeError(f"'{op_name}' has unsupported dtype '{dtype}'") from None
 
 
 def window_output_size(

@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -36,6 +35,8 @@ from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    dtype_element_type,
+    functional_format,
     i64_attr,
     int_array,
     int_tuple,
@@ -44,7 +45,6 @@ from xtvm.dialects.relay.base import (
     tensor_type,
     window_output_size,
 )
-from xtvm.dialects.relay.tensor import dtype_element_type
 
 _DYN = DYNAMIC_INDEX
 _LAYOUTS = {1: ("NCW", "W"), 2: ("NCHW", "HW"), 3: ("NCDHW", "DHW")}
@@ -69,37 +69,13 @@ class _ConvBase(RelayOp):
     groups = prop_def(IntegerAttr, default_value=i64_attr(1))
     out_dtype = opt_prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $weight attr-dict `:` functional-type(operands, results)"
-
-    def _build(self, data: SSAValue, weight: SSAValue, attrs: Mapping[str, Any]) -> None:
-        """Builds the op from the attribute values that are not None."""
-        n = self.SPATIAL
-        values: dict[str, Any] = {
-            "strides": (1,) * n,
-            "padding": (0,) * (2 * n),
-            "dilation": (1,) * n,
-        }
-        values |= {k: v for k, v in attrs.items() if v is not None}
-        props: dict[str, Attribute] = {}
-        for name, value in values.items():
-            if isinstance(value, str):
-                props[name] = StringAttr(value)
-            elif isinstance(value, int):
-                props[name] = i64_attr(value)
-            else:
-                values[name] = tuple(value)
-                props[name] = int_array(value)
-        (ty,) = self.infer([data.type, weight.type], values)
-        super().__init__(operands=[data, weight], result_types=[ty], properties=props)
+    assembly_format = functional_format("data", "weight")
 
     @classmethod
     def _checked(
         cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]
-    ) -> tuple[TensorType, TensorType, Attribute, dict[str, Any]]:
-        """The checked data and weight, the result element type and the
-        attributes with defaults."""
-        attrs = cls.with_defaults(attrs)
+    ) -> tuple[TensorType, TensorType, Attribute]:
+        """The checked data and weight, and the result element type."""
         n = cls.SPATIAL
         data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
@@ -117,7 +93,7 @@ class _ConvBase(RelayOp):
             raise RelayTypeError(f"'{cls.name}' groups must be >= 1, got {attrs['groups']}")
         if attrs.get("out_dtype") is not None:
             element = dtype_element_type(cls.name, attrs["out_dtype"])
-        return data, weight, element, attrs
+        return data, weight, element
 
     @classmethod
     def _check_groups(cls, what: str, channels: int, groups: int) -> None:
@@ -162,25 +138,26 @@ class ConvOp(_ConvBase):
         strides: Sequence[int] | None = None,
         padding: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
-        groups: int = 1,
+        groups: int | None = None,
         channels: int | None = None,
         kernel_size: Sequence[int] | None = None,
         out_dtype: str | None = None,
     ):
-        attrs = {
-            "strides": strides,
-            "padding": padding,
-            "dilation": dilation,
-            "groups": groups,
-            "channels": channels,
-            "kernel_size": kernel_size,
-            "out_dtype": out_dtype,
-        }
-        self._build(data, weight, attrs)
+        super().__init__(
+            data,
+            weight,
+            strides=strides,
+            padding=padding,
+            dilation=dilation,
+            groups=groups,
+            channels=channels,
+            kernel_size=kernel_size,
+            out_dtype=out_dtype,
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        data, weight, element, attrs = cls._checked(operand_types, attrs)
+        data, weight, element = cls._checked(operand_types, attrs)
         n = cls.SPATIAL
         strides, dilation, groups = attrs["strides"], attrs["dilation"], attrs["groups"]
         pad = int_tuple(cls.name, "padding", attrs["padding"], 2 * n, 0)
@@ -274,22 +251,23 @@ class ConvTransposeOp(_ConvBase):
         padding: Sequence[int] | None = None,
         output_padding: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
-        groups: int = 1,
+        groups: int | None = None,
         out_dtype: str | None = None,
     ):
-        attrs = {
-            "strides": strides,
-            "padding": padding,
-            "output_padding": output_padding or (0,) * self.SPATIAL,
-            "dilation": dilation,
-            "groups": groups,
-            "out_dtype": out_dtype,
-        }
-        self._build(data, weight, attrs)
+        super().__init__(
+            data,
+            weight,
+            strides=strides,
+            padding=padding,
+            dilation=dilation,
+            output_padding=output_padding,
+            groups=groups,
+            out_dtype=out_dtype,
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        data, weight, element, attrs = cls._checked(operand_types, attrs)
+        data, weight, element = cls._checked(operand_types, attrs)
         n = cls.SPATIAL
         strides, dilation, groups = attrs["strides"], attrs["dilation"], attrs["groups"]
         pad = int_tuple(cls.name, "padding", attrs["padding"], 2 * n, 0)

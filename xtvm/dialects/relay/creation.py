@@ -9,14 +9,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import BoolAttr, FloatAttr, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
@@ -24,15 +17,13 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     bool_attr,
-    f64_attr,
+    dtype_element_type,
+    functional_format,
     i64_attr,
     shape_str,
     tensor_type,
 )
 from xtvm.dialects.relay.indexing import index_tensor
-from xtvm.dialects.relay.tensor import dtype_element_type
-
-_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
 
 def arange_length(start: float, stop: float, step: float) -> int:
@@ -64,15 +55,10 @@ class ArangeOp(RelayOp):
     step = prop_def(FloatAttr)
     dtype = prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "attr-dict `:` type($result)"
 
     def __init__(self, start: float, stop: float, step: float, dtype: str):
-        attrs = {"start": start, "stop": stop, "step": step, "dtype": dtype}
-        (ty,) = self.infer([], attrs)
-        props: dict[str, Attribute] = {k: f64_attr(attrs[k]) for k in ("start", "stop", "step")}
-        props["dtype"] = StringAttr(dtype)
-        super().__init__(result_types=[ty], properties=props)
+        super().__init__(start=start, stop=stop, step=step, dtype=dtype)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -110,8 +96,7 @@ class OneHotOp(RelayOp):
     depth = prop_def(IntegerAttr)
     axis = prop_def(IntegerAttr, default_value=i64_attr(-1))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$indices `,` $on_value `,` $off_value " + _FUNCTIONAL
+    assembly_format = functional_format("indices", "on_value", "off_value")
 
     def __init__(
         self,
@@ -119,19 +104,12 @@ class OneHotOp(RelayOp):
         on_value: SSAValue,
         off_value: SSAValue,
         depth: int,
-        axis: int = -1,
+        axis: int | None = None,
     ):
-        attrs = {"depth": depth, "axis": axis}
-        (ty,) = self.infer([indices.type, on_value.type, off_value.type], attrs)
-        super().__init__(
-            operands=[indices, on_value, off_value],
-            result_types=[ty],
-            properties={"depth": i64_attr(depth), "axis": i64_attr(axis)},
-        )
+        super().__init__(indices, on_value, off_value, depth=depth, axis=axis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         indices = index_tensor(cls.name, operand_types[0])
         on = tensor_type(cls, operand_types[1], "on_value")
         off = tensor_type(cls, operand_types[2], "off_value")
@@ -173,16 +151,10 @@ class TriluOp(RelayOp):
     upper = prop_def(BoolAttr, default_value=bool_attr(True))
     k = prop_def(IntegerAttr, default_value=i64_attr(0))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data " + _FUNCTIONAL
+    assembly_format = functional_format("data")
 
-    def __init__(self, data: SSAValue, upper: bool = True, k: int = 0):
-        (ty,) = self.infer([data.type], {"upper": upper, "k": k})
-        super().__init__(
-            operands=[data],
-            result_types=[ty],
-            properties={"upper": bool_attr(upper), "k": i64_attr(k)},
-        )
+    def __init__(self, data: SSAValue, upper: bool | None = None, k: int | None = None):
+        super().__init__(data, upper=upper, k=k)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):

@@ -9,20 +9,14 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, StringAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
+from xdsl.irdl import irdl_op_definition, prop_def, result_def, traits_def, var_operand_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    functional_format,
     same_element_type,
     shape_str,
     tensor_type,
@@ -134,16 +128,10 @@ class EinsumOp(RelayOp):
     result = result_def(TensorType)
     equation = prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$operands_ attr-dict `:` functional-type($operands_, results)"
+    assembly_format = functional_format("operands_")
 
     def __init__(self, operands: Sequence[SSAValue], equation: str):
-        (ty,) = self.infer([o.type for o in operands], {"equation": equation})
-        super().__init__(
-            operands=[list(operands)],
-            result_types=[ty],
-            properties={"equation": StringAttr(equation)},
-        )
+        super().__init__(list(operands), equation=equation)
 
     @classmethod
     def subscripts(cls, operand_types: Sequence[Attribute], equation: str) -> Subscripts:

@@ -40,10 +40,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, FloatAttr, StringAttr, TensorType, f64
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, FloatAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -58,8 +57,9 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     bool_attr,
+    f64_array,
     f64_attr,
-    int_array,
+    functional_format,
     is_float,
     shape_str,
     tensor_type,
@@ -84,10 +84,6 @@ def spatial_axes(layout: str) -> list[int]:
     return [i for i, c in enumerate(layout) if c in SPATIAL_LETTERS]
 
 
-def _f64_array(values: Sequence[float]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(f64, [float(v) for v in values])
-
-
 def _one_of(op_name: str, what: str, value: str, allowed: Sequence[str]) -> None:
     if value not in allowed:
         raise RelayTypeError(
@@ -96,8 +92,8 @@ def _one_of(op_name: str, what: str, value: str, allowed: Sequence[str]) -> None
 
 
 class ResizeOp(RelayOp):
-    """Base of the resizes; a subclass fixes the number of spatial axes and
-    the layouts it accepts (the first is the default).
+    """Base of the resizes; a subclass fixes the number of spatial axes, the
+    layouts it accepts and the default ``layout`` (the first of them).
 
     ```mlir
     %y = relay.image.resize2d %x {size = array<i64: 4, 6>, method = "linear", coordinate_transformation_mode = "align_corners"} : (tensor<1x3x2x3xf32>) -> tensor<1x3x4x6xf32>
@@ -112,7 +108,7 @@ class ResizeOp(RelayOp):
     size = prop_def(DenseArrayBase)
     scales = opt_prop_def(DenseArrayBase)
     roi = opt_prop_def(DenseArrayBase)
-    layout = opt_prop_def(StringAttr)
+    layout = prop_def(StringAttr)
     method = prop_def(StringAttr, default_value=StringAttr("nearest_neighbor"))
     coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
     rounding_method = prop_def(StringAttr, default_value=StringAttr("round_prefer_floor"))
@@ -121,8 +117,7 @@ class ResizeOp(RelayOp):
     extrapolation_value = prop_def(FloatAttr, default_value=f64_attr(0.0))
     antialias = prop_def(BoolAttr, default_value=bool_attr(False))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data attr-dict `:` functional-type(operands, results)"
+    assembly_format = functional_format("data")
 
     def __init__(
         self,
@@ -132,52 +127,33 @@ class ResizeOp(RelayOp):
         scales: Sequence[float] | None = None,
         roi: Sequence[float] | None = None,
         layout: str | None = None,
-        method: str = "nearest_neighbor",
-        coordinate_transformation_mode: str = "half_pixel",
-        rounding_method: str = "round_prefer_floor",
-        cubic_alpha: float = -0.75,
-        cubic_exclude: bool = False,
-        extrapolation_value: float = 0.0,
-        antialias: bool = False,
+        method: str | None = None,
+        coordinate_transformation_mode: str | None = None,
+        rounding_method: str | None = None,
+        cubic_alpha: float | None = None,
+        cubic_exclude: bool | None = None,
+        extrapolation_value: float | None = None,
+        antialias: bool | None = None,
     ):
-        attrs: dict[str, Any] = {
-            "size": tuple(size),
-            "method": method,
-            "coordinate_transformation_mode": coordinate_transformation_mode,
-            "rounding_method": rounding_method,
-            "cubic_alpha": float(cubic_alpha),
-            "cubic_exclude": bool(cubic_exclude),
-            "extrapolation_value": float(extrapolation_value),
-            "antialias": bool(antialias),
-        }
-        props: dict[str, Attribute] = {
-            "size": int_array(size),
-            "method": StringAttr(method),
-            "coordinate_transformation_mode": StringAttr(coordinate_transformation_mode),
-            "rounding_method": StringAttr(rounding_method),
-            "cubic_alpha": f64_attr(cubic_alpha),
-            "cubic_exclude": bool_attr(cubic_exclude),
-            "extrapolation_value": f64_attr(extrapolation_value),
-            "antialias": bool_attr(antialias),
-        }
-        for name, values in (("scales", scales), ("roi", roi)):
-            if values is not None:
-                attrs[name] = tuple(float(v) for v in values)
-                props[name] = _f64_array(values)
-        if layout is not None:
-            attrs["layout"], props["layout"] = layout, StringAttr(layout)
-        (ty,) = self.infer([data.type], attrs)
-        super().__init__(operands=[data], result_types=[ty], properties=props)
-
-    @classmethod
-    def resolved_layout(cls, attrs: Mapping[str, Any]) -> str:
-        return attrs.get("layout") or cls.LAYOUTS[0]
+        super().__init__(
+            data,
+            size=size,
+            method=method,
+            coordinate_transformation_mode=coordinate_transformation_mode,
+            rounding_method=rounding_method,
+            cubic_alpha=cubic_alpha,
+            cubic_exclude=cubic_exclude,
+            extrapolation_value=extrapolation_value,
+            antialias=antialias,
+            scales=None if scales is None else f64_array(scales),
+            roi=None if roi is None else f64_array(roi),
+            layout=layout,
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "data")
-        layout = cls.resolved_layout(attrs)
+        layout = attrs["layout"]
         _one_of(cls.name, "layout", layout, cls.LAYOUTS)
         _one_of(cls.name, "method", attrs["method"], METHODS)
         mode = attrs["coordinate_transformation_mode"]
@@ -226,6 +202,7 @@ class Resize1dOp(ResizeOp):
 
     name = "relay.image.resize1d"
     LAYOUTS: ClassVar[tuple[str, ...]] = ("NCW", "NWC")
+    layout = prop_def(StringAttr, default_value=StringAttr(LAYOUTS[0]))
 
 
 @irdl_op_definition
@@ -234,6 +211,7 @@ class Resize2dOp(ResizeOp):
 
     name = "relay.image.resize2d"
     LAYOUTS: ClassVar[tuple[str, ...]] = ("NCHW", "NHWC")
+    layout = prop_def(StringAttr, default_value=StringAttr(LAYOUTS[0]))
 
 
 @irdl_op_definition
@@ -242,6 +220,7 @@ class Resize3dOp(ResizeOp):
 
     name = "relay.image.resize3d"
     LAYOUTS: ClassVar[tuple[str, ...]] = ("NCDHW", "NDHWC")
+    layout = prop_def(StringAttr, default_value=StringAttr(LAYOUTS[0]))
 
 
 IMAGE_OPS: list[type[RelayOp]] = [Resize1dOp, Resize2dOp, Resize3dOp]

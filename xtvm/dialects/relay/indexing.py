@@ -20,7 +20,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -34,14 +33,13 @@ from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    functional_format,
     i64_attr,
-    int_array,
     normalize_axis,
     shape_str,
     tensor_type,
 )
 
-_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 TAKE_MODES = ("clip", "wrap")
 
 
@@ -67,22 +65,15 @@ class TakeOp(RelayOp):
     axis = opt_prop_def(IntegerAttr)
     mode = prop_def(StringAttr, default_value=StringAttr("clip"))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $indices " + _FUNCTIONAL
+    assembly_format = functional_format("data", "indices")
 
     def __init__(
-        self, data: SSAValue, indices: SSAValue, axis: int | None = None, mode: str = "clip"
+        self, data: SSAValue, indices: SSAValue, axis: int | None = None, mode: str | None = None
     ):
-        attrs: dict[str, Any] = {"mode": mode}
-        props: dict[str, Attribute] = {"mode": StringAttr(mode)}
-        if axis is not None:
-            attrs["axis"], props["axis"] = axis, i64_attr(axis)
-        (ty,) = self.infer([data.type, indices.type], attrs)
-        super().__init__(operands=[data, indices], result_types=[ty], properties=props)
+        super().__init__(data, indices, mode=mode, axis=axis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "data")
         indices = tensor_type(cls, operand_types[1], "indices")
         if not isinstance(indices.element_type, IntegerType):
@@ -147,8 +138,7 @@ class StridedSliceOp(RelayOp):
     strides = opt_prop_def(DenseArrayBase)
     axes = opt_prop_def(DenseArrayBase)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input " + _FUNCTIONAL
+    assembly_format = functional_format("input")
 
     def __init__(
         self,
@@ -158,11 +148,7 @@ class StridedSliceOp(RelayOp):
         strides: Sequence[int] | None = None,
         axes: Sequence[int] | None = None,
     ):
-        lists = {"begin": begin, "end": end, "strides": strides, "axes": axes}
-        attrs = {k: tuple(v) for k, v in lists.items() if v is not None}
-        (ty,) = self.infer([input.type], attrs)
-        props = {k: int_array(v) for k, v in attrs.items()}
-        super().__init__(operands=[input], result_types=[ty], properties=props)
+        super().__init__(input, begin=begin, end=end, strides=strides, axes=axes)
 
     @classmethod
     def normalized(cls, rank: int, attrs: Mapping[str, Any]) -> list[tuple[int, int, int, int]]:
@@ -236,14 +222,10 @@ class GatherOp(RelayOp):
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $indices " + _FUNCTIONAL
+    assembly_format = functional_format("data", "indices")
 
     def __init__(self, data: SSAValue, indices: SSAValue, axis: int):
-        (ty,) = self.infer([data.type, indices.type], {"axis": axis})
-        super().__init__(
-            operands=[data, indices], result_types=[ty], properties={"axis": i64_attr(axis)}
-        )
+        super().__init__(data, indices, axis=axis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -292,23 +274,17 @@ class GatherNdOp(RelayOp):
     result = result_def(TensorType)
     batch_dims = prop_def(IntegerAttr, default_value=i64_attr(0))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $indices " + _FUNCTIONAL
+    assembly_format = functional_format("data", "indices")
 
-    def __init__(self, data: SSAValue, indices: SSAValue, batch_dims: int = 0):
-        (ty,) = self.infer([data.type, indices.type], {"batch_dims": batch_dims})
-        super().__init__(
-            operands=[data, indices],
-            result_types=[ty],
-            properties={"batch_dims": i64_attr(batch_dims)},
-        )
+    def __init__(self, data: SSAValue, indices: SSAValue, batch_dims: int | None = None):
+        super().__init__(data, indices, batch_dims=batch_dims)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "data")
         indices = index_tensor(cls.name, operand_types[1])
         shape, ishape = data.get_shape(), indices.get_shape()
-        batch = cls.with_defaults(attrs)["batch_dims"]
+        batch = attrs["batch_dims"]
         if not ishape:
             raise RelayTypeError(f"'{cls.name}' indices must have rank >= 1")
         _static(cls.name, ishape[:1], "the index tuple axis of indices")

@@ -12,14 +12,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
@@ -27,15 +20,13 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     broadcast_shapes,
+    functional_format,
     i64_attr,
-    int_array,
     normalize_axis,
     shape_str,
     tensor_type,
 )
 from xtvm.dialects.relay.indexing import index_tensor
-
-_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
 PAD_MODES = ("constant", "edge", "reflect", "wrap")
 """``relay.nn.pad`` modes: TVM's three, and ONNX's ``wrap``."""
@@ -68,12 +59,10 @@ class BroadcastToOp(RelayOp):
     result = result_def(TensorType)
     shape = prop_def(DenseArrayBase)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data " + _FUNCTIONAL
+    assembly_format = functional_format("data")
 
     def __init__(self, data: SSAValue, shape: Sequence[int]):
-        (ty,) = self.infer([data.type], {"shape": tuple(shape)})
-        super().__init__(operands=[data], result_types=[ty], properties={"shape": int_array(shape)})
+        super().__init__(data, shape=shape)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -106,12 +95,10 @@ class TileOp(RelayOp):
     result = result_def(TensorType)
     reps = prop_def(DenseArrayBase)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data " + _FUNCTIONAL
+    assembly_format = functional_format("data")
 
     def __init__(self, data: SSAValue, reps: Sequence[int]):
-        (ty,) = self.infer([data.type], {"reps": tuple(reps)})
-        super().__init__(operands=[data], result_types=[ty], properties={"reps": int_array(reps)})
+        super().__init__(data, reps=reps)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -147,18 +134,13 @@ class ReverseSequenceOp(RelayOp):
     seq_axis = prop_def(IntegerAttr, default_value=i64_attr(1))
     batch_axis = prop_def(IntegerAttr, default_value=i64_attr(0))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $seq_lengths " + _FUNCTIONAL
+    assembly_format = functional_format("data", "seq_lengths")
 
     def __init__(self, data: SSAValue, seq_lengths: SSAValue, seq_axis: int, batch_axis: int):
-        attrs = {"seq_axis": seq_axis, "batch_axis": batch_axis}
-        (ty,) = self.infer([data.type, seq_lengths.type], attrs)
-        props = {k: i64_attr(v) for k, v in attrs.items()}
-        super().__init__(operands=[data, seq_lengths], result_types=[ty], properties=props)
+        super().__init__(data, seq_lengths, seq_axis=seq_axis, batch_axis=batch_axis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "data")
         lengths = index_tensor(cls.name, operand_types[1], "seq_lengths")
         shape = data.get_shape()
@@ -203,24 +185,19 @@ class PadOp(RelayOp):
     pad_width = prop_def(DenseArrayBase)
     pad_mode = prop_def(StringAttr, default_value=StringAttr("constant"))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $pad_value " + _FUNCTIONAL
+    assembly_format = functional_format("data", "pad_value")
 
     def __init__(
         self,
         data: SSAValue,
         pad_value: SSAValue,
         pad_width: Sequence[int],
-        pad_mode: str = "constant",
+        pad_mode: str | None = None,
     ):
-        attrs = {"pad_width": tuple(pad_width), "pad_mode": pad_mode}
-        (ty,) = self.infer([data.type, pad_value.type], attrs)
-        props = {"pad_width": int_array(pad_width), "pad_mode": StringAttr(pad_mode)}
-        super().__init__(operands=[data, pad_value], result_types=[ty], properties=props)
+        super().__init__(data, pad_value, pad_width=pad_width, pad_mode=pad_mode)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "data")
         value = tensor_type(cls, operand_types[1], "pad_value")
         if value.get_shape() or value.element_type != data.element_type:
@@ -273,19 +250,14 @@ class BlockRearrangeOp(RelayOp):
     layout = prop_def(StringAttr, default_value=StringAttr("NCHW"))
     mode = prop_def(StringAttr, default_value=StringAttr("DCR"))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data " + _FUNCTIONAL
+    assembly_format = functional_format("data")
 
-    def __init__(self, data: SSAValue, block_size: int, mode: str = "DCR"):
-        attrs = {"block_size": block_size, "mode": mode}
-        (ty,) = self.infer([data.type], attrs)
-        props = {"block_size": i64_attr(block_size), "mode": StringAttr(mode)}
-        super().__init__(operands=[data], result_types=[ty], properties=props)
+    def __init__(self, data: SSAValue, block_size: int, mode: str | None = None):
+        super().__init__(data, block_size=block_size, mode=mode)
 
     @classmethod
     def checked(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         """``(data type, [n, c, h, w], block size)`` after the common checks."""
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "data")
         if attrs["layout"] != "NCHW":
             raise RelayTypeError(f"'{cls.name}' supports layout NCHW only, got '{attrs['layout']}'")

@@ -19,18 +19,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import TensorType, i1
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
-    RelayTypeError,
     broadcast_shapes,
+    check_elements,
+    functional_format,
+    same_element_type,
     tensor_type,
 )
-from xtvm.dialects.relay.tensor import BinaryOp, UnaryOp, check_elements
+from xtvm.dialects.relay.tensor import BinaryOp, UnaryOp
 
 
 class CompareOp(BinaryOp):
@@ -217,11 +219,7 @@ class WhereOp(RelayOp):
     result = result_def(TensorType)
 
     traits = traits_def(Pure())
-    assembly_format = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, condition: SSAValue, x: SSAValue, y: SSAValue):
-        (result_type,) = self.infer([condition.type, x.type, y.type], {})
-        super().__init__(operands=[condition, x, y], result_types=[result_type])
+    assembly_format = functional_format("condition", "x", "y")
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -229,11 +227,7 @@ class WhereOp(RelayOp):
         x = tensor_type(cls, operand_types[1], "x")
         y = tensor_type(cls, operand_types[2], "y")
         check_elements(cls.name, cond, "bool")
-        if x.element_type != y.element_type:
-            raise RelayTypeError(
-                f"'{cls.name}' x and y must have one element type, "
-                f"got {x.element_type} and {y.element_type}"
-            )
+        same_element_type(cls.name, x, y, what="x and y")
         shape = broadcast_shapes(cls.name, cond.get_shape(), x.get_shape())
         shape = broadcast_shapes(cls.name, shape, y.get_shape())
         return [TensorType(x.element_type, shape)]

@@ -15,12 +15,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import TensorType, i1
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
-from xtvm.dialects.relay.base import OpPattern, RelayOp, tensor_type
-from xtvm.dialects.relay.tensor import FloatUnaryOp, UnaryOp, check_elements
+from xtvm.dialects.relay.base import (
+    OpPattern,
+    RelayOp,
+    check_elements,
+    functional_format,
+    tensor_type,
+)
+from xtvm.dialects.relay.tensor import FloatUnaryOp, UnaryOp
 
 
 @irdl_op_definition
@@ -173,11 +179,7 @@ class ClassifyOp(RelayOp):
     result = result_def(TensorType)
 
     traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, input: SSAValue):
-        (result_type,) = self.infer([input.type], {})
-        super().__init__(operands=[input], result_types=[result_type])
+    assembly_format = functional_format("input")
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):

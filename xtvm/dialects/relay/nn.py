@@ -5,17 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, BoolAttr, FloatAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, BoolAttr, FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
@@ -24,17 +16,16 @@ from xtvm.dialects.relay.base import (
     RelayTypeError,
     bool_attr,
     broadcast_shapes,
+    check_elements,
     f64_attr,
+    functional_format,
     i64_attr,
-    is_float,
     normalize_axis,
     same_element_type,
     shape_str,
     tensor_type,
 )
 from xtvm.dialects.relay.tensor import UnaryOp
-
-_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
 
 @irdl_op_definition
@@ -47,13 +38,6 @@ class ReluOp(UnaryOp):
     """
 
     name = "relay.nn.relu"
-
-
-def _same_dtype(op: str, a: TensorType, b: TensorType) -> None:
-    if a.element_type != b.element_type:
-        raise RelayTypeError(
-            f"'{op}' operands must have one element type, got {a.element_type} and {b.element_type}"
-        )
 
 
 @irdl_op_definition
@@ -71,17 +55,13 @@ class DenseOp(RelayOp):
     weight = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())
-    assembly_format = "$data `,` $weight " + _FUNCTIONAL
-
-    def __init__(self, data: SSAValue, weight: SSAValue):
-        (ty,) = self.infer([data.type, weight.type], {})
-        super().__init__(operands=[data, weight], result_types=[ty])
+    assembly_format = functional_format("data", "weight")
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
-        _same_dtype(cls.name, data, weight)
+        same_element_type(cls.name, data, weight)
         d, w = data.get_shape(), weight.get_shape()
         if len(d) < 1 or len(w) != 2:
             raise RelayTypeError(
@@ -113,36 +93,33 @@ class MatmulOp(RelayOp):
     a = operand_def(TensorType)
     b = operand_def(TensorType)
     result = result_def(TensorType)
-    transpose_a = opt_prop_def(BoolAttr)
-    transpose_b = opt_prop_def(BoolAttr)
+    transpose_a = prop_def(BoolAttr, default_value=bool_attr(False))
+    transpose_b = prop_def(BoolAttr, default_value=bool_attr(False))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$a `,` $b " + _FUNCTIONAL
+    assembly_format = functional_format("a", "b")
 
     def __init__(
-        self, a: SSAValue, b: SSAValue, transpose_a: bool = False, transpose_b: bool = False
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        transpose_a: bool | None = None,
+        transpose_b: bool | None = None,
     ):
-        props: dict[str, Attribute] = {}
-        if transpose_a:
-            props["transpose_a"] = BoolAttr.from_bool(True)
-        if transpose_b:
-            props["transpose_b"] = BoolAttr.from_bool(True)
-        (ty,) = self.infer([a.type, b.type], {k: True for k in props})
-        super().__init__(operands=[a, b], result_types=[ty], properties=props)
+        super().__init__(a, b, transpose_a=transpose_a, transpose_b=transpose_b)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         a = tensor_type(cls, operand_types[0], "a")
         b = tensor_type(cls, operand_types[1], "b")
-        _same_dtype(cls.name, a, b)
+        same_element_type(cls.name, a, b)
         sa, sb = list(a.get_shape()), list(b.get_shape())
         if len(sa) < 2 or len(sb) < 2:
             raise RelayTypeError(
                 f"'{cls.name}' expects operands of rank >= 2, got {shape_str(sa)} and {shape_str(sb)}"
             )
-        if attrs.get("transpose_a"):
+        if attrs["transpose_a"]:
             sa[-2], sa[-1] = sa[-1], sa[-2]
-        if attrs.get("transpose_b"):
+        if attrs["transpose_b"]:
             sb[-2], sb[-1] = sb[-1], sb[-2]
         if sa[-1] != sb[-2]:
             raise RelayTypeError(
@@ -166,24 +143,20 @@ class BiasAddOp(RelayOp):
     data = operand_def(TensorType)
     bias = operand_def(TensorType)
     result = result_def(TensorType)
-    axis = opt_prop_def(IntegerAttr)
+    axis = prop_def(IntegerAttr, default_value=i64_attr(1))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $bias " + _FUNCTIONAL
+    assembly_format = functional_format("data", "bias")
 
-    def __init__(self, data: SSAValue, bias: SSAValue, axis: int = 1):
-        (ty,) = self.infer([data.type, bias.type], {"axis": axis})
-        super().__init__(
-            operands=[data, bias], result_types=[ty], properties={"axis": IntegerAttr(axis, i64)}
-        )
+    def __init__(self, data: SSAValue, bias: SSAValue, axis: int | None = None):
+        super().__init__(data, bias, axis=axis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "data")
         bias = tensor_type(cls, operand_types[1], "bias")
-        _same_dtype(cls.name, data, bias)
+        same_element_type(cls.name, data, bias)
         shape = data.get_shape()
-        axis = normalize_axis(cls.name, attrs.get("axis", 1), len(shape))
+        axis = normalize_axis(cls.name, attrs["axis"], len(shape))
         if bias.get_shape() != (shape[axis],):
             raise RelayTypeError(
                 f"'{cls.name}' bias must have shape {shape[axis]} (data axis {axis}), "
@@ -208,21 +181,17 @@ class AxisNormOp(RelayOp):
     T: ClassVar = UnaryOp.T
     input = operand_def(T)
     result = result_def(T)
-    axis = opt_prop_def(IntegerAttr)
+    axis = prop_def(IntegerAttr, default_value=i64_attr(-1))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$input attr-dict `:` type($input)"
 
-    def __init__(self, input: SSAValue, axis: int = -1):
-        self.infer([input.type], {"axis": axis})
-        super().__init__(
-            operands=[input], result_types=[input.type], properties={"axis": IntegerAttr(axis, i64)}
-        )
+    def __init__(self, input: SSAValue, axis: int | None = None):
+        super().__init__(input, axis=axis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "its input")
-        normalize_axis(cls.name, attrs.get("axis", -1), len(data.get_shape()))
+        normalize_axis(cls.name, attrs["axis"], len(data.get_shape()))
         return [data]
 
 
@@ -285,8 +254,7 @@ class BatchNormOp(RelayOp):
     center = prop_def(BoolAttr, default_value=bool_attr(True))
     scale = prop_def(BoolAttr, default_value=bool_attr(True))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $gamma `,` $beta `,` $moving_mean `,` $moving_var " + _FUNCTIONAL
+    assembly_format = functional_format("data", "gamma", "beta", "moving_mean", "moving_var")
 
     def __init__(
         self,
@@ -295,25 +263,16 @@ class BatchNormOp(RelayOp):
         beta: SSAValue,
         moving_mean: SSAValue,
         moving_var: SSAValue,
-        axis: int = 1,
-        epsilon: float = 1e-5,
-        center: bool = True,
-        scale: bool = True,
+        axis: int | None = None,
+        epsilon: float | None = None,
+        center: bool | None = None,
+        scale: bool | None = None,
     ):
-        operands = [data, gamma, beta, moving_mean, moving_var]
-        attrs = {"axis": axis, "epsilon": epsilon, "center": center, "scale": scale}
-        (ty,) = self.infer([o.type for o in operands], attrs)
-        props = {
-            "axis": i64_attr(axis),
-            "epsilon": f64_attr(epsilon),
-            "center": bool_attr(center),
-            "scale": bool_attr(scale),
-        }
-        super().__init__(operands=operands, result_types=[ty], properties=props)
+        operands = (data, gamma, beta, moving_mean, moving_var)
+        super().__init__(*operands, axis=axis, epsilon=epsilon, center=center, scale=scale)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         names = ("data", "gamma", "beta", "moving_mean", "moving_var")
         data, *params = (tensor_type(cls, t, n) for t, n in zip(operand_types, names))
         same_element_type(cls.name, data, *params)
@@ -355,36 +314,22 @@ class LrnOp(RelayOp):
     beta = prop_def(FloatAttr, default_value=f64_attr(0.75))
     bias = prop_def(FloatAttr, default_value=f64_attr(2.0))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(
         self,
         input: SSAValue,
-        size: int = 5,
-        axis: int = 1,
-        alpha: float = 1e-5,
-        beta: float = 0.75,
-        bias: float = 2.0,
+        size: int | None = None,
+        axis: int | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+        bias: float | None = None,
     ):
-        self.infer([input.type], {"size": size, "axis": axis})
-        props = {
-            "size": i64_attr(size),
-            "axis": i64_attr(axis),
-            "alpha": f64_attr(alpha),
-            "beta": f64_attr(beta),
-            "bias": f64_attr(bias),
-        }
-        super().__init__(operands=[input], result_types=[input.type], properties=props)
+        super().__init__(input, size=size, axis=axis, alpha=alpha, beta=beta, bias=bias)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
-        data = tensor_type(cls, operand_types[0], "its input")
-        if not is_float(data.element_type):
-            raise RelayTypeError(
-                f"'{cls.name}' expects a floating-point tensor, got {data.element_type}"
-            )
+        data = check_elements(cls.name, tensor_type(cls, operand_types[0], "its input"), "float")
         normalize_axis(cls.name, attrs["axis"], len(data.get_shape()))
         if attrs["size"] < 1:
             raise RelayTypeError(f"'{cls.name}' size must be >= 1, got {attrs['size']}")
@@ -409,18 +354,14 @@ class DropoutOp(RelayOp):
     result = result_def(T)
     rate = prop_def(FloatAttr, default_value=f64_attr(0.5))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$input attr-dict `:` type($input)"
 
-    def __init__(self, input: SSAValue, rate: float = 0.5):
-        self.infer([input.type], {"rate": rate})
-        super().__init__(
-            operands=[input], result_types=[input.type], properties={"rate": f64_attr(rate)}
-        )
+    def __init__(self, input: SSAValue, rate: float | None = None):
+        super().__init__(input, rate=rate)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        rate = cls.with_defaults(attrs)["rate"]
+        rate = attrs["rate"]
         if not 0 <= rate < 1:
             raise RelayTypeError(f"'{cls.name}' rate must be in [0, 1), got {rate}")
         return [tensor_type(cls, operand_types[0], "its input")]
@@ -440,11 +381,7 @@ class BatchFlattenOp(RelayOp):
     input = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())
-    assembly_format = "$input " + _FUNCTIONAL
-
-    def __init__(self, input: SSAValue):
-        (ty,) = self.infer([input.type], {})
-        super().__init__(operands=[input], result_types=[ty])
+    assembly_format = functional_format("input")
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):

@@ -17,20 +17,14 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    functional_format,
     i64_attr,
     int_array,
     shape_str,
@@ -39,8 +33,6 @@ from xtvm.dialects.relay.base import (
 from xtvm.dialects.relay.conv import Conv2dOp
 from xtvm.dialects.relay.nn import DenseOp
 from xtvm.layout import Layout, transform_shape
-
-_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
 
 def _layout(cls: type[RelayOp], name: str, what: str) -> Layout:
@@ -81,14 +73,10 @@ class LayoutTransformOp(RelayOp):
     src_layout = prop_def(StringAttr)
     dst_layout = prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data " + _FUNCTIONAL
+    assembly_format = functional_format("data")
 
     def __init__(self, data: SSAValue, src_layout: str, dst_layout: str):
-        attrs = {"src_layout": src_layout, "dst_layout": dst_layout}
-        (ty,) = self.infer([data.type], attrs)
-        props = {k: StringAttr(v) for k, v in attrs.items()}
-        super().__init__(operands=[data], result_types=[ty], properties=props)
+        super().__init__(data, src_layout=src_layout, dst_layout=dst_layout)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -128,39 +116,30 @@ class Conv2dPackedOp(RelayOp):
     dilation = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
     groups = prop_def(IntegerAttr, default_value=i64_attr(1))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $weight " + _FUNCTIONAL
+    assembly_format = functional_format("data", "weight")
 
     def __init__(
         self,
         data: SSAValue,
         weight: SSAValue,
         kernel_layout: str,
-        strides: Sequence[int] = (1, 1),
-        padding: Sequence[int] = (0, 0, 0, 0),
-        dilation: Sequence[int] = (1, 1),
-        groups: int = 1,
+        strides: Sequence[int] | None = None,
+        padding: Sequence[int] | None = None,
+        dilation: Sequence[int] | None = None,
+        groups: int | None = None,
     ):
-        attrs: dict[str, Any] = {
-            "kernel_layout": kernel_layout,
-            "strides": tuple(strides),
-            "padding": tuple(padding),
-            "dilation": tuple(dilation),
-            "groups": groups,
-        }
-        (ty,) = self.infer([data.type, weight.type], attrs)
-        props: dict[str, Attribute] = {
-            "kernel_layout": StringAttr(kernel_layout),
-            "strides": int_array(strides),
-            "padding": int_array(padding),
-            "dilation": int_array(dilation),
-            "groups": i64_attr(groups),
-        }
-        super().__init__(operands=[data, weight], result_types=[ty], properties=props)
+        super().__init__(
+            data,
+            weight,
+            kernel_layout=kernel_layout,
+            strides=strides,
+            padding=padding,
+            dilation=dilation,
+            groups=groups,
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         weight = tensor_type(cls, operand_types[1], "weight")
         oihw = _unpacked(cls, weight, attrs["kernel_layout"], "OIHW")
         block = Layout.parse(attrs["kernel_layout"]).factor("O")
@@ -190,13 +169,10 @@ class DensePackOp(RelayOp):
     result = result_def(TensorType)
     weight_layout = prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $weight " + _FUNCTIONAL
+    assembly_format = functional_format("data", "weight")
 
     def __init__(self, data: SSAValue, weight: SSAValue, weight_layout: str):
-        (ty,) = self.infer([data.type, weight.type], {"weight_layout": weight_layout})
-        props = {"weight_layout": StringAttr(weight_layout)}
-        super().__init__(operands=[data, weight], result_types=[ty], properties=props)
+        super().__init__(data, weight, weight_layout=weight_layout)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):

@@ -15,14 +15,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
@@ -30,6 +23,7 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     bool_attr,
+    functional_format,
     int_array,
     int_tuple,
     shape_str,
@@ -82,8 +76,7 @@ class PoolOp(RelayOp):
     padding = prop_def(DenseArrayBase, default_value=int_array([0, 0, 0, 0]))
     ceil_mode = prop_def(BoolAttr, default_value=bool_attr(False))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data attr-dict `:` functional-type(operands, results)"
+    assembly_format = functional_format("data")
 
     def __init__(
         self,
@@ -92,38 +85,23 @@ class PoolOp(RelayOp):
         strides: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
         padding: Sequence[int] | None = None,
-        ceil_mode: bool = False,
+        ceil_mode: bool | None = None,
+        **flags: bool | None,
     ):
-        self._build(data, pool_size, strides, dilation, padding, ceil_mode, {})
-
-    def _build(
-        self,
-        data: SSAValue,
-        pool_size: Sequence[int],
-        strides: Sequence[int] | None,
-        dilation: Sequence[int] | None,
-        padding: Sequence[int] | None,
-        ceil_mode: bool,
-        flags: Mapping[str, bool],
-    ) -> None:
-        n = self.SPATIAL
-        attrs: dict[str, Any] = {
-            "pool_size": tuple(pool_size),
-            "strides": tuple(strides or (1,) * n),
-            "dilation": tuple(dilation or (1,) * n),
-            "padding": tuple(padding or (0,) * (2 * n)),
-            "ceil_mode": ceil_mode,
+        """The pool; a subclass passes its own flags (``count_include_pad``,
+        ``column_major``) by name."""
+        super().__init__(
+            data,
+            pool_size=pool_size,
+            strides=strides,
+            dilation=dilation,
+            padding=padding,
+            ceil_mode=ceil_mode,
             **flags,
-        }
-        props: dict[str, Attribute] = {
-            name: bool_attr(v) if isinstance(v, bool) else int_array(v) for name, v in attrs.items()
-        }
-        types = self.infer([data.type], attrs)
-        super().__init__(operands=[data], result_types=types, properties=props)
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         n = cls.SPATIAL
         data = channel_first(cls.name, operand_types[0], n)
         shape = data.get_shape()
@@ -193,11 +171,18 @@ class AvgPoolOp(PoolOp):
         strides: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
         padding: Sequence[int] | None = None,
-        ceil_mode: bool = False,
-        count_include_pad: bool = False,
+        ceil_mode: bool | None = None,
+        count_include_pad: bool | None = None,
     ):
-        flags = {"count_include_pad": count_include_pad}
-        self._build(data, pool_size, strides, dilation, padding, ceil_mode, flags)
+        super().__init__(
+            data,
+            pool_size,
+            strides,
+            dilation,
+            padding,
+            ceil_mode,
+            count_include_pad=count_include_pad,
+        )
 
 
 @irdl_op_definition
@@ -246,11 +231,12 @@ class MaxPool2dWithArgmaxOp(PoolOp):
         strides: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
         padding: Sequence[int] | None = None,
-        ceil_mode: bool = False,
-        column_major: bool = False,
+        ceil_mode: bool | None = None,
+        column_major: bool | None = None,
     ):
-        flags = {"column_major": column_major}
-        self._build(data, pool_size, strides, dilation, padding, ceil_mode, flags)
+        super().__init__(
+            data, pool_size, strides, dilation, padding, ceil_mode, column_major=column_major
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -298,11 +284,7 @@ class GlobalPool2dOp(RelayOp):
     data = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())
-    assembly_format = "$data attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, data: SSAValue):
-        (ty,) = self.infer([data.type], {})
-        super().__init__(operands=[data], result_types=[ty])
+    assembly_format = functional_format("data")
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -32,7 +31,7 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     bool_attr,
-    int_array,
+    functional_format,
     normalize_axis,
     shape_str,
     tensor_type,
@@ -55,31 +54,23 @@ class ReduceOp(RelayOp):
     keepdims = prop_def(BoolAttr, default_value=bool_attr(False))
     exclude = prop_def(BoolAttr, default_value=bool_attr(False))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
+    assembly_format = functional_format("input")
 
     def __init__(
         self,
         input: SSAValue,
         axis: Sequence[int] | None = None,
-        keepdims: bool = False,
-        exclude: bool = False,
+        keepdims: bool | None = None,
+        exclude: bool | None = None,
+        **flags: bool | None,
     ):
-        self._build(input, axis, {"keepdims": keepdims, "exclude": exclude})
-
-    def _build(self, input: SSAValue, axis: Sequence[int] | None, flags: Mapping[str, bool]):
-        props: dict[str, Attribute] = {k: bool_attr(v) for k, v in flags.items()}
-        attrs: dict[str, Any] = dict(flags)
-        if axis is not None:
-            props["axis"] = int_array(axis)
-            attrs["axis"] = tuple(axis)
-        (ty,) = self.infer([input.type], attrs)
-        super().__init__(operands=[input], result_types=[ty], properties=props)
+        """The reduction; a subclass passes its own flags
+        (``select_last_index``) by name."""
+        super().__init__(input, keepdims=keepdims, exclude=exclude, **flags, axis=axis)
 
     @classmethod
     def reduced_axes(cls, rank: int, attrs: Mapping[str, Any]) -> list[int]:
         """The sorted, non-negative axes the op reduces over."""
-        attrs = cls.with_defaults(attrs)
         axis = attrs.get("axis")
         if axis is None:
             chosen = list(range(rank))
@@ -95,7 +86,7 @@ class ReduceOp(RelayOp):
     def reduced_shape(cls, shape: Sequence[int], attrs: Mapping[str, Any]) -> list[int]:
         """The result shape: reduced axes dropped, or kept as size 1."""
         axes = cls.reduced_axes(len(shape), attrs)
-        if cls.with_defaults(attrs)["keepdims"]:
+        if attrs["keepdims"]:
             return [1 if i in axes else d for i, d in enumerate(shape)]
         return [d for i, d in enumerate(shape) if i not in axes]
 
@@ -161,12 +152,11 @@ class ArgReduceOp(ReduceOp):
         self,
         input: SSAValue,
         axis: Sequence[int] | None = None,
-        keepdims: bool = False,
-        exclude: bool = False,
-        select_last_index: bool = False,
+        keepdims: bool | None = None,
+        exclude: bool | None = None,
+        select_last_index: bool | None = None,
     ):
-        flags = {"keepdims": keepdims, "exclude": exclude, "select_last_index": select_last_index}
-        self._build(input, axis, flags)
+        super().__init__(input, axis, keepdims, exclude, select_last_index=select_last_index)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):

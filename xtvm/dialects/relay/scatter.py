@@ -16,20 +16,14 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    functional_format,
     i64_attr,
     normalize_axis,
     same_element_type,
@@ -37,8 +31,6 @@ from xtvm.dialects.relay.base import (
     tensor_type,
 )
 from xtvm.dialects.relay.indexing import index_tensor
-
-_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
 REDUCTIONS = ("update", "add", "mul", "min", "max")
 """How an update combines with the entry it hits (TVM's names; ONNX's
@@ -79,28 +71,20 @@ class ScatterElementsOp(RelayOp):
     axis = prop_def(IntegerAttr, default_value=i64_attr(0))
     reduction = prop_def(StringAttr, default_value=StringAttr("update"))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $indices `,` $updates " + _FUNCTIONAL
+    assembly_format = functional_format("data", "indices", "updates")
 
     def __init__(
         self,
         data: SSAValue,
         indices: SSAValue,
         updates: SSAValue,
-        axis: int = 0,
-        reduction: str = "update",
+        axis: int | None = None,
+        reduction: str | None = None,
     ):
-        attrs = {"axis": axis, "reduction": reduction}
-        (ty,) = self.infer([data.type, indices.type, updates.type], attrs)
-        super().__init__(
-            operands=[data, indices, updates],
-            result_types=[ty],
-            properties={"axis": i64_attr(axis), "reduction": StringAttr(reduction)},
-        )
+        super().__init__(data, indices, updates, axis=axis, reduction=reduction)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "data")
         indices = index_tensor(cls.name, operand_types[1])
         updates = tensor_type(cls, operand_types[2], "updates")
@@ -151,23 +135,19 @@ class ScatterNdOp(RelayOp):
     result = result_def(TensorType)
     reduction = prop_def(StringAttr, default_value=StringAttr("update"))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$data `,` $indices `,` $updates " + _FUNCTIONAL
+    assembly_format = functional_format("data", "indices", "updates")
 
     def __init__(
-        self, data: SSAValue, indices: SSAValue, updates: SSAValue, reduction: str = "update"
+        self,
+        data: SSAValue,
+        indices: SSAValue,
+        updates: SSAValue,
+        reduction: str | None = None,
     ):
-        attrs = {"reduction": reduction}
-        (ty,) = self.infer([data.type, indices.type, updates.type], attrs)
-        super().__init__(
-            operands=[data, indices, updates],
-            result_types=[ty],
-            properties={"reduction": StringAttr(reduction)},
-        )
+        super().__init__(data, indices, updates, reduction=reduction)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "data")
         indices = index_tensor(cls.name, operand_types[1])
         updates = tensor_type(cls, operand_types[2], "updates")

@@ -7,13 +7,13 @@ docstring; a new unary op a subclass of :class:`UnaryOp` (or of
 :class:`FloatUnaryOp` when it is defined on floating-point tensors only). The
 type rule, traits, pattern kind and assembly format come from the base;
 ``ELEMENTS`` says which element types the op accepts (see
-:data:`ELEMENT_KINDS`). More unary maths are in ``math``; comparisons,
+:data:`xtvm.dialects.relay.base.ELEMENT_KINDS`). More unary maths are in ``math``; comparisons,
 logical and bitwise ops and ``relay.where`` in ``logical``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
@@ -21,14 +21,12 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     FloatAttr,
-    IntegerType,
     StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     ParamAttrConstraint,
-    ParsePropInAttrDict,
     VarConstraint,
     base,
     irdl_op_definition,
@@ -44,35 +42,13 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     broadcast_shapes,
-    f64_attr,
-    is_float,
+    check_elements,
+    dtype_element_type,
+    functional_format,
+    same_element_type,
     tensor_type,
 )
 from xtvm.dtypes import element_type
-
-
-def _is_bool(ty: Attribute) -> bool:
-    return isinstance(ty, IntegerType) and ty.width.data == 1
-
-
-ELEMENT_KINDS: dict[str, tuple[str, Callable[[Attribute], bool]]] = {
-    # kind: (how an error names it, which element types it holds)
-    "any": ("any", lambda t: True),
-    "numeric": ("a numeric (not bool)", lambda t: not _is_bool(t)),
-    "integer": ("an integer", lambda t: isinstance(t, IntegerType) and not _is_bool(t)),
-    "float": ("a floating-point", is_float),
-    "bool": ("a bool (i1)", _is_bool),
-}
-"""The element-type families an elementwise op may accept (its ``ELEMENTS``)."""
-
-
-def check_elements(op_name: str, ty: TensorType, kind: str) -> TensorType:
-    """``ty`` if its element type is of ``kind`` (a key of
-    :data:`ELEMENT_KINDS`), else a type error naming the op."""
-    description, accepts = ELEMENT_KINDS[kind]
-    if not accepts(ty.element_type):
-        raise RelayTypeError(f"'{op_name}' expects {description} tensor, got {ty.element_type}")
-    return ty
 
 
 @irdl_op_definition
@@ -102,7 +78,7 @@ class ConstOp(RelayOp):
     assembly_format = "$value attr-dict"
 
     def __init__(self, value: DenseIntOrFPElementsAttr | DenseResourceAttr):
-        super().__init__(properties={"value": value}, result_types=[value.type])
+        super().__init__(value=value)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -125,21 +101,13 @@ class BinaryOp(RelayOp):
     result = result_def()
 
     traits = traits_def(Pure())
-    assembly_format = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"
-
-    def __init__(self, lhs: SSAValue, rhs: SSAValue):
-        (result_type,) = self.infer([lhs.type, rhs.type], {})
-        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+    assembly_format = functional_format("lhs", "rhs")
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         lhs = tensor_type(cls, operand_types[0], "lhs")
         rhs = tensor_type(cls, operand_types[1], "rhs")
-        if lhs.element_type != rhs.element_type:
-            raise RelayTypeError(
-                f"'{cls.name}' operands must have one element type, "
-                f"got {lhs.element_type} and {rhs.element_type}"
-            )
+        same_element_type(cls.name, lhs, rhs)
         check_elements(cls.name, lhs, cls.ELEMENTS)
         shape = broadcast_shapes(cls.name, lhs.get_shape(), rhs.get_shape())
         return [TensorType(cls.result_element_type(lhs.element_type), shape)]
@@ -225,11 +193,6 @@ class UnaryOp(RelayOp):
 
     traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input)"
-
-    def __init__(self, input: SSAValue, *, properties: Mapping[str, Attribute] | None = None):
-        super().__init__(
-            operands=[input], result_types=[input.type], properties=dict(properties or {})
-        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -333,10 +296,9 @@ class ClipOp(UnaryOp):
     name = "relay.clip"
     a_min = prop_def(FloatAttr)
     a_max = prop_def(FloatAttr)
-    irdl_options = (ParsePropInAttrDict(),)
 
     def __init__(self, input: SSAValue, a_min: float, a_max: float):
-        super().__init__(input, properties={"a_min": f64_attr(a_min), "a_max": f64_attr(a_max)})
+        super().__init__(input, a_min=a_min, a_max=a_max)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -361,27 +323,15 @@ class CastOp(RelayOp):
     result = result_def(TensorType)
     dtype = prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
+    assembly_format = functional_format("input")
 
     def __init__(self, input: SSAValue, dtype: str):
-        (ty,) = self.infer([input.type], {"dtype": dtype})
-        super().__init__(
-            operands=[input], result_types=[ty], properties={"dtype": StringAttr(dtype)}
-        )
+        super().__init__(input, dtype=dtype)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "its input")
         return [TensorType(dtype_element_type(cls.name, attrs["dtype"]), data.get_shape())]
-
-
-def dtype_element_type(op_name: str, dtype: str) -> Attribute:
-    """The element type of a dtype attribute, or a type error naming the op."""
-    try:
-        return element_type(dtype)
-    except ValueError:
-        raise RelayTypeError(f"'{op_name}' has unsupported dtype '{dtype}'") from None
 
 
 @irdl_op_definition
@@ -400,19 +350,15 @@ class ShapeOfOp(RelayOp):
     result = result_def(TensorType)
     dtype = prop_def(StringAttr, default_value=StringAttr("int64"))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input attr-dict `:` functional-type(operands, results)"
+    assembly_format = functional_format("input")
 
-    def __init__(self, input: SSAValue, dtype: str = "int64"):
-        (ty,) = self.infer([input.type], {"dtype": dtype})
-        super().__init__(
-            operands=[input], result_types=[ty], properties={"dtype": StringAttr(dtype)}
-        )
+    def __init__(self, input: SSAValue, dtype: str | None = None):
+        super().__init__(input, dtype=dtype)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "its input")
-        dtype = cls.with_defaults(attrs)["dtype"]
+        dtype = attrs["dtype"]
         if dtype not in ("int32", "int64"):
             raise RelayTypeError(f"'{cls.name}' dtype must be int32 or int64, got '{dtype}'")
         return [TensorType(element_type(dtype), [len(data.get_shape())])]

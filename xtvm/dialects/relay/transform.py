@@ -20,11 +20,10 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
     TupleType,
-    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    ParsePropInAttrDict,
+    IRDLOperation,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -41,16 +40,14 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     bool_attr,
+    dtype_element_type,
+    functional_format,
     i64_attr,
-    int_array,
     normalize_axis,
     same_element_type,
     shape_str,
     tensor_type,
 )
-from xtvm.dialects.relay.tensor import dtype_element_type
-
-_FUNCTIONAL = "attr-dict `:` functional-type(operands, results)"
 
 
 @irdl_op_definition
@@ -73,22 +70,19 @@ class ReshapeOp(RelayOp):
     newshape = prop_def(DenseArrayBase)
     allowzero = prop_def(BoolAttr, default_value=bool_attr(False))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input " + _FUNCTIONAL
+    assembly_format = functional_format("input")
 
-    def __init__(self, input: SSAValue, newshape: Sequence[int], allowzero: bool = False):
-        (ty,) = self.infer([input.type], {"newshape": tuple(newshape), "allowzero": allowzero})
-        props: dict[str, Attribute] = {"newshape": DenseArrayBase.from_list(i64, list(newshape))}
-        if allowzero:
-            props["allowzero"] = bool_attr(True)
-        super().__init__(operands=[input], result_types=[ty], properties=props)
+    def __init__(
+        self, input: SSAValue, newshape: Sequence[int], allowzero: bool | None = None
+    ):
+        super().__init__(input, newshape=newshape, allowzero=allowzero)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "its input")
         shape = data.get_shape()
         newshape = list(attrs["newshape"])
-        allowzero = cls.with_defaults(attrs)["allowzero"]
+        allowzero = attrs["allowzero"]
         if allowzero and 0 in newshape and -1 in newshape:
             raise RelayTypeError(f"'{cls.name}' newshape with allowzero has both 0 and -1")
         for i, d in enumerate(newshape):
@@ -132,13 +126,10 @@ class TransposeOp(RelayOp):
     result = result_def(TensorType)
     axes = opt_prop_def(DenseArrayBase)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input " + _FUNCTIONAL
+    assembly_format = functional_format("input")
 
     def __init__(self, input: SSAValue, axes: Sequence[int] | None = None):
-        props = {} if axes is None else {"axes": DenseArrayBase.from_list(i64, list(axes))}
-        (ty,) = self.infer([input.type], {} if axes is None else {"axes": tuple(axes)})
-        super().__init__(operands=[input], result_types=[ty], properties=props)
+        super().__init__(input, axes=axes)
 
     @classmethod
     def permutation(cls, rank: int, axes: Sequence[int] | None) -> list[int]:
@@ -174,10 +165,10 @@ class TupleOp(RelayOp):
     fields = var_operand_def(TensorType)
     result = result_def(TupleType)
     traits = traits_def(Pure())
-    assembly_format = "$fields " + _FUNCTIONAL
+    assembly_format = functional_format("fields")
 
     def __init__(self, fields: Sequence[SSAValue]):
-        super().__init__(operands=[fields], result_types=[TupleType([f.type for f in fields])])
+        super().__init__(fields)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -199,14 +190,10 @@ class TupleGetOp(RelayOp):
     result = result_def()
     index = prop_def(IntegerAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$tuple " + _FUNCTIONAL
+    assembly_format = functional_format("tuple")
 
     def __init__(self, tuple_value: SSAValue, index: int):
-        (ty,) = self.infer([tuple_value.type], {"index": index})
-        super().__init__(
-            operands=[tuple_value], result_types=[ty], properties={"index": IntegerAttr(index, i64)}
-        )
+        super().__init__(tuple_value, index=index)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -240,7 +227,9 @@ class CallLoweredOp(RelayOp):
     assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $res)"
 
     def __init__(self, callee: str, args: Sequence[SSAValue], result_types: Sequence[Attribute]):
-        super().__init__(
+        """A call with the callee's result types (no type rule gives them)."""
+        IRDLOperation.__init__(
+            self,
             operands=[args],
             result_types=[result_types],
             properties={"callee": SymbolRefAttr(callee)},
@@ -265,12 +254,10 @@ class ConcatenateOp(RelayOp):
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr, default_value=i64_attr(0))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$inputs " + _FUNCTIONAL
+    assembly_format = functional_format("inputs")
 
-    def __init__(self, inputs: Sequence[SSAValue], axis: int = 0):
-        (ty,) = self.infer([i.type for i in inputs], {"axis": axis})
-        super().__init__(operands=[inputs], result_types=[ty], properties={"axis": i64_attr(axis)})
+    def __init__(self, inputs: Sequence[SSAValue], axis: int | None = None):
+        super().__init__(inputs, axis=axis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -279,7 +266,7 @@ class ConcatenateOp(RelayOp):
         tensors = [tensor_type(cls, t, f"input {i}") for i, t in enumerate(operand_types)]
         element = same_element_type(cls.name, *tensors)
         shape = list(tensors[0].get_shape())
-        axis = normalize_axis(cls.name, cls.with_defaults(attrs)["axis"], len(shape))
+        axis = normalize_axis(cls.name, attrs["axis"], len(shape))
         for i, t in enumerate(tensors[1:], 1):
             other = t.get_shape()
             if len(other) != len(shape) or any(
@@ -321,21 +308,15 @@ class SplitOp(RelayOp):
     indices_or_sections = prop_def(IntegerAttr | DenseArrayBase)
     axis = prop_def(IntegerAttr, default_value=i64_attr(0))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input " + _FUNCTIONAL
+    assembly_format = functional_format("input")
 
-    def __init__(self, input: SSAValue, indices_or_sections: int | Sequence[int], axis: int = 0):
-        split: Attribute
-        if isinstance(indices_or_sections, int):
-            split, value = i64_attr(indices_or_sections), indices_or_sections
-        else:
-            split, value = int_array(indices_or_sections), tuple(indices_or_sections)
-        types = self.infer([input.type], {"indices_or_sections": value, "axis": axis})
-        super().__init__(
-            operands=[input],
-            result_types=[types],
-            properties={"indices_or_sections": split, "axis": i64_attr(axis)},
-        )
+    def __init__(
+        self,
+        input: SSAValue,
+        indices_or_sections: int | Sequence[int],
+        axis: int | None = None,
+    ):
+        super().__init__(input, indices_or_sections=indices_or_sections, axis=axis)
 
     @classmethod
     def bounds(cls, size: int, indices_or_sections: int | Sequence[int]) -> list[tuple[int, int]]:
@@ -360,7 +341,6 @@ class SplitOp(RelayOp):
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "its input")
         shape = data.get_shape()
         axis = normalize_axis(cls.name, attrs["axis"], len(shape))
@@ -392,14 +372,10 @@ class SqueezeOp(RelayOp):
     result = result_def(TensorType)
     axis = opt_prop_def(DenseArrayBase)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input " + _FUNCTIONAL
+    assembly_format = functional_format("input")
 
     def __init__(self, input: SSAValue, axis: Sequence[int] | None = None):
-        attrs = {} if axis is None else {"axis": tuple(axis)}
-        (ty,) = self.infer([input.type], attrs)
-        props = {} if axis is None else {"axis": int_array(axis)}
-        super().__init__(operands=[input], result_types=[ty], properties=props)
+        super().__init__(input, axis=axis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -434,17 +410,13 @@ class ExpandDimsOp(RelayOp):
     axis = prop_def(IntegerAttr)
     num_newaxis = prop_def(IntegerAttr, default_value=i64_attr(1))
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$input " + _FUNCTIONAL
+    assembly_format = functional_format("input")
 
-    def __init__(self, input: SSAValue, axis: int, num_newaxis: int = 1):
-        (ty,) = self.infer([input.type], {"axis": axis, "num_newaxis": num_newaxis})
-        props = {"axis": i64_attr(axis), "num_newaxis": i64_attr(num_newaxis)}
-        super().__init__(operands=[input], result_types=[ty], properties=props)
+    def __init__(self, input: SSAValue, axis: int, num_newaxis: int | None = None):
+        super().__init__(input, axis=axis, num_newaxis=num_newaxis)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        attrs = cls.with_defaults(attrs)
         data = tensor_type(cls, operand_types[0], "its input")
         shape = list(data.get_shape())
         axis, rank = attrs["axis"], len(shape)
@@ -477,16 +449,10 @@ class FullOp(RelayOp):
     shape = prop_def(DenseArrayBase)
     dtype = opt_prop_def(StringAttr)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$fill_value " + _FUNCTIONAL
+    assembly_format = functional_format("fill_value")
 
     def __init__(self, fill_value: SSAValue, shape: Sequence[int], dtype: str | None = None):
-        attrs: dict[str, Any] = {"shape": tuple(shape)}
-        props: dict[str, Attribute] = {"shape": int_array(shape)}
-        if dtype is not None:
-            attrs["dtype"], props["dtype"] = dtype, StringAttr(dtype)
-        (ty,) = self.infer([fill_value.type], attrs)
-        super().__init__(operands=[fill_value], result_types=[ty], properties=props)
+        super().__init__(fill_value, shape=shape, dtype=dtype)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):

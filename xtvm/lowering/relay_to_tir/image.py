@@ -27,10 +27,9 @@ def _resize(op: type[ResizeOp]) -> LowerOp:
     def compute(
         ins: list[te.Tensor], attrs: Mapping[str, Any], outs: list[TensorType]
     ) -> te.Tensor:
-        attrs = op.with_defaults(attrs)
         return image.resize(
             ins[0],
-            spatial_axes(op.resolved_layout(attrs)),
+            spatial_axes(attrs["layout"]),
             attrs["size"],
             attrs.get("scales"),
             attrs.get("roi"),

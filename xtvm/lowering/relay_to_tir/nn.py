@@ -25,15 +25,15 @@ PATTERNS = [
     lower(
         MatmulOp,
         lambda ins, attrs, outs: topi.matmul(
-            *ins, bool(attrs.get("transpose_a")), bool(attrs.get("transpose_b"))
+            *ins, attrs["transpose_a"], attrs["transpose_b"]
         ),
     ),
-    lower(BiasAddOp, lambda ins, attrs, outs: topi.bias_add(*ins, attrs.get("axis", 1))),
-    lower(SoftmaxOp, lambda ins, attrs, outs: topi.softmax(ins[0], attrs.get("axis", -1))),
+    lower(BiasAddOp, lambda ins, attrs, outs: topi.bias_add(*ins, attrs["axis"])),
+    lower(SoftmaxOp, lambda ins, attrs, outs: topi.softmax(ins[0], attrs["axis"])),
     lower(
-        LogSoftmaxOp, lambda ins, attrs, outs: topi.log_softmax(ins[0], attrs.get("axis", -1))
+        LogSoftmaxOp, lambda ins, attrs, outs: topi.log_softmax(ins[0], attrs["axis"])
     ),
-    lower(HardmaxOp, lambda ins, attrs, outs: topi.hardmax(ins[0], attrs.get("axis", -1))),
+    lower(HardmaxOp, lambda ins, attrs, outs: topi.hardmax(ins[0], attrs["axis"])),
     lower(BatchNormOp, lambda ins, attrs, outs: topi.batch_norm(*ins, **attrs)),
     lower(LrnOp, lambda ins, attrs, outs: topi.lrn(ins[0], **attrs)),
     lower(DropoutOp, lambda ins, attrs, outs: topi.dropout(ins[0])),

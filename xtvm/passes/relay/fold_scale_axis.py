@@ -116,7 +116,7 @@ def per_input_channel(name: str, conv: str) -> Constraint:
 def channel_bias_axis(name: str) -> Constraint:
     """The ``relay.nn.bias_add`` ``name`` adds along axis 1 (NCHW channels)."""
     return Constraint(
-        f"channel_bias_axis({name!r})", (name,), lambda c: c[name].attrs.get("axis", 1) % 4 == 1
+        f"channel_bias_axis({name!r})", (name,), lambda c: c[name].attrs["axis"] % 4 == 1
     )
 
 

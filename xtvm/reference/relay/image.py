@@ -82,23 +82,11 @@ def taps(
     return np.clip(index, 0, in_size - 1).astype(np.int64), weights
 
 
-DEFAULTS: dict[str, Any] = {
-    "method": "nearest_neighbor",
-    "coordinate_transformation_mode": "half_pixel",
-    "rounding_method": "round_prefer_floor",
-    "cubic_alpha": -0.75,
-    "cubic_exclude": False,
-    "extrapolation_value": 0.0,
-    "antialias": False,
-}
-DEFAULT_LAYOUTS = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
-
-
 def resize(data: np.ndarray, size: Sequence[int], **attrs: Any) -> np.ndarray:
     """Each spatial axis of ``data`` resized in turn; nearest-neighbour
-    sampling copies elements, interpolation computes in float64."""
-    attrs = DEFAULTS | attrs
-    layout = attrs.get("layout") or DEFAULT_LAYOUTS[len(size)]
+    sampling copies elements, interpolation computes in float64. ``attrs``
+    are the op's, defaults included."""
+    layout = attrs["layout"]
     axes = [i for i, c in enumerate(layout) if c in "DHW"]
     in_sizes = [data.shape[a] for a in axes]
     scales = attrs.get("scales") or [m / n if n else 1.0 for m, n in zip(size, in_sizes)]

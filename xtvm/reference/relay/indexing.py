@@ -75,5 +75,5 @@ REFERENCES = {
     "relay.take": lambda ins, attrs: take(*ins, **attrs),
     "relay.strided_slice": lambda ins, attrs: strided_slice(ins[0], **attrs),
     "relay.gather": lambda ins, attrs: gather(*ins, attrs["axis"]),
-    "relay.gather_nd": lambda ins, attrs: gather_nd(*ins, attrs.get("batch_dims", 0)),
+    "relay.gather_nd": lambda ins, attrs: gather_nd(*ins, attrs["batch_dims"]),
 }

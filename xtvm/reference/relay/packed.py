@@ -59,10 +59,10 @@ def conv2d_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.nda
     return conv2d(
         data,
         oihw,
-        strides=attrs.get("strides", (1, 1)),
-        padding=attrs.get("padding", (0, 0, 0, 0)),
-        dilation=attrs.get("dilation", (1, 1)),
-        groups=attrs.get("groups", 1),
+        strides=attrs["strides"],
+        padding=attrs["padding"],
+        dilation=attrs["dilation"],
+        groups=attrs["groups"],
     )
 
 

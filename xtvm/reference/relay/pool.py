@@ -58,21 +58,18 @@ def _windows(
     return np.stack(slices, axis=2)
 
 
-def _defaults(x: np.ndarray, attrs: dict) -> dict:
-    n = x.ndim - 2
-    return {
-        "pool_size": attrs["pool_size"],
-        "strides": attrs.get("strides", (1,) * n),
-        "dilation": attrs.get("dilation", (1,) * n),
-        "padding": attrs.get("padding", (0,) * (2 * n)),
-        "ceil_mode": attrs.get("ceil_mode", False),
-    }
+_GEOMETRY = ("pool_size", "strides", "dilation", "padding", "ceil_mode")
+
+
+def _geometry(attrs: dict) -> dict:
+    """The window attributes of a pool (the op's, defaults included)."""
+    return {name: attrs[name] for name in _GEOMETRY}
 
 
 def max_pool(data: np.ndarray, **attrs) -> np.ndarray:
     """Window maximum; padding is the dtype's lowest value, so it never wins."""
     lowest = -np.inf if np.issubdtype(data.dtype, np.floating) else np.iinfo(data.dtype).min
-    geometry = _defaults(data, attrs)
+    geometry = _geometry(attrs)
     return _windows(data, *geometry.values(), lowest, lowest).max(axis=2).astype(data.dtype)
 
 
@@ -83,7 +80,7 @@ def max_pool_with_argmax(
     maximum in the flattened input (row-major, or with ``column_major`` the
     spatial axes in reverse order)."""
     lowest = -np.inf if np.issubdtype(data.dtype, np.floating) else np.iinfo(data.dtype).min
-    geometry = tuple(_defaults(data, attrs).values())
+    geometry = tuple(_geometry(attrs).values())
     windows = _windows(data, *geometry, lowest, lowest)
     order = np.arange(data.size, dtype=np.float64).reshape(data.shape)
     if column_major:
@@ -99,7 +96,7 @@ def avg_pool(data: np.ndarray, count_include_pad: bool = False, **attrs) -> np.n
     """Window mean. The divisor counts the window's elements in the data, or
     with ``count_include_pad`` in data and padding (not the ``ceil_mode``
     overhang beyond the padding)."""
-    geometry = tuple(_defaults(data, attrs).values())
+    geometry = tuple(_geometry(attrs).values())
     sums = _windows(data.astype(np.float64), *geometry, 0.0, 0.0).sum(axis=2)
     ones = np.ones((1, 1, *data.shape[2:]))
     counts = _windows(ones, *geometry, 1.0 if count_include_pad else 0.0, 0.0).sum(axis=2)

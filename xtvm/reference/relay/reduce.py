@@ -36,9 +36,9 @@ def _reduce(
 
     def reference(ins: Sequence[np.ndarray], attrs: dict) -> np.ndarray:
         x = ins[0]
-        axes = reduced_axes(x.ndim, attrs.get("axis"), attrs.get("exclude", False))
+        axes = reduced_axes(x.ndim, attrs.get("axis"), attrs["exclude"])
         extra = {} if initial is None else {"initial": initial(x.dtype)}
-        out = fn(x, axis=axes, keepdims=attrs.get("keepdims", False), **extra)
+        out = fn(x, axis=axes, keepdims=attrs["keepdims"], **extra)
         return np.asarray(out).astype(x.dtype)
 
     return reference

@@ -139,5 +139,5 @@ REFERENCES = {
     "relay.abs": _wrapping(np.abs),
     "relay.clip": lambda ins, attrs: clip(ins[0], attrs["a_min"], attrs["a_max"]),
     "relay.cast": lambda ins, attrs: saturating_cast(ins[0], attrs["dtype"]),
-    "relay.shape_of": lambda ins, attrs: np.array(ins[0].shape, attrs.get("dtype", "int64")),
+    "relay.shape_of": lambda ins, attrs: np.array(ins[0].shape, attrs["dtype"]),
 }

@@ -44,10 +44,10 @@ def full(fill_value: np.ndarray, shape: Sequence[int], dtype: str | None = None)
 
 REFERENCES = {
     "relay.reshape": lambda ins, attrs: reshape(
-        ins[0], attrs["newshape"], attrs.get("allowzero", False)
+        ins[0], attrs["newshape"], attrs["allowzero"]
     ),
     "relay.transpose": lambda ins, attrs: transpose(ins[0], attrs.get("axes")),
-    "relay.concatenate": lambda ins, attrs: np.concatenate(ins, axis=attrs.get("axis", 0)),
+    "relay.concatenate": lambda ins, attrs: np.concatenate(ins, axis=attrs["axis"]),
     "relay.split": lambda ins, attrs: split(ins[0], **attrs),
     "relay.squeeze": lambda ins, attrs: squeeze(ins[0], attrs.get("axis")),
     "relay.expand_dims": lambda ins, attrs: expand_dims(ins[0], **attrs),

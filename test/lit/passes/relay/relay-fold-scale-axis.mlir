@@ -36,7 +36,7 @@ func.func @chained_scales(%x: tensor<1x2x2x2xf32>) -> tensor<1x3x2x2xf32> {
 // CHECK-NEXT: %w = relay.const dense<{{\[\[\[\[}}2.000000e+00]], {{\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]], {{\[\[}}3.000000e+00]]], {{\[\[\[}}4.000000e+00]], {{\[\[}}4.000000e+00]]]]> : tensor<3x2x1x1xf32>
 // CHECK-NEXT: %y = relay.nn.conv2d %x, %w
 // CHECK-NEXT: %b = relay.const dense<[2.000000e+00, 6.000000e+00, 1.200000e+01]> : tensor<3xf32>
-// CHECK-NEXT: %a = relay.nn.bias_add %y, %b {axis = 1 : i64} : (tensor<1x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x2x2xf32>
+// CHECK-NEXT: %a = relay.nn.bias_add %y, %b : (tensor<1x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x2x2xf32>
 // CHECK-NEXT: func.return %a
 func.func @through_bias_add(%x: tensor<1x2x2x2xf32>) -> tensor<1x3x2x2xf32> {
   %w = relay.const dense<1.0> : tensor<3x2x1x1xf32>
