@@ -138,7 +138,8 @@ def test_mlp_through_mlir_translate_and_llc(tools, mlp_path, tmp_path):
 @pytest.mark.slow
 def test_squeezenet_through_mlir_translate_and_llc(tools, tmp_path):
     model = randomize_weights(onnx.load(light_model_path("squeezenet")), seed=0)
-    (inp,) = [i for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
+    weights = {t.name for t in model.graph.initializer}
+    (inp,) = [i for i in model.graph.input if i.name not in weights]
     shape = tuple(d.dim_value for d in inp.type.tensor_type.shape.dim)
     x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
     got, expected, text = round_trip(tools, model, {inp.name: shape}, x, tmp_path)
