@@ -192,3 +192,21 @@ def test_graph_lowering_rejects_a_dynamic_shape() -> None:
     fn, _ = main_of_module(module)
     with pytest.raises(MemoryPlanError, match=r"'x' has type tensor<\?xf32>, which has no static"):
         entry_offsets(fn, layout_workspace(fn))
+
+
+def test_sizes_that_cannot_be_allocated_are_refused_when_planned() -> None:
+    """A 425 TiB tensor is an error at compile time, with its size, not a
+    failed allocation at run time."""
+    text = """
+    func.func @main(%x: tensor<1xf32>) -> tensor<4096x1048576x27200xf32> {
+      %a = relay.call_lowered @k(%x) : (tensor<1xf32>) -> tensor<4096x1048576x27200xf32>
+      func.return %a : tensor<4096x1048576x27200xf32>
+    }
+    """
+    module = Parser(mlir_context(), text).parse_module()
+    with pytest.raises(MemoryPlanError, match=r"needs 425\.0 TiB, more than can be allocated"):
+        ManifestAllocPass().apply(Context(), module)
+    storage = "memory.alloc_storage {size = 467567993634816 : i64, alignment = 64 : i64} : !memory.storage"
+    bad = Parser(mlir_context(), f"func.func @f() {{\n  %s = {storage}\n  func.return\n}}").parse_module()
+    with pytest.raises(Exception, match=r"memory.alloc_storage of 425\.3 TiB cannot be allocated"):
+        bad.verify()

@@ -17,11 +17,13 @@ from xdsl.ir import Dialect
 
 from xtvm.dialects.memory.ops import (
     DEFAULT_ALIGNMENT,
+    MAX_STORAGE_BYTES,
     AllocStorageOp,
     AllocTensorOp,
     InvokeKernelOp,
     KillOp,
     StorageType,
+    format_bytes,
     tensor_nbytes,
 )
 
@@ -29,11 +31,13 @@ MEMORY = Dialect("memory", [AllocStorageOp, AllocTensorOp, InvokeKernelOp, KillO
 
 __all__ = [
     "DEFAULT_ALIGNMENT",
+    "MAX_STORAGE_BYTES",
     "MEMORY",
     "AllocStorageOp",
     "AllocTensorOp",
     "InvokeKernelOp",
     "KillOp",
     "StorageType",
+    "format_bytes",
     "tensor_nbytes",
 ]

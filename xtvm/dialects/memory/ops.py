@@ -38,6 +38,20 @@ from xdsl.utils.exceptions import VerifyException
 DEFAULT_ALIGNMENT = 64
 """Byte alignment of storage (the runtime's ``NDArray`` alignment)."""
 
+MAX_STORAGE_BYTES = 1 << 47
+"""The largest storage that can exist: x86-64's user address space (128 TiB).
+Larger sizes are refused when they are planned, not when a run allocates."""
+
+
+def format_bytes(n: int) -> str:
+    """``n`` bytes for people: ``425.0 TiB``."""
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if size < 1024 or unit == "PiB":
+            return f"{size:.1f} {unit}" if unit != "B" else f"{n} B"
+        size /= 1024
+    return f"{n} B"
+
 
 def tensor_nbytes(ty: Attribute) -> int | None:
     """Bytes of a statically shaped tensor with a fixed-width element type
@@ -84,8 +98,14 @@ class AllocStorageOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        if self.size.value.data < 0:
-            raise VerifyException(f"memory.alloc_storage size {self.size.value.data} is negative")
+        size = self.size.value.data
+        if size < 0:
+            raise VerifyException(f"memory.alloc_storage size {size} is negative")
+        if size > MAX_STORAGE_BYTES:
+            raise VerifyException(
+                f"memory.alloc_storage of {format_bytes(size)} cannot be allocated (more than the "
+                f"{format_bytes(MAX_STORAGE_BYTES)} address space)"
+            )
         align = self.alignment.value.data
         if align <= 0 or align & (align - 1):
             raise VerifyException(f"memory.alloc_storage alignment {align} is not a power of two")

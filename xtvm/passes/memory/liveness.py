@@ -26,7 +26,13 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException
 
-from xtvm.dialects.memory import AllocTensorOp, KillOp, tensor_nbytes
+from xtvm.dialects.memory import (
+    MAX_STORAGE_BYTES,
+    AllocTensorOp,
+    KillOp,
+    format_bytes,
+    tensor_nbytes,
+)
 from xtvm.dialects.relay import CallLoweredOp, ConstOp, TupleGetOp, TupleOp
 from xtvm.passes.memory.planner import Lifetime
 
@@ -68,6 +74,13 @@ def static_nbytes(value: SSAValue, what: str) -> int:
         raise MemoryPlanError(
             f"memory planning: {what} has type {value.type}, which has no static size "
             f"(dynamic shapes take the vm path){where}"
+        )
+    if nbytes > MAX_STORAGE_BYTES:
+        owner = value.owner
+        where = f":\n{op_text(owner)}" if isinstance(owner, Operation) else ""
+        raise MemoryPlanError(
+            f"memory planning: {what} ({value.type}) needs {format_bytes(nbytes)}, more than "
+            f"can be allocated (a {format_bytes(MAX_STORAGE_BYTES)} address space){where}"
         )
     return nbytes
 
