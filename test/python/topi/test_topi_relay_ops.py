@@ -16,7 +16,12 @@ from topi_testing import random, relay_op_module, run_relay, tensor_type
 from xtvm.dialects import relay
 from xtvm.dialects.relay import RELAY_OPS
 from xtvm.lowering.conversion import ConversionError, apply_conversion
-from xtvm.lowering.relay_to_tir import COMPUTES, GRAPH_OPS, PATTERNS, populate_relay_to_tir_patterns
+from xtvm.lowering.relay_to_tir import (
+    COMPUTES,
+    GRAPH_OPS,
+    PATTERNS,
+    populate_relay_to_tir_patterns,
+)
 from xtvm.lowering.relay_to_tir.convert_relay_to_tir import TARGET
 from xtvm.dialects.relay.primitive import kernel_name
 from xtvm.reference.relay import REFERENCES, evaluate_results
