@@ -1,7 +1,26 @@
-"""`convert-tir-to-llvm`: every `tir.prim_func` becomes two `llvm.func`s."""
+"""`convert-tir-to-llvm`: every `tir.prim_func` becomes two `llvm.func`s.
+
+The conversion is a set of rewrite patterns run by the project's conversion
+driver (`xtvm/lowering/conversion.py`) with a legality check:
+
+* `LowerPrimFunc` (here), one per `tir.prim_func`: the structural ops of
+  its body — `tir.for` (serial, unrolled, vectorized, parallel), `tir.if`,
+  `tir.load`, `tir.store`, `tir.allocate`, `tir.assert`, `tir.call_extern`,
+  `tir.call_intrin`, `tir.return`, `tir.yield` — are lowered by it, in one
+  walk of the body that builds the control-flow graph (`function.py`,
+  `vectorize.py`, `parallel.py`); they are not patterns of their own;
+* one `ScalarPattern` per `arith`/`math` op family (`arith.py`, `math.py`):
+  inside a prim_func, `LowerPrimFunc` applies each op's family lowering as
+  it reaches the op (through `scalar.LOWERINGS`); outside any prim_func, on
+  llvm-typed values, the pattern rewrites the op in place.
+
+Adding a scalar op's lowering is one row (or one family class) in its
+category file; nothing else changes.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -9,54 +28,130 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from xtvm.dialects.tir import PrimFuncOp
-from xtvm.lowering.tir_to_llvm.function import ModuleLowering, lower_prim_func
+from xtvm.lowering.conversion import (
+    ConversionError,
+    ConversionTarget,
+    apply_conversion,
+    legality_report,
+)
+from xtvm.lowering.tir_to_llvm.function import ModuleLowering, lower_prim_func, unlowered_ops
 from xtvm.lowering.tir_to_llvm.packed_api import packed_entry
 from xtvm.lowering.tir_to_llvm.parallel import openmp_support
+from xtvm.lowering.tir_to_llvm.scalar import scalar_patterns
 from xtvm.lowering.tir_to_llvm.types import LoweringError
 
-SOURCE_DIALECTS = ("tir", "arith", "math")
-"""Dialects that must not survive the conversion."""
+PASS_NAME = "convert-tir-to-llvm"
+
+TARGET = ConversionTarget(illegal_dialects=frozenset({"tir", "arith", "math"}))
+"""No `tir`, `arith` or `math` op survives the conversion."""
 
 
-def convert_module(module: ModuleOp) -> None:
-    """Replace each prim_func of `module` by its `_impl` and packed functions and
-    declare the external functions they call. Raises `LoweringError`."""
+class LowerPrimFunc(RewritePattern):
+    """`tir.prim_func @NAME` → `llvm.func @NAME_impl` and `llvm.func @NAME`
+    (the packed entry point), in its place; outlined parallel loop bodies and
+    called external functions are collected in `state` for `finish_module`.
+    A prim_func whose body holds an op that nothing lowers is left as it is."""
+
+    def __init__(self, state: ModuleLowering):
+        self.state = state
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PrimFuncOp, rewriter: PatternRewriter) -> None:
+        if unlowered_ops(op):
+            return
+        impl = lower_prim_func(op, self.state)
+        self.state.kernels.append(impl)
+        rewriter.replace(op, [impl, packed_entry(op)], [])
+
+
+def tir_to_llvm_patterns(state: ModuleLowering) -> list[RewritePattern]:
+    """The patterns of one conversion, sharing `state`."""
+    return [LowerPrimFunc(state), *scalar_patterns(state.externs)]
+
+
+def convert_tir_to_llvm(module: ModuleOp, partial: bool = False) -> list[Operation]:
+    """Lower `module`'s prim_funcs and scalar ops (see `ConvertTirToLlvmPass`).
+
+    Returns the ops left unlowered because no pattern lowers them, with the
+    prim_funcs holding them (empty after a full conversion); unless
+    `partial`, any raises `ConversionError` naming each with its location. Raises `LoweringError` for a construct a
+    pattern rejects (e.g. one external function called with two signatures).
+    """
     state = ModuleLowering()
-    funcs = [op for op in module.ops if isinstance(op, PrimFuncOp)]
-    new_ops: list[Operation] = []
-    for func in funcs:
-        new_ops += [lower_prim_func(func, state), packed_entry(func)]
-    new_ops += state.outlined
-    if state.uses_openmp:
-        new_ops = openmp_support(state) + new_ops
-    names = [op.sym_name.data for op in new_ops if isinstance(op, llvm.FuncOp)]
-    names += [op.sym_name.data for op in module.ops if isinstance(op, llvm.FuncOp)]
+    leftovers = apply_conversion(
+        module,
+        tir_to_llvm_patterns(state),
+        TARGET,
+        pass_name=PASS_NAME,
+        partial=True,
+        apply_recursively=False,  # every pattern produces llvm ops only
+    )
+    unlowered = blocking_ops(leftovers)
+    if unlowered and not partial:
+        raise ConversionError(legality_report(PASS_NAME, unlowered))
+    finish_module(module, state)
+    return unlowered
+
+
+def blocking_ops(leftovers: Sequence[Operation]) -> list[Operation]:
+    """What the legality report names: a prim_func left whole, then the ops
+    in it that no pattern lowers (not every op it holds); any other illegal
+    op left over, itself."""
+    blocking: list[Operation] = []
+    kept: list[PrimFuncOp] = []
+    for op in leftovers:
+        if any(func.is_ancestor(op) for func in kept):
+            continue
+        blocking.append(op)
+        if isinstance(op, PrimFuncOp):
+            kept.append(op)
+            blocking += unlowered_ops(op)
+    return blocking
+
+
+def _drop_forward_declarations(module: ModuleOp) -> None:
+    """Erase body-less ``llvm.func``s that the module now defines (e.g. the
+    ``_impl`` declarations ``convert-memory-to-llvm`` makes for its calls)."""
+    funcs = [op for op in module.ops if isinstance(op, llvm.FuncOp)]
+    defined = {op.sym_name.data for op in funcs if op.body.blocks}
+    for op in funcs:
+        if not op.body.blocks and op.sym_name.data in defined:
+            op.detach()
+            op.erase()
+
+
+def finish_module(module: ModuleOp, state: ModuleLowering) -> None:
+    """Add what the lowered kernels share: the external function declarations
+    and OpenMP support before the first kernel, outlined parallel bodies at
+    the end. Raises `LoweringError` on a symbol defined twice."""
+    _drop_forward_declarations(module)
+    shared: list[Operation] = openmp_support(state) if state.uses_openmp else []
+    new_funcs = [op for op in [*shared, *state.outlined] if isinstance(op, llvm.FuncOp)]
+    names = [op.sym_name.data for op in module.ops if isinstance(op, llvm.FuncOp)]
+    names += [op.sym_name.data for op in new_funcs]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise LoweringError(
-            f"convert-tir-to-llvm: the symbol(s) {', '.join(twice)} would be defined twice "
+            f"{PASS_NAME}: the symbol(s) {', '.join(twice)} would be defined twice "
             "(a prim_func named like another kernel's generated functions); rename it"
         )
     clashes = sorted(set(names) & set(state.externs.signatures))
     if clashes:
         raise LoweringError(
-            f"convert-tir-to-llvm: {', '.join(clashes)} is both a kernel symbol and an "
+            f"{PASS_NAME}: {', '.join(clashes)} is both a kernel symbol and an "
             "external function called by a kernel; rename the prim_func"
         )
-    for func in funcs:
-        func.detach()
-        func.erase()
-    module.body.block.add_ops([*state.externs.declarations(), *new_ops])
-
-
-def check_converted(module: ModuleOp) -> None:
-    """Fail, printing the op, if any tir/arith/math op survived."""
-    for op in module.walk():
-        if op.dialect_name() in SOURCE_DIALECTS:
-            raise PassFailedException(f"convert-tir-to-llvm: {op.name} was not converted:\n{op!s}")
+    shared = [*state.externs.declarations(), *shared]
+    if shared:
+        where = InsertPoint.before(state.kernels[0]) if state.kernels else None
+        where = where or InsertPoint.at_end(module.body.block)
+        Rewriter.insert_op(shared, where)
+    module.body.block.add_ops(state.outlined)
 
 
 @dataclass(frozen=True)
@@ -64,7 +159,7 @@ class ConvertTirToLlvmPass(ModulePass):
     """Lower `tir` (with `arith` and `math`) to xDSL's `llvm` dialect.
 
     Input: a module of `tir.prim_func`s (buffers of any rank; flattening first
-    is optional). Output: for each `@NAME`,
+    is optional). Output: for each `@NAME`, in its place,
 
     * `llvm.func @NAME_impl(%A: !llvm.ptr {llvm.noalias}, ...) -> i32`, the
       loop program as a control-flow graph (see `function.py`), returning 0
@@ -75,21 +170,28 @@ class ConvertTirToLlvmPass(ModulePass):
 
     plus one `llvm.func` declaration per external function called (libm,
     `aligned_alloc`/`free`), and, for parallel loops, their outlined bodies
-    and OpenMP glue (see `parallel.py`). Other ops of the module are left alone. After
-    the conversion no `tir`, `arith` or `math` op remains; if one does (or an
-    op has no lowering) the pass fails and prints it.
+    and OpenMP glue (see `parallel.py`). `arith`/`math` ops outside
+    prim_funcs on llvm types (`f32`, `i32`, ...) become llvm ops in place;
+    other ops of the module are left alone.
 
         tir.prim_func @addone(%A: memref<3xf32>, %B: memref<3xf32>) { ... }
       becomes
         llvm.func @addone_impl(%A: !llvm.ptr {llvm.noalias}, %B: !llvm.ptr {llvm.noalias}) -> i32
         llvm.func @addone(%args: !llvm.ptr, %num_args: i32) -> i32
+
+    Invariant: no `tir`, `arith` or `math` op remains. If one does because
+    no pattern lowers it (an op with no lowering keeps its prim_func whole),
+    the pass fails, naming the prim_func and each such op with its location.
+    With `partial=true` (MLIR's partial conversion) it leaves them in place
+    and lowers the rest.
     """
 
-    name = "convert-tir-to-llvm"
+    name = PASS_NAME
+
+    partial: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
-            convert_module(op)
+            convert_tir_to_llvm(op, self.partial)
         except LoweringError as e:
             raise PassFailedException(str(e)) from e
-        check_converted(op)

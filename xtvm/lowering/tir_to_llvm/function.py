@@ -26,8 +26,9 @@ every exit. `NAME_impl` returns i32: 0, or `(7 << 16) | k` when the k-th
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DictionaryAttr, MemRefType, UnitAttr, i32, i64
@@ -72,6 +73,8 @@ class ModuleLowering:
     """What the kernels of one module share while they are lowered."""
 
     externs: Externs = field(default_factory=Externs)
+    kernels: list[llvm.FuncOp] = field(default_factory=list)
+    """The `NAME_impl` function of each lowered prim_func, in order."""
     outlined: list[llvm.FuncOp] = field(default_factory=list)
     """Functions made from parallel loop bodies (see `parallel.py`)."""
     uses_openmp: bool = False
@@ -151,51 +154,18 @@ class BodyLowering:
                     lowered.name_hint = result.name_hint
 
     def lower_op(self, op: Operation) -> None:
-        match op:
-            case ForOp():
-                self.lower_for(op)
-            case IfOp():
-                self.lower_if(op)
-            case LoadOp():
-                ptr = self.address(op.buffer, op.indices)
-                ty = llvm_type(op.res.type)
-                self.values[op.res] = self.em.load(ptr, ty, byte_size(ty))
-            case StoreOp():
-                ptr = self.address(op.buffer, op.indices)
-                value = self.get(op.value)
-                self.em.emit(llvm.StoreOp(value, ptr, alignment=byte_size(value.type)))
-            case AllocateOp():
-                self.values[op.res] = self.allocate(op)
-            case AssertOp():
-                self.lower_assert(op)
-            case CallExternOp():
-                result = llvm_type(op.res[0].type) if op.res else None
-                value = self.externs.call(
-                    self.em, op.callee.data, [self.get(a) for a in op.args], result
-                )
-                if op.res:
-                    assert value is not None
-                    self.values[op.res[0]] = value
-            case CallIntrinOp():
-                results = [llvm_type(r.type) for r in op.res]
-                call = self.em.emit(
-                    llvm.CallIntrinsicOp(op.callee.data, [self.get(a) for a in op.args], results)
-                )
-                if op.res:
-                    self.values[op.res[0]] = call.results[0]
-            case ReturnOp():
-                self.exit_with(0)
-            case YieldOp():
-                pass
-            case _:
-                lowering = LOWERINGS.get(type(op))
-                if lowering is None:
-                    raise LoweringError(
-                        f"convert-tir-to-llvm: no lowering for {op.name} in "
-                        f"@{self.func.sym_name.data}:\n{op!s}"
-                    )
-                operands = [self.get(o) for o in op.operands]
-                self.values[op.results[0]] = lowering(op, operands, self.em, self.externs)
+        structural = STRUCTURAL_LOWERINGS.get(type(op))
+        if structural is not None:
+            structural(self, op)
+            return
+        lowering = LOWERINGS.get(type(op))
+        if lowering is None:
+            raise LoweringError(
+                f"convert-tir-to-llvm: no lowering for {op.name} in "
+                f"@{self.func.sym_name.data}:\n{op!s}"
+            )
+        operands = [self.get(o) for o in op.operands]
+        self.values[op.results[0]] = lowering(op, operands, self.em, self.externs)
 
     def lower_for(self, op: ForOp) -> None:
         if op.kind.data == "parallel" and not self.inside_parallel:
@@ -236,6 +206,40 @@ class BodyLowering:
                 self.lower_block(region.block)
                 em.br(merge)
         em.block = merge
+
+    def lower_load(self, op: LoadOp) -> None:
+        ptr = self.address(op.buffer, op.indices)
+        ty = llvm_type(op.res.type)
+        self.values[op.res] = self.em.load(ptr, ty, byte_size(ty))
+
+    def lower_store(self, op: StoreOp) -> None:
+        ptr = self.address(op.buffer, op.indices)
+        value = self.get(op.value)
+        self.em.emit(llvm.StoreOp(value, ptr, alignment=byte_size(value.type)))
+
+    def lower_allocate(self, op: AllocateOp) -> None:
+        self.values[op.res] = self.allocate(op)
+
+    def lower_call_extern(self, op: CallExternOp) -> None:
+        result = llvm_type(op.res[0].type) if op.res else None
+        value = self.externs.call(self.em, op.callee.data, [self.get(a) for a in op.args], result)
+        if op.res:
+            assert value is not None
+            self.values[op.res[0]] = value
+
+    def lower_call_intrin(self, op: CallIntrinOp) -> None:
+        results = [llvm_type(r.type) for r in op.res]
+        call = self.em.emit(
+            llvm.CallIntrinsicOp(op.callee.data, [self.get(a) for a in op.args], results)
+        )
+        if op.res:
+            self.values[op.res[0]] = call.results[0]
+
+    def lower_return(self, op: ReturnOp) -> None:
+        self.exit_with(0)
+
+    def lower_yield(self, op: YieldOp) -> None:
+        """A region terminator: the enclosing loop or branch continues."""
 
     def lower_assert(self, op: AssertOp) -> None:
         em = self.em
@@ -292,6 +296,31 @@ class BodyLowering:
             assert result is not None
             self.heap.append(result)
         return result
+
+
+STRUCTURAL_LOWERINGS: dict[type[Operation], Callable[[BodyLowering, Any], None]] = {
+    ForOp: BodyLowering.lower_for,
+    IfOp: BodyLowering.lower_if,
+    LoadOp: BodyLowering.lower_load,
+    StoreOp: BodyLowering.lower_store,
+    AllocateOp: BodyLowering.lower_allocate,
+    AssertOp: BodyLowering.lower_assert,
+    CallExternOp: BodyLowering.lower_call_extern,
+    CallIntrinOp: BodyLowering.lower_call_intrin,
+    ReturnOp: BodyLowering.lower_return,
+    YieldOp: BodyLowering.lower_yield,
+}
+"""The `tir` ops of a prim_func body and their lowering; its `arith`/`math`
+ops go through `scalar.LOWERINGS`."""
+
+
+def unlowered_ops(func: PrimFuncOp) -> list[Operation]:
+    """The ops of `func`'s body that nothing lowers (in program order)."""
+    return [
+        op
+        for op in func.body.walk()
+        if type(op) not in STRUCTURAL_LOWERINGS and type(op) not in LOWERINGS
+    ]
 
 
 def lower_prim_func(func: PrimFuncOp, module: ModuleLowering) -> llvm.FuncOp:
