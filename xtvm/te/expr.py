@@ -221,8 +221,9 @@ class Max(BinaryOp):
 
 
 @_node
-class CmpOp(PrimExpr):
-    """Base of the comparisons: operands of one dtype, a ``bool`` result."""
+class BoolBinaryOp(PrimExpr):
+    """Base of the binary nodes with a ``bool`` result: comparisons and
+    logical ops."""
 
     a: PrimExpr
     b: PrimExpr
@@ -230,6 +231,11 @@ class CmpOp(PrimExpr):
     @property
     def dtype(self) -> str:
         return "bool"
+
+
+@_node
+class CmpOp(BoolBinaryOp):
+    """Base of the comparisons: operands of one dtype, a ``bool`` result."""
 
 
 @_node
@@ -269,15 +275,8 @@ class GE(CmpOp):
 
 
 @_node
-class LogicalOp(PrimExpr):
+class LogicalOp(BoolBinaryOp):
     """Base of :class:`And` and :class:`Or`: two ``bool`` operands."""
-
-    a: PrimExpr
-    b: PrimExpr
-
-    @property
-    def dtype(self) -> str:
-        return "bool"
 
 
 @_node

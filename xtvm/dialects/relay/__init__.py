@@ -128,7 +128,7 @@ from xtvm.dialects.relay.reduce import (
     ReduceOp,
     SumOp,
 )
-from xtvm.dialects.relay.scatter import SCATTER_OPS, ScatterElementsOp, ScatterNdOp
+from xtvm.dialects.relay.scatter import SCATTER_OPS, ScatterElementsOp, ScatterNdOp, ScatterOp
 from xtvm.dialects.relay.tensor import (
     AbsOp,
     AddOp,
@@ -374,6 +374,7 @@ __all__ = [
     "RoundOp",
     "ScatterElementsOp",
     "ScatterNdOp",
+    "ScatterOp",
     "ShapeOfOp",
     "SigmoidOp",
     "SignOp",

@@ -15,13 +15,13 @@ from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    SameTypeOp,
     bool_attr,
     functional_format,
     i64_attr,
     normalize_axis,
     tensor_type,
 )
-from xtvm.dialects.relay.tensor import UnaryOp
 
 
 @irdl_op_definition
@@ -69,7 +69,7 @@ class TopKOp(RelayOp):
 
 
 @irdl_op_definition
-class CumsumOp(RelayOp):
+class CumsumOp(SameTypeOp):
     """Running sums along ``axis`` (TVM's ``cumsum``): ``y[i] = x[0] + ... +
     x[i]``; ``exclusive`` leaves ``x[i]`` out, ``reverse`` sums from the end
     (ONNX ``CumSum``'s attributes; TVM has ``exclusive`` only).
@@ -81,14 +81,9 @@ class CumsumOp(RelayOp):
 
     name = "relay.cumsum"
     PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
-    T: ClassVar = UnaryOp.T
-    input = operand_def(T)
-    result = result_def(T)
     axis = prop_def(IntegerAttr, default_value=i64_attr(0))
     exclusive = prop_def(BoolAttr, default_value=bool_attr(False))
     reverse = prop_def(BoolAttr, default_value=bool_attr(False))
-    traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(
         self,

@@ -55,7 +55,18 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import AttrConstraint, IRDLOperation, ParsePropInAttrDict, VarResultDef
+from xdsl.irdl import (
+    AttrConstraint,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    VarResultDef,
+    base,
+    operand_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xtvm.dtypes import element_type
@@ -204,6 +215,23 @@ class RelayOp(IRDLOperation):
                 f"result type {', '.join(str(t) for t in declared)} does not match "
                 f"the inferred type {shown}"
             )
+
+
+class SameTypeOp(RelayOp):
+    """Base of the pure ops on one tensor whose result has its type
+    (elementwise maths, normalizations, scans); its type rule checks the
+    attributes.
+
+    ```mlir
+    %y = relay.nn.softmax %x {axis = 1 : i64} : tensor<1x10xf32>
+    ```
+    """
+
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input)"
 
 
 def functional_format(*operands: str) -> str:

@@ -14,6 +14,7 @@ from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    SameTypeOp,
     bool_attr,
     broadcast_shapes,
     check_elements,
@@ -165,7 +166,7 @@ class BiasAddOp(RelayOp):
         return [data]
 
 
-class AxisNormOp(RelayOp):
+class AxisNormOp(SameTypeOp):
     """Base of the ops that normalise along one ``axis`` (default -1) and
     keep the input's type: ``relay.nn.softmax``, ``relay.nn.log_softmax``,
     ``relay.nn.hardmax``. As in TVM, the type rule accepts any element type;
@@ -178,12 +179,7 @@ class AxisNormOp(RelayOp):
     """
 
     PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
-    T: ClassVar = UnaryOp.T
-    input = operand_def(T)
-    result = result_def(T)
     axis = prop_def(IntegerAttr, default_value=i64_attr(-1))
-    traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(self, input: SSAValue, axis: int | None = None):
         super().__init__(input, axis=axis)
@@ -290,7 +286,7 @@ class BatchNormOp(RelayOp):
 
 
 @irdl_op_definition
-class LrnOp(RelayOp):
+class LrnOp(SameTypeOp):
     """Local response normalization across ``axis`` (default 1), ONNX ``LRN``:
 
     ``y[c] = x[c] / (bias + alpha / size * sum(x[j] ** 2)) ** beta`` over
@@ -305,16 +301,11 @@ class LrnOp(RelayOp):
 
     name = "relay.nn.lrn"
     PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
-    T: ClassVar = UnaryOp.T
-    input = operand_def(T)
-    result = result_def(T)
     size = prop_def(IntegerAttr, default_value=i64_attr(5))
     axis = prop_def(IntegerAttr, default_value=i64_attr(1))
     alpha = prop_def(FloatAttr, default_value=f64_attr(1e-5))
     beta = prop_def(FloatAttr, default_value=f64_attr(0.75))
     bias = prop_def(FloatAttr, default_value=f64_attr(2.0))
-    traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(
         self,
@@ -337,7 +328,7 @@ class LrnOp(RelayOp):
 
 
 @irdl_op_definition
-class DropoutOp(RelayOp):
+class DropoutOp(SameTypeOp):
     """Dropout at inference: the identity. ``rate`` in ``[0, 1)`` is kept for
     the record. TVM's ``nn.dropout`` returns (output, mask); this op has the
     output as its single result.
@@ -349,12 +340,7 @@ class DropoutOp(RelayOp):
 
     name = "relay.nn.dropout"
     PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
-    T: ClassVar = UnaryOp.T
-    input = operand_def(T)
-    result = result_def(T)
     rate = prop_def(FloatAttr, default_value=f64_attr(0.5))
-    traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(self, input: SSAValue, rate: float | None = None):
         super().__init__(input, rate=rate)

@@ -148,16 +148,6 @@ class ArgReduceOp(ReduceOp):
 
     select_last_index = prop_def(BoolAttr, default_value=bool_attr(False))
 
-    def __init__(
-        self,
-        input: SSAValue,
-        axis: Sequence[int] | None = None,
-        keepdims: bool | None = None,
-        exclude: bool | None = None,
-        select_last_index: bool | None = None,
-    ):
-        super().__init__(input, axis, keepdims, exclude, select_last_index=select_last_index)
-
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "its input")

@@ -49,8 +49,39 @@ def _compatible(a: Sequence[int], b: Sequence[int]) -> bool:
     return len(a) == len(b) and all(x == y or DYNAMIC_INDEX in (x, y) for x, y in zip(a, b))
 
 
+class ScatterOp(RelayOp):
+    """Base of the scatters: operands ``data``, ``indices`` and ``updates``,
+    the result of ``data``'s type, and ``reduction`` (see :data:`REDUCTIONS`).
+
+    ```mlir
+    %y = relay.scatter_nd %x, %i, %u : (tensor<4x3xf32>, tensor<1x2xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+    ```
+    """
+
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    updates = operand_def(TensorType)
+    result = result_def(TensorType)
+    reduction = prop_def(StringAttr, default_value=StringAttr("update"))
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "indices", "updates")
+
+    @classmethod
+    def checked(
+        cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]
+    ) -> tuple[TensorType, TensorType, TensorType]:
+        """``(data, indices, updates)`` after the checks both scatters share."""
+        data = tensor_type(cls, operand_types[0], "data")
+        indices = index_tensor(cls.name, operand_types[1])
+        updates = tensor_type(cls, operand_types[2], "updates")
+        same_element_type(cls.name, data, updates)
+        _reduction(cls.name, attrs["reduction"])
+        return data, indices, updates
+
+
 @irdl_op_definition
-class ScatterElementsOp(RelayOp):
+class ScatterElementsOp(ScatterOp):
     """``data`` with ``updates[q]`` written at ``q with q[axis] =
     indices[q]`` for every position ``q`` of ``indices`` (TVM's
     ``scatter_elements``, ONNX ``ScatterElements`` and ``Scatter``).
@@ -63,15 +94,7 @@ class ScatterElementsOp(RelayOp):
     """
 
     name = "relay.scatter_elements"
-    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
-    data = operand_def(TensorType)
-    indices = operand_def(TensorType)
-    updates = operand_def(TensorType)
-    result = result_def(TensorType)
     axis = prop_def(IntegerAttr, default_value=i64_attr(0))
-    reduction = prop_def(StringAttr, default_value=StringAttr("update"))
-    traits = traits_def(Pure())
-    assembly_format = functional_format("data", "indices", "updates")
 
     def __init__(
         self,
@@ -85,11 +108,7 @@ class ScatterElementsOp(RelayOp):
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        data = tensor_type(cls, operand_types[0], "data")
-        indices = index_tensor(cls.name, operand_types[1])
-        updates = tensor_type(cls, operand_types[2], "updates")
-        same_element_type(cls.name, data, updates)
-        _reduction(cls.name, attrs["reduction"])
+        data, indices, updates = cls.checked(operand_types, attrs)
         shape, ishape = data.get_shape(), indices.get_shape()
         if not _compatible(ishape, updates.get_shape()):
             raise RelayTypeError(
@@ -114,7 +133,7 @@ class ScatterElementsOp(RelayOp):
 
 
 @irdl_op_definition
-class ScatterNdOp(RelayOp):
+class ScatterNdOp(ScatterOp):
     """``data`` with slices replaced at index tuples (TVM's ``scatter_nd``):
     ``indices`` has shape ``(M, Y_0, ..., Y_{K-1})``, its first axis holding
     tuples of ``M`` indices into the leading axes of ``data``; ``updates``
@@ -128,14 +147,6 @@ class ScatterNdOp(RelayOp):
     """
 
     name = "relay.scatter_nd"
-    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
-    data = operand_def(TensorType)
-    indices = operand_def(TensorType)
-    updates = operand_def(TensorType)
-    result = result_def(TensorType)
-    reduction = prop_def(StringAttr, default_value=StringAttr("update"))
-    traits = traits_def(Pure())
-    assembly_format = functional_format("data", "indices", "updates")
 
     def __init__(
         self,
@@ -148,11 +159,7 @@ class ScatterNdOp(RelayOp):
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        data = tensor_type(cls, operand_types[0], "data")
-        indices = index_tensor(cls.name, operand_types[1])
-        updates = tensor_type(cls, operand_types[2], "updates")
-        same_element_type(cls.name, data, updates)
-        _reduction(cls.name, attrs["reduction"])
+        data, indices, updates = cls.checked(operand_types, attrs)
         shape, ishape = data.get_shape(), indices.get_shape()
         if not ishape or ishape[0] == DYNAMIC_INDEX or not 1 <= ishape[0] <= len(shape):
             raise RelayTypeError(

@@ -41,6 +41,7 @@ from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    SameTypeOp,
     broadcast_shapes,
     check_elements,
     dtype_element_type,
@@ -175,7 +176,7 @@ class TruncModOp(BinaryOp):
     name = "relay.trunc_mod"
 
 
-class UnaryOp(RelayOp):
+class UnaryOp(SameTypeOp):
     """Base of the elementwise unary ops: the result has the operand's type,
     whose elements are of the ``ELEMENTS`` kind (numeric unless the op says
     otherwise).
@@ -187,12 +188,6 @@ class UnaryOp(RelayOp):
 
     PATTERN: ClassVar[OpPattern] = OpPattern.ELEMWISE
     ELEMENTS: ClassVar[str] = "numeric"
-    T: ClassVar = VarConstraint("T", base(TensorType))
-    input = operand_def(T)
-    result = result_def(T)
-
-    traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input)"
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
