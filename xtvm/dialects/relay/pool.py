@@ -88,8 +88,8 @@ class PoolOp(RelayOp):
         ceil_mode: bool | None = None,
         **flags: bool | None,
     ):
-        """The pool; a subclass passes its own flags (``count_include_pad``,
-        ``column_major``) by name."""
+        """The pool; the flags of a subclass (``count_include_pad``,
+        ``column_major``) are passed by name."""
         super().__init__(
             data,
             pool_size=pool_size,
@@ -223,20 +223,6 @@ class MaxPool2dWithArgmaxOp(PoolOp):
     result = result_def(TensorType)  # redeclared: the results in order
     indices = result_def(TensorType)
     column_major = prop_def(BoolAttr, default_value=bool_attr(False))
-
-    def __init__(
-        self,
-        data: SSAValue,
-        pool_size: Sequence[int],
-        strides: Sequence[int] | None = None,
-        dilation: Sequence[int] | None = None,
-        padding: Sequence[int] | None = None,
-        ceil_mode: bool | None = None,
-        column_major: bool | None = None,
-    ):
-        super().__init__(
-            data, pool_size, strides, dilation, padding, ceil_mode, column_major=column_major
-        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):

@@ -64,8 +64,8 @@ class ReduceOp(RelayOp):
         exclude: bool | None = None,
         **flags: bool | None,
     ):
-        """The reduction; a subclass passes its own flags
-        (``select_last_index``) by name."""
+        """The reduction; the flags of a subclass (``select_last_index``)
+        are passed by name."""
         super().__init__(input, keepdims=keepdims, exclude=exclude, **flags, axis=axis)
 
     @classmethod
