@@ -9,7 +9,9 @@ concatenation and splits, tuples, calls of lowered kernels), ``indexing``
 (``take``, ``strided_slice``, gathers), ``scatter``, ``layout`` (broadcast,
 tile, pad, depth/space moves), ``creation`` (``arange``, ``one_hot``,
 ``trilu``), ``image`` (resizes), ``algorithm`` (``topk``, ``cumsum``),
-``einsum``. ``base`` holds what they share.
+``einsum``. ``base`` holds what they share (the op base class, type-rule
+helpers, element-type checks); ``primitive`` the ``relay.primitive``
+attribute of fused functions and their kernel names.
 """
 
 from xdsl.ir import Dialect
