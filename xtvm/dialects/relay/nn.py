@@ -135,7 +135,7 @@ class BiasAddOp(RelayOp):
     """Adds a 1-d bias along ``axis`` (default 1) of ``data``.
 
     ```mlir
-    %y = relay.nn.bias_add %x, %b {axis = 1 : i64} : (tensor<1x128xf32>, tensor<128xf32>) -> tensor<1x128xf32>
+    %y = relay.nn.bias_add %x, %b : (tensor<1x128xf32>, tensor<128xf32>) -> tensor<1x128xf32>
     ```
     """
 
@@ -173,7 +173,7 @@ class AxisNormOp(SameTypeOp):
     the computes need floats.
 
     ```mlir
-    %y = relay.nn.softmax %x {axis = -1 : i64} : tensor<1x10xf32>
+    %y = relay.nn.softmax %x : tensor<1x10xf32>
     %l = relay.nn.log_softmax %x {axis = 1 : i64} : tensor<1x10xf32>
     ```
     """
