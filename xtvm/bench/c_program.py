@@ -15,7 +15,7 @@ Each engine runs in a process of its own (no idle OpenMP threads of the
 other), with the same thread count (``--threads``, default 1) and
 ``OMP_PROC_BIND=true`` (xtvm's default). The two alternate for ``--rounds``
 rounds and each reports its best round's median (the shared machine's noise
-only ever adds time). It prints the C/Python ratio of SqueezeNet's latency
+only ever adds time), and the fastest single call of all rounds. It prints the C/Python ratio of SqueezeNet's latency
 and, for the MLP, both per-call latencies and their difference (the Python
 runtime's per-call overhead); for a one-kernel model (Relu of 16 floats),
 each path's fixed cost of a call; and the largest relative difference of
@@ -102,8 +102,9 @@ def child_env(threads: int) -> dict[str, str]:
     return env
 
 
-def time_c(exe: Path, directory: Path, threads: int, repeat: int) -> float:
-    """The C program's median latency in seconds (its outputs in ``directory/c_out<k>.bin``)."""
+def time_c(exe: Path, directory: Path, threads: int, repeat: int) -> dict[str, float]:
+    """The C program's median and minimum latency in seconds (its outputs in
+    ``directory/c_out<k>.bin``)."""
     result = subprocess.run(
         [str(exe), "-i", str(directory / "input.bin"), "-o", str(directory / "c_out"),
          "-n", str(repeat), "-t", str(threads), "-p", "0"],
@@ -111,16 +112,17 @@ def time_c(exe: Path, directory: Path, threads: int, repeat: int) -> float:
     )
     if result.returncode != 0:
         raise RuntimeError(f"{exe} failed ({result.returncode}): {result.stderr.strip()}")
-    match = re.search(r"latency: median ([0-9.]+) ms", result.stdout)
+    match = re.search(r"latency: median ([0-9.]+) ms, min ([0-9.]+) ms", result.stdout)
     if match is None:
         raise RuntimeError(f"{exe} printed no latency:\n{result.stdout}")
-    return float(match.group(1)) * 1e-3
+    return {"median": float(match.group(1)) * 1e-3, "min": float(match.group(2)) * 1e-3}
 
 
 def time_python(directory: Path, library: str, threads: int, repeat: int) -> dict[str, float]:
-    """The graph executor's median ``run()`` latency and that of a whole
-    inference (``set_input``, ``run``, ``get_output(0).numpy()``), in a
-    process of its own (its first output in ``directory/py_out.npy``)."""
+    """The graph executor's median and minimum ``run()`` latency and the
+    median of a whole inference (``set_input``, ``run``,
+    ``get_output(0).numpy()``), in a process of its own (its first output in
+    ``directory/py_out.npy``)."""
     result = subprocess.run(
         [sys.executable, "-m", "xtvm.bench.c_program", "--python-child",
          str(directory / library), "--threads", str(threads), "--repeat", str(repeat)],
@@ -132,16 +134,26 @@ def time_python(directory: Path, library: str, threads: int, repeat: int) -> dic
 
 
 def python_child(library: Path, threads: int, repeat: int) -> None:
+    import statistics
+
     import numpy as np
 
     import xtvm
-    from xtvm.bench.timing import median_seconds
+
+    def timed(call) -> list[float]:
+        call()  # warm-up
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        return times
 
     gmod = xtvm.runtime.load_module(str(library))["default"](xtvm.cpu(0))
     xtvm.runtime.set_num_threads(threads)
     x = np.load(library.parent / "input.npy")
     gmod.set_input(0, x)
-    seconds = median_seconds(gmod.run, repeat)
+    runs = timed(gmod.run)
     np.save(library.parent / "py_out.npy", gmod.get_output(0).numpy())
 
     def inference():
@@ -149,7 +161,8 @@ def python_child(library: Path, threads: int, repeat: int) -> None:
         gmod.run()
         return gmod.get_output(0).numpy()
 
-    print(json.dumps({"run": seconds, "inference": median_seconds(inference, repeat)}))
+    print(json.dumps({"median": statistics.median(runs), "min": min(runs),
+                      "inference": statistics.median(timed(inference))}))
 
 
 def measure(name: str, threads: int, repeat: int, rounds: int, directory: Path) -> dict:
@@ -160,18 +173,20 @@ def measure(name: str, threads: int, repeat: int, rounds: int, directory: Path) 
     import xtvm
 
     exe, _, _ = build(name, directory)
-    c_times, py_times, py_inference = [], [], []
+    c_times, py_times = [], []
     for _ in range(rounds):
         c_times.append(time_c(exe, directory, threads, repeat))
-        py = time_python(directory, f"{name}.so", threads, repeat)
-        py_times.append(py["run"])
-        py_inference.append(py["inference"])
+        py_times.append(time_python(directory, f"{name}.so", threads, repeat))
     header = xtvm.runtime.load_module(str(directory / f"{name}.so")).header
     entry = header["entry"]
     out0 = entry["outputs"][0]
     c_out = np.fromfile(directory / "c_out0.bin", dtype=out0["dtype"]).reshape(out0["shape"])
     py_out = np.load(directory / "py_out.npy")
-    return {"c": min(c_times), "python": min(py_times), "inference": min(py_inference),
+    return {"c": min(t["median"] for t in c_times),
+            "python": min(t["median"] for t in py_times),
+            "c_min": min(t["min"] for t in c_times),
+            "python_min": min(t["min"] for t in py_times),
+            "inference": min(t["inference"] for t in py_times),
             "kernels": kernel_calls(header["graph_json"]),
             "rel_diff": max_relative_error(c_out, py_out)}
 
@@ -222,13 +237,15 @@ def main(argv: list[str] | None = None) -> None:
             repeat = args.repeat or (200 if name == "squeezenet" else 5000)
             results[name] = measure(name, args.threads, repeat, args.rounds, directory)
     header = ["model", "kernels", "C µs", "Python run() µs", "C/Python", "Python - C µs",
-              "Python set_input+run+get_output µs", "max rel diff"]
+              "Python set_input+run+get_output µs", "C min µs", "Python min µs",
+              "max rel diff"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for name, r in results.items():
         c, py = r["c"] * 1e6, r["python"] * 1e6
         print(f"| {name} | {r['kernels']} | {c:.2f} | {py:.2f} | {c / py:.3f} | {py - c:.2f} | "
-              f"{r['inference'] * 1e6:.2f} | {r['rel_diff']:.1e} |")
+              f"{r['inference'] * 1e6:.2f} | {r['c_min'] * 1e6:.2f} | "
+              f"{r['python_min'] * 1e6:.2f} | {r['rel_diff']:.1e} |")
     if "squeezenet" in results:
         r = results["squeezenet"]
         print(f"SqueezeNet latency: C {r['c'] * 1e3:.3f} ms, Python graph executor run() "
