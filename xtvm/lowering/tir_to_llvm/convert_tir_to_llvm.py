@@ -79,8 +79,11 @@ def convert_tir_to_llvm(module: ModuleOp, partial: bool = False) -> list[Operati
 
     Returns the ops left unlowered because no pattern lowers them, with the
     prim_funcs holding them (empty after a full conversion); unless
-    `partial`, any raises `ConversionError` naming each with its location. Raises `LoweringError` for a construct a
-    pattern rejects (e.g. one external function called with two signatures).
+    `partial`, any raises `ConversionError` naming each with its location.
+    (The driver runs partially so that the report can leave out the ops of
+    a kept prim_func that do have a lowering: `blocking_ops`.) Raises
+    `LoweringError` for a construct a pattern rejects (e.g. one external
+    function called with two signatures).
     """
     state = ModuleLowering()
     leftovers = apply_conversion(

@@ -47,6 +47,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xtvm.arith import compact_strides
 from xtvm.dialects.tir import CallExternOp, ForOp, IfOp, LoadOp, StoreOp, YieldOp
+from xtvm.lowering.tir_to_llvm.arith import FloatArithmetic, IntegerArithmetic, MinMax
+from xtvm.lowering.tir_to_llvm.math import Intrinsic
 from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
 from xtvm.lowering.tir_to_llvm.types import LoweringError, byte_size, intrinsic_suffix, llvm_type
 from xtvm.target import MAX_VECTOR_LANES
@@ -54,27 +56,20 @@ from xtvm.target import MAX_VECTOR_LANES
 if TYPE_CHECKING:
     from xtvm.lowering.tir_to_llvm.function import BodyLowering
 
-_FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
-    arith.AddfOp: llvm.FAddOp,
-    arith.SubfOp: llvm.FSubOp,
-    arith.MulfOp: llvm.FMulOp,
-    arith.DivfOp: llvm.FDivOp,
-}
+# Which ops have a vector form is the vectorizer's choice; the llvm op or
+# intrinsic each becomes is its scalar family's (arith.py, math.py).
+_FLOAT_BINARY: dict[type[Operation], type[Operation]] = dict(FloatArithmetic.LLVM)
+"""addf, subf, mulf, divf: the llvm instruction on vectors."""
 _INT_BINARY: dict[type[Operation], type[Operation]] = {
-    arith.AddiOp: llvm.AddOp,
-    arith.SubiOp: llvm.SubOp,
-    arith.MuliOp: llvm.MulOp,
+    op: IntegerArithmetic.LLVM[op][0] for op in (arith.AddiOp, arith.SubiOp, arith.MuliOp)
 }
+"""addi, subi, muli: the llvm instruction on vectors (without overflow flags)."""
 _INTRINSICS: dict[type[Operation], str] = {
-    arith.MaximumfOp: "maximum",
-    arith.MinimumfOp: "minimum",
-    arith.MaxnumfOp: "maxnum",
-    arith.MinnumfOp: "minnum",
-    math.AbsFOp: "fabs",
-    math.SqrtOp: "sqrt",
-    math.FloorOp: "floor",
-    math.CeilOp: "ceil",
-    math.FmaOp: "fma",
+    op: MinMax.INTRINSICS[op]
+    for op in (arith.MaximumfOp, arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp)
+} | {
+    op: Intrinsic.INTRINSICS[op][0]
+    for op in (math.AbsFOp, math.SqrtOp, math.FloorOp, math.CeilOp, math.FmaOp)
 }
 """Ops whose vector form is the same LLVM intrinsic on a vector type."""
 
