@@ -11,7 +11,8 @@ globals). Output: two exported globals,
   of its constant global, and the AOT entry's inputs and outputs;
 * ``@__xtvm_metadata_size``: its byte length;
 
-and ``@__xtvm_graph_info`` erased. A library (JIT or shared object) is fully
+and ``@__xtvm_graph_info`` erased; the module gets the target's
+``llvm.target_triple`` and ``llvm.data_layout``. A library (JIT or shared object) is fully
 described by them: the runtime reads nothing else.
 """
 
@@ -65,6 +66,19 @@ def _params(graph: dict) -> dict[str, dict]:
     return params
 
 
+def _describe_target(module: ModuleOp) -> None:
+    """Record the target's triple and data layout on the module (as upstream
+    MLIR's ``llvm.target_triple`` and ``llvm.data_layout``), so the file alone
+    says what it was compiled for: ``mlir-translate``, ``opt`` and ``llc``
+    need no ``-mtriple``."""
+    from xtvm.codegen.llvm_ir import target_machine
+    from xtvm.target import Target
+
+    tm = target_machine(Target.current())
+    module.attributes.setdefault("llvm.target_triple", StringAttr(tm.triple))
+    module.attributes.setdefault("llvm.data_layout", StringAttr(str(tm.target_data)))
+
+
 @dataclass(frozen=True)
 class EmbedMetadataPass(ModulePass):
     """Describe the module for the runtime in ``@__xtvm_metadata`` (see the
@@ -80,6 +94,7 @@ class EmbedMetadataPass(ModulePass):
     name = "llvm-embed-metadata"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _describe_target(op)
         functions = {
             f.sym_name.data: tir_signature(f) for f in op.ops if isinstance(f, PrimFuncOp)
         }
