@@ -15,6 +15,12 @@ def _relay() -> Dialect:
     return RELAY
 
 
+def _qnn() -> Dialect:
+    from xtvm.dialects.qnn import QNN
+
+    return QNN
+
+
 def _tir() -> Dialect:
     from xtvm.dialects.tir import TIR
 
@@ -29,6 +35,7 @@ def _memory() -> Dialect:
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "relay": _relay,
+    "qnn": _qnn,
     "tir": _tir,
     "memory": _memory,
 }

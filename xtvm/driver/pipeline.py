@@ -51,6 +51,13 @@ STAGES: tuple[Stage, ...] = (
         "relay-opt",
         (
             Step("relay-infer-type", 0, "make every result type exact", required=True),
+            Step(
+                "qnn-fake-quantization-to-integer",
+                0,
+                "dequantize → op → quantize regions become qnn ops (integer compute)",
+                True,
+            ),
+            Step("qnn-canonicalize", 0, "qnn ops become integer relay ops", required=True),
             Step("relay-simplify-inference", 0, "batch norm → scale/shift, dropout → identity", True),
             Step("relay-simplify-expr", 1, "algebraic identities (x+0, reshape∘reshape, ...)"),
             Step("relay-fold-constant", 2, "evaluate constant subgraphs (weights, shapes)"),

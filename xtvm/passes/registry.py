@@ -29,6 +29,10 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "relay-fold-scale-axis": _lazy("xtvm.passes.relay.fold_scale_axis", "FoldScaleAxisPass"),
     "relay-alter-op-layout": _lazy("xtvm.passes.relay.alter_op_layout", "AlterOpLayoutPass"),
+    "qnn-canonicalize": _lazy("xtvm.passes.qnn.canonicalize", "QnnCanonicalizePass"),
+    "qnn-fake-quantization-to-integer": _lazy(
+        "xtvm.passes.qnn.fake_quantization_to_integer", "FakeQuantizationToIntegerPass"
+    ),
     "relay-fuse-ops": _lazy("xtvm.passes.relay.fuse_ops", "FuseOpsPass"),
     "convert-relay-to-tir": _lazy(
         "xtvm.lowering.relay_to_tir.convert_relay_to_tir", "ConvertRelayToTirPass"

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     TensorType,
 )
@@ -55,7 +56,8 @@ class _ConvBase(RelayOp):
     """What both convolution families share: operands, ``strides``,
     ``padding`` (``2N`` values: before each spatial axis, then after each),
     ``dilation``, ``groups`` and an optional ``out_dtype`` (the
-    accumulation and result type, e.g. ``"int32"`` for ``int8`` operands)."""
+    accumulation and result type, e.g. ``"int32"`` for ``int8`` operands;
+    with it, integer data and weight may differ, ``uint8`` and ``int8``)."""
 
     SPATIAL: ClassVar[int] = 2
     WEIGHT_LAYOUT: ClassVar[str] = "OI"
@@ -79,7 +81,12 @@ class _ConvBase(RelayOp):
         n = cls.SPATIAL
         data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
-        element = same_element_type(cls.name, data, weight)
+        if attrs.get("out_dtype") is not None and all(
+            isinstance(t.element_type, IntegerType) for t in (data, weight)
+        ):
+            element = data.element_type  # integer operands may differ: u8 data, i8 weight
+        else:
+            element = same_element_type(cls.name, data, weight)
         ds, ws = data.get_shape(), weight.get_shape()
         if len(ds) != n + 2 or len(ws) != n + 2:
             layout, window = _LAYOUTS[n]

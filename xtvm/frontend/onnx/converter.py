@@ -278,7 +278,10 @@ class OnnxNode:
     def input_label(self, i: int) -> str:
         """``input 'C' ('bias')``: the schema's name for input ``i``, and the
         model's value name when there is one."""
-        formals = onnx.defs.get_schema(self.proto.op_type, self.opset).inputs
+        try:
+            formals = onnx.defs.get_schema(self.proto.op_type, self.opset, self.proto.domain).inputs
+        except onnx.defs.SchemaError:  # a domain onnx does not know (com.microsoft)
+            formals = []
         formal = formals[i].name if i < len(formals) else str(i)
         actual = self.proto.input[i] if i < len(self.proto.input) else ""
         return f"input '{formal}'" + (f" ('{actual}')" if actual else "")

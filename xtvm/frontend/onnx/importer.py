@@ -59,7 +59,7 @@ from xtvm.frontend.onnx import (
     tensor,
     transform,
 )
-from xtvm.frontend.onnx import creation, image, layout
+from xtvm.frontend.onnx import creation, image, layout, quantization
 from xtvm.frontend.onnx.common import (
     OnnxImportError,
     element_type_from_numpy,
@@ -91,8 +91,15 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **layout.CONVERTERS,
     **creation.CONVERTERS,
     **image.CONVERTERS,
+    **quantization.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
+
+DOMAIN_CONVERTERS: dict[str, dict[str, type[OnnxOpConverter]]] = {
+    "": CONVERTERS,
+    "com.microsoft": quantization.MS_CONVERTERS,
+}
+"""Domain → op type → converter; a node's opset is its domain's import."""
 
 ShapeDict = Mapping[str, Sequence[int]]
 
@@ -291,7 +298,7 @@ class _GraphImporter:
         for index, proto in enumerate(self.graph.node):
             domain = "" if proto.domain == "ai.onnx" else proto.domain
             opset = self.opsets.get(domain, 0)
-            converter = CONVERTERS.get(proto.op_type) if domain == "" else None
+            converter = DOMAIN_CONVERTERS.get(domain, {}).get(proto.op_type)
             convert = converter.get_converter(opset) if converter else None
             if convert is not None:
                 plan.append((index, proto, opset, convert))

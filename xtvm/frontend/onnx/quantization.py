@@ -1,0 +1,409 @@
+"""Quantization ops → ``qnn`` ops: ONNX's ``QuantizeLinear``,
+``DequantizeLinear``, ``DynamicQuantizeLinear``, ``QLinearConv`` and
+``QLinearMatMul``, and the ``com.microsoft`` QOperator ops onnxruntime's
+quantizer emits (``QLinearAdd``, ``QLinearMul``, ``QLinearConcat``,
+``QLinearAveragePool``, ``QLinearGlobalAveragePool``, ``QLinearSigmoid``,
+``QLinearLeakyRelu``, ``QLinearSoftmax``, ``QGemm``), in ``MS_CONVERTERS``.
+
+Scales become ``f32`` operands and zero points integer operands of the qnn
+ops (a missing zero point is a ``0`` of the output type). Requantization
+uses ``compute_dtype = "float32"``, onnxruntime's arithmetic (see
+``qnn.requantize``). ``QLinearSigmoid``, ``QLinearLeakyRelu`` and
+``QLinearSoftmax`` are ``dequantize → op → quantize``: onnxruntime also
+computes them in float (through a lookup table). Block-wise quantization
+(``block_size``, opset 21) and the float8/int4 types are not supported and
+name the node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import SSAValue
+
+from xtvm.dialects import qnn
+from xtvm.dialects.relay import (
+    AddOp,
+    BiasAddOp,
+    CastOp,
+    ClipOp,
+    DivideOp,
+    LessOp,
+    MaximumOp,
+    MaxOp,
+    MinimumOp,
+    MinOp,
+    MultiplyOp,
+    RoundOp,
+    SigmoidOp,
+    SoftmaxOp,
+    SubtractOp,
+    TransposeOp,
+    WhereOp,
+)
+from xtvm.dialects.relay.base import shape_str
+from xtvm.dtypes import dtype_name
+from xtvm.frontend.onnx.conv import _group, _kernel, spatial_rank, window
+from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
+from xtvm.frontend.onnx.pool import _flag, _pool_window
+
+
+def _dtype(value: SSAValue) -> str:
+    assert isinstance(value.type, TensorType)
+    return dtype_name(value.type.element_type)
+
+
+def _f32(node: OnnxNode, value: SSAValue) -> SSAValue:
+    return value if _dtype(value) == "float32" else node.emit(CastOp(value, "float32"))
+
+
+def _scale(node: OnnxNode, i: int) -> SSAValue:
+    """Input ``i``, a scale, as ``f32``; a scalar or 1-d tensor."""
+    value = _f32(node, node.input(i))
+    if len(static_shape(value)) > 1:
+        raise node.error(
+            f"{node.input_label(i)} must be a scalar or 1-d, got {shape_str(static_shape(value))}"
+        )
+    return value
+
+
+def _zero_point(node: OnnxNode, i: int, dtype: str = "uint8") -> SSAValue:
+    """Input ``i``, a zero point; a scalar ``0`` of ``dtype`` when absent."""
+    if node.has_input(i):
+        return node.input(i)
+    return node.const(np.zeros((), dtype))
+
+
+def _axis(node: OnnxNode, rank: int, param: SSAValue) -> int:
+    """The ``axis`` attribute (default 1) as a non-negative axis, checked only
+    for per-axis parameters."""
+    axis = node.attr("axis", 1)
+    if static_shape(param) and static_shape(param)[0] != 1:
+        if not -rank <= axis < rank:
+            raise node.error(f"attribute 'axis' = {axis} is out of range for rank {rank}")
+        return axis % rank
+    return axis % rank if rank else 0
+
+
+def _no_blocks(node: OnnxNode) -> None:
+    if node.attr("block_size", 0):
+        raise node.unsupported_attr("block_size", "block-wise quantization is not supported", 0)
+
+
+class QuantizeLinear(OnnxOpConverter):
+    """``QuantizeLinear`` → ``qnn.quantize``: ``saturate(round(x / y_scale)
+    + y_zero_point)``, halves to even; the zero point's type (default
+    ``uint8``, or ``output_dtype`` from v21) is the output's."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        _no_blocks(node)
+        x = _f32(node, node.input(0))
+        scale = _scale(node, 1)
+        dtype = "uint8"
+        if node.attr("output_dtype"):
+            from xtvm.frontend.onnx.common import dtype_from_onnx
+
+            dtype = dtype_from_onnx(node.attr("output_dtype"), f"{node.label} output_dtype")
+        zp = _zero_point(node, 2, dtype)
+        axis = _axis(node, len(static_shape(x)), scale)
+        return node.emit(qnn.QuantizeOp(x, scale, zp, axis=axis, out_dtype=_dtype(zp)))
+
+
+class DequantizeLinear(OnnxOpConverter):
+    """``DequantizeLinear`` → ``qnn.dequantize``: ``(x - x_zero_point) *
+    x_scale``, as the scale's float type."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        _no_blocks(node)
+        x = node.input(0)
+        out_dtype = _dtype(node.input(1))
+        scale = _scale(node, 1)
+        zp = _zero_point(node, 2, _dtype(x))
+        axis = _axis(node, len(static_shape(x)), scale)
+        y = node.emit(qnn.DequantizeOp(x, scale, zp, axis=axis))
+        return y if out_dtype == "float32" else node.emit(CastOp(y, out_dtype))
+
+
+class DynamicQuantizeLinear(OnnxOpConverter):
+    """``DynamicQuantizeLinear``: the ``uint8`` quantization of ``x`` over
+    its range extended to 0, computed at run time: ``scale = (max(0, max(x))
+    - min(0, min(x))) / 255``, ``zero_point = saturate(round(-min / scale))``,
+    then ``qnn.quantize`` with them."""
+
+    @classmethod
+    def _impl_v11(cls, node: OnnxNode) -> list[SSAValue]:
+        x = _f32(node, node.input(0))
+        zero = node.const(np.zeros((), np.float32))
+        lo = node.emit(MinimumOp(node.emit(MinOp(x)), zero))
+        hi = node.emit(MaximumOp(node.emit(MaxOp(x)), zero))
+        scale = node.emit(DivideOp(node.emit(SubtractOp(hi, lo)), node.const(np.float32(255.0))))
+        zp_real = node.emit(RoundOp(node.emit(DivideOp(node.emit(SubtractOp(zero, lo)), scale))))
+        zp = node.emit(CastOp(node.emit(ClipOp(zp_real, 0.0, 255.0)), "uint8"))
+        y = node.emit(qnn.QuantizeOp(x, scale, zp, out_dtype="uint8"))
+        return [y, scale, zp]
+
+
+def _requantize(
+    node: OnnxNode, acc: SSAValue, in_scale: SSAValue, out_scale: SSAValue, out_zp: SSAValue, axis: int
+) -> SSAValue:
+    """The ``int32`` accumulator ``acc`` (scale ``in_scale``, zero point 0)
+    requantized to ``(out_scale, out_zp)``."""
+    zero = node.const(np.zeros((), np.int32))
+    return node.emit(
+        qnn.RequantizeOp(acc, in_scale, zero, out_scale, out_zp, axis=axis, out_dtype=_dtype(out_zp))
+    )
+
+
+class QLinearConv(OnnxOpConverter):
+    """``QLinearConv`` (2-d) → ``qnn.conv2d``, plus the ``int32`` bias ``B``
+    (scale ``x_scale * w_scale``), then ``qnn.requantize`` to ``(y_scale,
+    y_zero_point)``. Inputs: x, x_scale, x_zp, w, w_scale, w_zp, y_scale,
+    y_zp, B."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        if spatial_rank(node, "QLinearConv") != 2:
+            raise node.error("only 2-d QLinearConv (4-d x) is supported")
+        # _kernel and window read inputs 0 and 1; W is input 3 here
+        w_shape = node.input_shape(3)
+        kernel = w_shape[2:]
+        win = window(node, node.input_shape(0)[2:], kernel)
+        x, x_scale, x_zp = node.input(0), _scale(node, 1), node.input(2)
+        w, w_scale, w_zp = node.input(3), _scale(node, 4), node.input(5)
+        acc = node.emit(
+            qnn.Conv2dOp(
+                x,
+                w,
+                x_zp,
+                w_zp,
+                x_scale,
+                w_scale,
+                strides=win.strides,
+                padding=win.padding,
+                dilation=win.dilations,
+                groups=_group(node),
+            )
+        )
+        if node.has_input(8):
+            acc = node.emit(BiasAddOp(acc, node.input(8), axis=1))
+        acc_scale = node.emit(MultiplyOp(x_scale, w_scale))
+        return _requantize(node, acc, acc_scale, _scale(node, 6), node.input(7), 1)
+
+
+def _dense(node: OnnxNode, a, a_scale, a_zp, b, b_scale, b_zp, trans_b: bool) -> SSAValue:
+    """``qnn.dense`` of ``a`` [..., K] and ``b`` ([K, N], or [N, K] when
+    ``trans_b``)."""
+    if len(static_shape(b)) != 2:
+        raise node.error(f"the second matrix must be 2-d, got {shape_str(static_shape(b))}")
+    weight = b if trans_b else node.emit(TransposeOp(b, [1, 0]))
+    if static_shape(a_zp) and static_shape(a_zp)[0] != 1:
+        raise node.error("a per-row zero point of the first matrix is not supported")
+    return node.emit(qnn.DenseOp(a, weight, a_zp, b_zp, a_scale, b_scale))
+
+
+class QLinearMatMul(OnnxOpConverter):
+    """``QLinearMatMul`` with a 2-d ``b`` → ``qnn.dense`` (``b``
+    transposed), then ``qnn.requantize``. Inputs: a, a_scale, a_zp, b,
+    b_scale, b_zp, y_scale, y_zp."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        a_scale, b_scale = _scale(node, 1), _scale(node, 4)
+        acc = _dense(
+            node, node.input(0), a_scale, node.input(2), node.input(3), b_scale, node.input(5), False
+        )
+        acc_scale = node.emit(MultiplyOp(a_scale, b_scale))
+        rank = len(static_shape(acc))
+        return _requantize(node, acc, acc_scale, _scale(node, 6), node.input(7), rank - 1)
+
+
+class QGemm(OnnxOpConverter):
+    """``com.microsoft.QGemm``: ``alpha · A' · B' + C`` of quantized A, B
+    (``C`` an ``int32`` bias of scale ``a_scale * b_scale``); requantized to
+    ``(y_scale, y_zp)`` when given, else dequantized to float. Inputs: A,
+    a_scale, a_zp, B, b_scale, b_zp, C, y_scale, y_zp."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        if node.attr("transA", 0):
+            raise node.unsupported_attr("transA", "a transposed A is not supported", 0)
+        a_scale = _scale(node, 1)
+        alpha = float(node.attr("alpha", 1.0))
+        b_scale = _scale(node, 4)
+        acc = _dense(
+            node,
+            node.input(0),
+            a_scale,
+            node.input(2),
+            node.input(3),
+            b_scale,
+            node.input(5),
+            bool(node.attr("transB", 0)),
+        )
+        if node.has_input(6):
+            acc = node.emit(AddOp(acc, node.input(6)))
+        acc_scale = node.emit(MultiplyOp(a_scale, b_scale))
+        if alpha != 1.0:
+            acc_scale = node.emit(MultiplyOp(acc_scale, node.const(np.float32(alpha))))
+        rank = len(static_shape(acc))
+        if node.has_input(7):
+            return _requantize(node, acc, acc_scale, _scale(node, 7), _zero_point(node, 8), rank - 1)
+        zero = node.const(np.zeros((), np.int32))
+        return node.emit(qnn.DequantizeOp(acc, acc_scale, zero, axis=rank - 1))
+
+
+class _QLinearBinary(OnnxOpConverter):
+    """``com.microsoft.QLinearAdd``/``QLinearMul`` → ``qnn.add``/``qnn.mul``.
+    Inputs: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp."""
+
+    OP: type[qnn.BinaryQnnOp]
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        a, b = node.input(0), node.input(3)
+        return node.emit(
+            cls.OP(
+                a,
+                b,
+                _scale(node, 1),
+                _zero_point(node, 2, _dtype(a)),
+                _scale(node, 4),
+                _zero_point(node, 5, _dtype(b)),
+                _scale(node, 6),
+                _zero_point(node, 7, _dtype(a)),
+            )
+        )
+
+
+class QLinearAdd(_QLinearBinary):
+    OP = qnn.AddOp
+
+
+class QLinearMul(_QLinearBinary):
+    OP = qnn.MulOp
+
+
+class QLinearConcat(OnnxOpConverter):
+    """``com.microsoft.QLinearConcat`` → ``qnn.concatenate``. Inputs:
+    Y_scale, Y_zp, then (X, X_scale, X_zp) per input."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        count = (len(node.proto.input) - 2) // 3
+        inputs = [node.input(2 + 3 * i) for i in range(count)]
+        scales = [_scale(node, 3 + 3 * i) for i in range(count)]
+        zps = [node.input(4 + 3 * i) for i in range(count)]
+        rank = len(static_shape(inputs[0]))
+        axis = node.attr("axis")
+        if axis is None or not -rank <= axis < rank:
+            raise node.error(f"attribute 'axis' = {axis} must be an axis of rank {rank}")
+        op = qnn.ConcatenateOp(inputs, scales, zps, _scale(node, 0), node.input(1), axis=axis % rank)
+        return node.emit(op)
+
+
+class QLinearAveragePool(OnnxOpConverter):
+    """``com.microsoft.QLinearAveragePool`` (2-d, NCHW) → ``qnn.avg_pool2d``.
+    Inputs: X, x_scale, x_zp, y_scale, y_zp."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        if node.attr("channels_last", 0):
+            raise node.unsupported_attr("channels_last", "only NCHW is supported", 0)
+        win = _pool_window(node, "QLinearAveragePool")
+        if len(win.kernel) != 2:
+            raise node.error("only 2-d QLinearAveragePool is supported")
+        return _avg_pool(
+            node,
+            pool_size=win.kernel,
+            strides=win.strides,
+            dilation=win.dilations,
+            padding=win.padding,
+            ceil_mode=_flag(node, "ceil_mode"),
+            count_include_pad=_flag(node, "count_include_pad"),
+        )
+
+
+def _avg_pool(node: OnnxNode, **pool) -> SSAValue:
+    x = node.input(0)
+    zx = _zero_point(node, 2, _dtype(x))
+    op = qnn.AvgPool2dOp(x, _scale(node, 1), zx, _scale(node, 3), _zero_point(node, 4, _dtype(x)), **pool)
+    return node.emit(op)
+
+
+class QLinearGlobalAveragePool(OnnxOpConverter):
+    """``com.microsoft.QLinearGlobalAveragePool`` (NCHW) → ``qnn.avg_pool2d``
+    over the whole image. Inputs: X, x_scale, x_zp, y_scale, y_zp."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        if node.attr("channels_last", 0):
+            raise node.unsupported_attr("channels_last", "only NCHW is supported", 0)
+        shape = node.input_shape(0)
+        if len(shape) != 4:
+            raise node.error(f"only 4-d (NCHW) input is supported, got {shape_str(shape)}")
+        return _avg_pool(node, pool_size=shape[2:])
+
+
+class _FloatLut(OnnxOpConverter):
+    """onnxruntime computes these through a float lookup table:
+    ``dequantize → op → quantize``. Inputs: X, X_scale, X_zp, Y_scale, Y_zp."""
+
+    @classmethod
+    def apply(cls, node: OnnxNode, x: SSAValue) -> SSAValue:
+        raise NotImplementedError
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        q = node.input(0)
+        real = node.emit(qnn.DequantizeOp(q, _scale(node, 1), _zero_point(node, 2, _dtype(q))))
+        y = cls.apply(node, real)
+        zp = _zero_point(node, 4, _dtype(q))
+        return node.emit(qnn.QuantizeOp(y, _scale(node, 3), zp, out_dtype=_dtype(zp)))
+
+
+class QLinearSigmoid(_FloatLut):
+    @classmethod
+    def apply(cls, node: OnnxNode, x: SSAValue) -> SSAValue:
+        return node.emit(SigmoidOp(x))
+
+
+class QLinearLeakyRelu(_FloatLut):
+    @classmethod
+    def apply(cls, node: OnnxNode, x: SSAValue) -> SSAValue:
+        alpha = node.const(np.float32(node.attr("alpha", 0.01)))
+        negative = node.emit(LessOp(x, node.const(np.float32(0.0))))
+        return node.emit(WhereOp(negative, node.emit(MultiplyOp(x, alpha)), x))
+
+
+class QLinearSoftmax(_FloatLut):
+    @classmethod
+    def apply(cls, node: OnnxNode, x: SSAValue) -> SSAValue:
+        rank = len(static_shape(x))
+        axis = node.attr("axis", -1 if node.attr("opset", 13) >= 13 else 1)
+        if axis % rank != rank - 1:
+            raise node.unsupported_attr("axis", "only the last axis is supported", axis)
+        return node.emit(SoftmaxOp(x, axis=-1))
+
+
+CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    "QuantizeLinear": QuantizeLinear,
+    "DequantizeLinear": DequantizeLinear,
+    "DynamicQuantizeLinear": DynamicQuantizeLinear,
+    "QLinearConv": QLinearConv,
+    "QLinearMatMul": QLinearMatMul,
+}
+
+MS_CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    "QLinearAdd": QLinearAdd,
+    "QLinearMul": QLinearMul,
+    "QLinearConcat": QLinearConcat,
+    "QLinearAveragePool": QLinearAveragePool,
+    "QLinearGlobalAveragePool": QLinearGlobalAveragePool,
+    "QLinearSigmoid": QLinearSigmoid,
+    "QLinearLeakyRelu": QLinearLeakyRelu,
+    "QLinearSoftmax": QLinearSoftmax,
+    "QGemm": QGemm,
+}
+"""The ``com.microsoft`` domain's ops onnxruntime's quantizer emits."""

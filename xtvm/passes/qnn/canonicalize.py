@@ -1,0 +1,386 @@
+"""``qnn-canonicalize``: every ``qnn`` op becomes integer relay ops (TVM's
+``relay.qnn.transform.CanonicalizeOps``), one declarative rule per op.
+
+The heavy ops stay integer: a ``qnn.conv2d`` is the ``int32`` convolution
+of the raw ``uint8``/``int8`` values (``relay.nn.conv2d`` with
+``out_dtype = "int32"``) minus the zero-point corrections, TVM's
+decomposition::
+
+    Σ (x - zx)(w - zw) = conv(x, w - zw) - zx · Σ_{c,kh,kw} (w - zw)
+
+with the padding filled with ``zx`` (a real zero). The corrections of
+constant weights are relay ops on constants, which ``relay-fold-constant``
+folds at compile time; when ``zw`` is a constant zero (onnxruntime's
+symmetric ``int8`` weights) the weight stays ``int8``. A ``qnn.dense`` is
+the ``int32`` ``relay.nn.dense`` of the centred values (the weight's side
+folds). Requantization multiplies the centred ``int32`` values by
+``scale_in / scale_out`` in ``float32``, rounds halves to even, adds the
+zero point and saturates (``compute_dtype = "float32"``, onnxruntime's MLAS
+arithmetic, so results equal onnxruntime's), or uses TVM's fixed-point
+multiply and shift in ``int64`` (``compute_dtype = "int64"``, constant
+scales).
+
+Scales and zero points are operands: per-axis ones are reshaped to
+broadcast along their axis; the arithmetic on constant ones folds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from xtvm.passes.qnn import params as qnn_params
+from xtvm.constants import dense_from_numpy
+from xtvm.dialects import qnn
+from xtvm.dialects.relay import (
+    AddOp,
+    AvgPool2dOp,
+    CastOp,
+    ClipOp,
+    ConcatenateOp,
+    ConstOp,
+    Conv2dOp,
+    DenseOp,
+    DivideOp,
+    MultiplyOp,
+    PadOp,
+    ReshapeOp,
+    RightShiftOp,
+    RoundOp,
+    SubtractOp,
+    SumOp,
+)
+from xtvm.dtypes import dtype_name
+from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
+
+
+@dataclass
+class _Builder:
+    """Collects the ops of one replacement, in order."""
+
+    ops: list[Operation] = field(default_factory=list)
+
+    def __call__(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0]
+
+    def const(self, array: np.ndarray) -> SSAValue:
+        return self(ConstOp(dense_from_numpy(np.asarray(array))))
+
+    def cast(self, value: SSAValue, dtype: str) -> SSAValue:
+        return value if _dtype(value) == dtype else self(CastOp(value, dtype))
+
+    def along(self, param: SSAValue, axis: int, rank: int) -> SSAValue:
+        """A per-tensor or per-axis parameter reshaped to broadcast along
+        ``axis`` of a rank-``rank`` tensor."""
+        shape = _shape(param)
+        if not shape:
+            return param
+        if shape[0] == 1:
+            return self(ReshapeOp(param, []))
+        target = [1] * rank
+        target[axis % rank] = shape[0]
+        return self(ReshapeOp(param, target))
+
+    def centred(self, q: SSAValue, zero_point: SSAValue, axis: int, dtype: str = "int32"):
+        """``q - zero_point`` in ``dtype``."""
+        rank = len(_shape(q))
+        zp = self.cast(self.along(zero_point, axis, rank), dtype)
+        return self(SubtractOp(self.cast(q, dtype), zp))
+
+    def quantized(self, real: SSAValue, zero_point: SSAValue, axis: int, out_dtype: str):
+        """``saturate(round(real) + zero_point)`` in ``out_dtype`` (``real`` f32)."""
+        rank = len(_shape(real))
+        rounded = self(RoundOp(real))
+        shifted = self(AddOp(rounded, self.cast(self.along(zero_point, axis, rank), "float32")))
+        info = np.iinfo(out_dtype)
+        return self.cast(self(ClipOp(shifted, float(info.min), float(info.max))), out_dtype)
+
+    def requantize(
+        self,
+        data: SSAValue,
+        in_scale: SSAValue,
+        in_zp: SSAValue,
+        out_scale: SSAValue,
+        out_zp: SSAValue,
+        axis: int,
+        out_dtype: str,
+    ) -> SSAValue:
+        """The ``float32`` requantization (onnxruntime's)."""
+        rank = len(_shape(data))
+        centred = self.cast(self.centred(data, in_zp, axis), "float32")
+        ratio = self(DivideOp(self.along(in_scale, axis, rank), self.along(out_scale, axis, rank)))
+        return self.quantized(self(MultiplyOp(centred, ratio)), out_zp, axis, out_dtype)
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    assert isinstance(value.type, TensorType)
+    return tuple(value.type.get_shape())
+
+
+def _dtype(value: SSAValue) -> str:
+    assert isinstance(value.type, TensorType)
+    return dtype_name(value.type.element_type)
+
+
+def _is_zero(value: SSAValue) -> bool:
+    """``value`` is a constant whose elements are all zero."""
+    array = qnn_params.constant(value)
+    return array is not None and not array.any()
+
+
+def _quantize(root: qnn.QuantizeOp) -> list[Operation]:
+    b = _Builder()
+    a = root.attrs
+    rank = len(_shape(root.data))
+    real = b(DivideOp(root.data, b.along(root.scale, a["axis"], rank)))
+    b.quantized(real, root.zero_point, a["axis"], a["out_dtype"])
+    return b.ops
+
+
+def _dequantize(root: qnn.DequantizeOp) -> list[Operation]:
+    b = _Builder()
+    axis, rank = root.attrs["axis"], len(_shape(root.data))
+    centred = b.cast(b.centred(root.data, root.zero_point, axis), "float32")
+    b(MultiplyOp(centred, b.along(root.scale, axis, rank)))
+    return b.ops
+
+
+def _requantize_float(root: qnn.RequantizeOp) -> list[Operation]:
+    b = _Builder()
+    a = root.attrs
+    b.requantize(root.data, *root.operands[1:], a["axis"], a["out_dtype"])
+    return b.ops
+
+
+def _requantize_int64(root: qnn.RequantizeOp) -> list[Operation]:
+    """TVM's fixed point: ``(x · q + 2^(t-1)) >> t`` with ``t = 31 - shift``."""
+    b = _Builder()
+    a = root.attrs
+    axis, rank = a["axis"], len(_shape(root.data))
+    scale_in = qnn_params.constant(root.input_scale)
+    scale_out = qnn_params.constant(root.output_scale)
+    assert scale_in is not None and scale_out is not None
+    from xtvm.reference.qnn import along, fixed_point
+
+    q, shift = fixed_point(
+        scale_in.astype(np.float32).astype(np.float64) / scale_out.astype(np.float32)
+    )
+    total = 31 - shift
+    centred = b.centred(root.data, root.input_zero_point, axis, "int64")
+    product = b(MultiplyOp(centred, b.const(along(q, axis, rank))))
+    nudged = b(AddOp(product, b.const(along(np.int64(1) << (total - 1), axis, rank))))
+    shifted = b(RightShiftOp(nudged, b.const(along(total, axis, rank))))
+    zp = b.cast(b.along(root.output_zero_point, axis, rank), "int64")
+    info = np.iinfo(a["out_dtype"])
+    clipped = b(ClipOp(b(AddOp(shifted, zp)), float(info.min), float(info.max)))
+    b.cast(clipped, a["out_dtype"])
+    return b.ops
+
+
+def _conv2d(root: qnn.Conv2dOp) -> list[Operation]:
+    b = _Builder()
+    a = root.attrs
+    data, weight = root.data, root.weight
+    padding = list(a["padding"])
+    x_zero = _is_zero(root.data_zero_point)
+    if not _is_zero(root.weight_zero_point):
+        weight = b.centred(weight, root.weight_zero_point, 0)
+    if any(padding) and not x_zero:  # pad with zx, a real zero
+        zx = b(ReshapeOp(root.data_zero_point, [])) if _shape(root.data_zero_point) else root.data_zero_point
+        top, left, bottom, right = padding
+        data = b(PadOp(data, b.cast(zx, _dtype(data)), [0, 0, 0, 0, top, bottom, left, right]))
+        padding = [0, 0, 0, 0]
+    conv = b(
+        Conv2dOp(
+            data,
+            weight,
+            strides=a["strides"],
+            padding=padding,
+            dilation=a["dilation"],
+            groups=a["groups"],
+            out_dtype="int32",
+        )
+    )
+    if not x_zero:
+        sums = b(SumOp(b.cast(weight, "int32"), axis=[1, 2, 3]))
+        o = _shape(root.weight)[0]
+        zx = b.cast(b.along(root.data_zero_point, 0, 1), "int32")
+        correction = b(ReshapeOp(b(MultiplyOp(sums, zx)), [1, o, 1, 1]))
+        b(SubtractOp(conv, correction))
+    return b.ops
+
+
+def _dense(root: qnn.DenseOp) -> list[Operation]:
+    b = _Builder()
+    data = b.centred(root.data, root.data_zero_point, 0)
+    weight = b.centred(root.weight, root.weight_zero_point, 0)
+    b(DenseOp(data, weight))
+    return b.ops
+
+
+def _binary(root: qnn.BinaryQnnOp, mul: bool) -> list[Operation]:
+    b = _Builder()
+    lhs, rhs, ls, lz, rs, rz, os, oz = root.operands
+    out_dtype = _dtype(root.result)
+    lc = b.centred(lhs, lz, 0)
+    rc = b.centred(rhs, rz, 0)
+    if mul:
+        ratio = b(DivideOp(b(MultiplyOp(b.along(ls, 0, 0), b.along(rs, 0, 0))), b.along(os, 0, 0)))
+        real = b(MultiplyOp(b.cast(b(MultiplyOp(lc, rc)), "float32"), ratio))
+    else:
+        lr = b(DivideOp(b.along(ls, 0, 0), b.along(os, 0, 0)))
+        rr = b(DivideOp(b.along(rs, 0, 0), b.along(os, 0, 0)))
+        real = b(
+            AddOp(
+                b(MultiplyOp(b.cast(lc, "float32"), lr)), b(MultiplyOp(b.cast(rc, "float32"), rr))
+            )
+        )
+    b.quantized(real, oz, 0, out_dtype)
+    return b.ops
+
+
+def _concatenate(root: qnn.ConcatenateOp) -> list[Operation]:
+    b = _Builder()
+    inputs, scales, zps, os, oz = root.parts()
+    out_dtype = _dtype(root.result)
+    parts = [
+        b(qnn.RequantizeOp(x, s, z, os, oz, axis=0, out_dtype=out_dtype))
+        for x, s, z in zip(inputs, scales, zps)
+    ]
+    b(ConcatenateOp(parts, axis=root.attrs["axis"]))
+    return b.ops
+
+
+def _avg_pool2d(root: qnn.AvgPool2dOp) -> list[Operation]:
+    b = _Builder()
+    data, s_in, z_in, s_out, z_out = root.operands
+    pool = {k: root.attrs[k] for k in qnn.AvgPool2dOp.POOL_ATTRS}
+    centred = b.cast(b.centred(data, z_in, 0), "float32")
+    mean = b(AvgPool2dOp(centred, **pool))
+    ratio = b(DivideOp(b.along(s_in, 0, 0), b.along(s_out, 0, 0)))
+    b.quantized(b(MultiplyOp(mean, ratio)), z_out, 0, _dtype(root.result))
+    return b.ops
+
+
+def _same_params(first: Sequence[SSAValue], second: Sequence[SSAValue]) -> bool:
+    """Both parameter lists are constants of equal values."""
+    for x, y in zip(first, second):
+        a, c = qnn_params.constant(x), qnn_params.constant(y)
+        if a is None or c is None or a.shape != c.shape or not np.array_equal(a, c):
+            return False
+    return True
+
+
+RULES: list[Rule] = [
+    rewrite(
+        Pat(qnn.RequantizeOp, "x", "si", "zi", "so", "zo"),
+        when=[lambda x, root, si, zi, so, zo: _same_params([si, zi], [so, zo])],
+        to="x",
+        name="requantize-identity",
+        doc="requantize to the same constant parameters and type = its input",
+    ),
+    rewrite(
+        Pat(qnn.QuantizeOp),
+        to=_quantize,
+        name="quantize",
+        doc="saturate(round(x / s) + z)",
+    ),
+    rewrite(
+        Pat(qnn.DequantizeOp),
+        to=_dequantize,
+        name="dequantize",
+        doc="float32(q - z) * s",
+    ),
+    rewrite(
+        Pat(qnn.RequantizeOp),
+        when=[lambda root: root.attrs["compute_dtype"] == "float32"],
+        to=_requantize_float,
+        name="requantize-float32",
+        doc="saturate(round(float32(q - zi) * (si / so)) + zo)",
+    ),
+    rewrite(
+        Pat(qnn.RequantizeOp, "x", "si", "zi", "so", "zo"),
+        when=[
+            lambda root: root.attrs["compute_dtype"] == "int64",
+            lambda si, so: qnn_params.constant(si) is not None
+            and qnn_params.constant(so) is not None,
+        ],
+        to=_requantize_int64,
+        name="requantize-fixed-point",
+        doc="saturate(((q - zi) * m + 2^(t-1)) >> t + zo) in int64, constant scales",
+    ),
+    rewrite(
+        Pat(qnn.Conv2dOp),
+        to=_conv2d,
+        name="conv2d",
+        doc="int32 conv of the raw (zx-padded) data and w - zw, minus zx * sum(w - zw)",
+    ),
+    rewrite(Pat(qnn.DenseOp), to=_dense, name="dense", doc="int32 dense of x - zx and w - zw"),
+    rewrite(
+        Pat(qnn.AddOp),
+        to=lambda root: _binary(root, mul=False),
+        name="add",
+        doc="q(float32(a - za) * (sa / so) + float32(b - zb) * (sb / so))",
+    ),
+    rewrite(
+        Pat(qnn.MulOp),
+        to=lambda root: _binary(root, mul=True),
+        name="mul",
+        doc="q(float32((a - za) * (b - zb)) * (sa * sb / so))",
+    ),
+    rewrite(
+        Pat(qnn.ConcatenateOp),
+        to=_concatenate,
+        name="concatenate",
+        doc="concatenate of each input requantized to the output's parameters",
+    ),
+    rewrite(
+        Pat(qnn.AvgPool2dOp),
+        to=_avg_pool2d,
+        name="avg-pool2d",
+        doc="q(avg_pool2d(float32(x - zx)) * (sx / so))",
+    ),
+]
+
+
+@documents_rules(RULES)
+@dataclass(frozen=True)
+class QnnCanonicalizePass(ModulePass):
+    """Rewrite every ``qnn`` op into integer relay ops.
+
+    Input: relay IR with ``qnn`` ops (typed: run ``relay-infer-type`` first).
+
+    Output: relay IR only; an op no rule rewrites (``compute_dtype =
+    "int64"`` with run-time scales) is an error naming it.
+
+    Invariants: every value keeps its type; results equal the qnn
+    references (:mod:`xtvm.reference.qnn`).
+
+    ```mlir
+    %y = qnn.dequantize %q, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+    // becomes
+    %c = relay.cast %q {dtype = "int32"} : (tensor<4xui8>) -> tensor<4xi32>
+    %d = relay.cast %z {dtype = "int32"} : (tensor<ui8>) -> tensor<i32>
+    %e = relay.subtract %c, %d : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+    %f = relay.cast %e {dtype = "float32"} : (tensor<4xi32>) -> tensor<4xf32>
+    %y = relay.multiply %f, %s : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+    """
+
+    name = "qnn-canonicalize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_rules(op, RULES)
+        for inner in op.walk():
+            if inner.name.startswith("qnn."):
+                raise qnn_params.QnnError(
+                    f"qnn-canonicalize: no rule rewrites this op (an int64 requantize needs "
+                    f"constant scales): {inner}"
+                )

@@ -1,0 +1,258 @@
+"""``qnn-fake-quantization-to-integer``: float QDQ regions become qnn ops
+(TVM's ``FakeQuantizationToInteger``), so QDQ models compute in integers.
+
+A QDQ model (onnxruntime's ``QuantFormat.QDQ``) computes each op in float
+between ``DequantizeLinear`` and ``QuantizeLinear``: ``quantize(op(
+dequantize(x)))``. Each rule matches such a region rooted at the
+``qnn.quantize`` and rewrites it into the op's integer form: a convolution
+or dense of dequantized operands becomes ``qnn.conv2d``/``qnn.dense`` (plus
+the ``int32`` bias the quantizer stored with scale ``sx · sw``) and a
+``qnn.requantize``; an add ``qnn.add``; an average pool ``qnn.avg_pool2d``;
+a concatenation ``qnn.concatenate``; ops that only move or select values
+(max pool, reshape, flatten) run on the integers directly, followed by a
+requantize (removed by ``qnn-canonicalize`` when the parameters are equal);
+``quantize(dequantize(x))`` is a requantize. The ``dequantize`` ops left
+without users are erased. Ops outside these regions (a softmax between a
+dequantize and a quantize, as onnxruntime computes it too) stay float.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+
+from xtvm.dialects import qnn
+from xtvm.dialects.relay import (
+    AddOp,
+    AvgPool2dOp,
+    BatchFlattenOp,
+    BiasAddOp,
+    ConcatenateOp,
+    Conv2dOp,
+    DenseOp,
+    GlobalAvgPool2dOp,
+    MaxPool2dOp,
+    MultiplyOp,
+    ReshapeOp,
+)
+from xtvm.dtypes import dtype_name
+from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
+
+
+def _dq(prefix: str) -> Pat:
+    """A ``qnn.dequantize`` capturing ``<prefix>``, its scale and zero point."""
+    return Pat(qnn.DequantizeOp, prefix, f"s{prefix}", f"z{prefix}", name=f"dq_{prefix}")
+
+
+def _dtype(value: SSAValue) -> str:
+    assert isinstance(value.type, TensorType)
+    return dtype_name(value.type.element_type)
+
+
+def _per_tensor(*values: SSAValue) -> bool:
+    for v in values:
+        assert isinstance(v.type, TensorType)
+        if v.type.get_shape() and v.type.get_shape()[0] != 1:
+            return False
+    return True
+
+
+def _requantized(ops: list[Operation], acc: SSAValue, scale: SSAValue, so, zo, axis: int):
+    """Append ``qnn.requantize`` of the ``int32`` ``acc`` (zero point 0)."""
+    from xtvm.constants import dense_from_numpy
+    from xtvm.dialects.relay import ConstOp
+    import numpy as np
+
+    zero = ConstOp(dense_from_numpy(np.zeros((), np.int32)))
+    ops += [zero, qnn.RequantizeOp(acc, scale, zero.result, so, zo, axis=axis, out_dtype=_dtype(zo))]
+    return ops
+
+
+def _conv(root, conv, x, sx, zx, w, sw, zw, b=None) -> list[Operation]:
+    a = conv.attrs
+    ops: list[Operation] = [
+        qconv := qnn.Conv2dOp(
+            x, w, zx, zw, sx, sw, a["strides"], a["padding"], a["dilation"], a["groups"]
+        )
+    ]
+    acc = qconv.result
+    if b is not None:
+        ops.append(bias := BiasAddOp(acc, b, axis=1))
+        acc = bias.result
+    ops.append(scale := MultiplyOp(sx, sw))
+    return _requantized(ops, acc, scale.result, root.scale, root.zero_point, 1)
+
+
+def _dense(root, x, sx, zx, w, sw, zw, b=None) -> list[Operation]:
+    ops: list[Operation] = [dense := qnn.DenseOp(x, w, zx, zw, sx, sw)]
+    acc = dense.result
+    if b is not None:
+        ops.append(add := AddOp(acc, b))
+        acc = add.result
+    ops.append(scale := MultiplyOp(sx, sw))
+    rank = len(acc.type.get_shape())  # type: ignore[attr-defined]
+    return _requantized(ops, acc, scale.result, root.scale, root.zero_point, rank - 1)
+
+
+def _int_conv(conv) -> bool:
+    return conv.attrs.get("out_dtype") is None
+
+
+def _int32(b) -> bool:
+    return _dtype(b) == "int32"
+
+
+def _moved(root, inner, x, sx, zx) -> list[Operation]:
+    """``inner`` (a value-moving op) on the integers ``x``, then a requantize."""
+    clone = type(inner)(x, **{k: v for k, v in inner.attrs.items()})
+    req = qnn.RequantizeOp(
+        clone.results[0], sx, zx, root.scale, root.zero_point, out_dtype=_dtype(root.zero_point)
+    )
+    return [clone, req]
+
+
+def _all_dequantized(cat) -> bool:
+    return all(
+        isinstance(v, OpResult) and isinstance(v.op, qnn.DequantizeOp) and _per_tensor(v.op.scale)
+        for v in cat.operands
+    )
+
+
+def _concat(root, cat) -> list[Operation]:
+    dqs = [v.op for v in cat.operands]  # type: ignore[attr-defined]
+    return [
+        qnn.ConcatenateOp(
+            [d.data for d in dqs],
+            [d.scale for d in dqs],
+            [d.zero_point for d in dqs],
+            root.scale,
+            root.zero_point,
+            axis=cat.attrs["axis"],
+        )
+    ]
+
+
+def _avg(root, pool, x, sx, zx) -> list[Operation]:
+    if isinstance(pool, GlobalAvgPool2dOp):
+        attrs = {"pool_size": x.type.get_shape()[2:]}
+    else:
+        attrs = {k: pool.attrs[k] for k in qnn.AvgPool2dOp.POOL_ATTRS}
+    return [qnn.AvgPool2dOp(x, sx, zx, root.scale, root.zero_point, **attrs)]
+
+
+def _q(inner: Pat) -> Pat:
+    return Pat(qnn.QuantizeOp, inner, "so", "zo")
+
+
+RULES: list[Rule] = [
+    rewrite(
+        _q(Pat(BiasAddOp, Pat(Conv2dOp, _dq("x"), _dq("w"), name="conv"), _dq("b"))),
+        when=[_int_conv, lambda b: _int32(b), lambda sx, zx: _per_tensor(sx, zx)],
+        to=_conv,
+        name="conv2d-bias",
+        doc="q(bias_add(conv2d(dq(x), dq(w)), dq(b))) = requantize(qnn.conv2d(x, w) + b)",
+    ),
+    rewrite(
+        _q(Pat(Conv2dOp, _dq("x"), _dq("w"), name="conv")),
+        when=[_int_conv, lambda sx, zx: _per_tensor(sx, zx)],
+        to=lambda root, conv, x, sx, zx, w, sw, zw: _conv(root, conv, x, sx, zx, w, sw, zw),
+        name="conv2d",
+        doc="q(conv2d(dq(x), dq(w))) = requantize(qnn.conv2d(x, w))",
+    ),
+    rewrite(
+        _q(Pat(AddOp, Pat(DenseOp, _dq("x"), _dq("w")), _dq("b"))),
+        when=[lambda b: _int32(b), lambda sx, zx: _per_tensor(sx, zx)],
+        to=_dense,
+        name="dense-bias",
+        doc="q(dense(dq(x), dq(w)) + dq(b)) = requantize(qnn.dense(x, w) + b)",
+    ),
+    rewrite(
+        _q(Pat(DenseOp, _dq("x"), _dq("w"))),
+        when=[lambda sx, zx: _per_tensor(sx, zx)],
+        to=lambda root, x, sx, zx, w, sw, zw: _dense(root, x, sx, zx, w, sw, zw),
+        name="dense",
+        doc="q(dense(dq(x), dq(w))) = requantize(qnn.dense(x, w))",
+    ),
+    rewrite(
+        _q(Pat(AddOp, _dq("a"), _dq("b"))),
+        when=[lambda sa, za, sb, zb: _per_tensor(sa, za, sb, zb)],
+        to=lambda a, sa, za, b, sb, zb, so, zo: qnn.AddOp(a, b, sa, za, sb, zb, so, zo),
+        name="add",
+        doc="q(dq(a) + dq(b)) = qnn.add(a, b)",
+    ),
+    rewrite(
+        _q(Pat(MaxPool2dOp, _dq("x"), name="inner")),
+        when=[lambda sx, zx: _per_tensor(sx, zx)],
+        to=_moved,
+        name="max-pool2d",
+        doc="q(max_pool2d(dq(x))) = requantize(max_pool2d(x))",
+    ),
+    rewrite(
+        _q(Pat(ReshapeOp, _dq("x"), name="inner")),
+        when=[lambda sx, zx: _per_tensor(sx, zx)],
+        to=_moved,
+        name="reshape",
+        doc="q(reshape(dq(x))) = requantize(reshape(x))",
+    ),
+    rewrite(
+        _q(Pat(BatchFlattenOp, _dq("x"), name="inner")),
+        when=[lambda sx, zx: _per_tensor(sx, zx)],
+        to=_moved,
+        name="batch-flatten",
+        doc="q(batch_flatten(dq(x))) = requantize(batch_flatten(x))",
+    ),
+    rewrite(
+        _q(Pat(AvgPool2dOp, _dq("x"), name="pool")),
+        when=[lambda sx, zx: _per_tensor(sx, zx)],
+        to=_avg,
+        name="avg-pool2d",
+        doc="q(avg_pool2d(dq(x))) = qnn.avg_pool2d(x)",
+    ),
+    rewrite(
+        _q(Pat(GlobalAvgPool2dOp, _dq("x"), name="pool")),
+        when=[lambda sx, zx: _per_tensor(sx, zx)],
+        to=_avg,
+        name="global-avg-pool2d",
+        doc="q(global_avg_pool2d(dq(x))) = qnn.avg_pool2d(x) over the image",
+    ),
+    rewrite(
+        _q(Pat(ConcatenateOp, name="cat")),
+        when=[_all_dequantized],
+        to=_concat,
+        name="concatenate",
+        doc="q(concatenate(dq(a), dq(b), ...)) = qnn.concatenate(a, b, ...)",
+    ),
+    rewrite(
+        _q(_dq("x")),
+        to=lambda root, x, sx, zx, so, zo: qnn.RequantizeOp(
+            x, sx, zx, so, zo, axis=root.attrs["axis"], out_dtype=root.attrs["out_dtype"]
+        ),
+        name="quantize-dequantize",
+        doc="q(dq(x)) = requantize(x)",
+    ),
+]
+
+
+@documents_rules(RULES)
+@dataclass(frozen=True)
+class FakeQuantizationToIntegerPass(ModulePass):
+    """Rewrite float ``dequantize → op → quantize`` regions into qnn ops.
+
+    Input: typed relay IR with ``qnn.quantize``/``qnn.dequantize``.
+
+    Output: the matched regions as qnn ops on the quantized integers; the
+    rest unchanged.
+
+    Invariants: every value keeps its type; a rewritten region computes the
+    integers onnxruntime's QDQ execution computes (its fused QLinear
+    kernels), within one quantization step.
+    """
+
+    name = "qnn-fake-quantization-to-integer"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_rules(op, RULES)
