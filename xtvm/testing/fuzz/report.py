@@ -25,6 +25,8 @@ class Category(str, Enum):
     CRASH = "crash"  # killed by a signal
     HANG = "hang"  # still running at the timeout
     MISMATCH = "mismatch"  # ONNX: xtvm and onnxruntime disagree (see MismatchClass)
+    COMPILE_ERROR = "compile error"  # ONNX: xtvm refused a valid graph of supported ops
+    INVALID = "invalid case"  # ONNX: onnxruntime refused the graph (not counted against xtvm)
 
 
 class MismatchClass(str, Enum):
@@ -35,7 +37,8 @@ class MismatchClass(str, Enum):
     ILL_CONDITIONED = "ill-conditioned"  # the reference agrees with neither, or the values are unstable
 
 
-BUG_CATEGORIES = (Category.TRACEBACK, Category.CRASH, Category.HANG)
+BUG_CATEGORIES = (Category.TRACEBACK, Category.CRASH, Category.HANG, Category.COMPILE_ERROR)
+ONNX_ONLY = (Category.MISMATCH, Category.COMPILE_ERROR, Category.INVALID)
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class Outcome:
     @property
     def is_finding(self) -> bool:
         """Not ``ok`` nor a clean error: worth a reproducer."""
-        return self.category not in (Category.OK, Category.CLEAN_ERROR)
+        return self.category not in (Category.OK, Category.CLEAN_ERROR, Category.INVALID)
 
     @property
     def is_xtvm_bug(self) -> bool:
@@ -165,8 +168,9 @@ class Report:
 
     def table(self) -> str:
         """The summary: cases per category, then one line per distinct finding."""
-        order = [c.value for c in Category if c is not Category.MISMATCH]
+        order = [c.value for c in Category if c not in ONNX_ONLY]
         if self.fuzzer == "onnx":
+            order += [Category.COMPILE_ERROR.value, Category.INVALID.value]
             order += [f"mismatch: {m.value}" for m in MismatchClass]
         rows = [f"{self.fuzzer} fuzzer, seed {self.seed}: {self.runs} runs"]
         rows += [f"  {label:<28} {self.counts.get(label, 0):>6}" for label in order]
