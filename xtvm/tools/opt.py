@@ -16,8 +16,10 @@ never show a Python traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Sequence
+from typing import IO
 
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
@@ -25,7 +27,11 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from xdsl.dialects.builtin import ModuleOp
+
 from xtvm.dialects.registry import DIALECTS
+from xtvm.ir.printing import ELIDE_DEFAULT, print_module
+from xtvm.ir.resources import parse_with_resources
 from xtvm.passes.registry import PASSES
 
 
@@ -50,6 +56,15 @@ class XtvmOptMain(xDSLOptMain):
             action="store_true",
             help="print the IR after every pass to stderr, with the pipeline that reproduces it",
         )
+        arg_parser.add_argument(
+            "--elide-large-constants",
+            type=int,
+            nargs="?",
+            const=ELIDE_DEFAULT,
+            metavar="N",
+            help=f"print constants of more than N ({ELIDE_DEFAULT}) elements as "
+            "dense_resource<__elided__> (for reading; the output does not compile)",
+        )
 
     def setup_pipeline(self) -> None:
         if not self.args.print_ir_after_all:
@@ -71,6 +86,36 @@ class XtvmOptMain(xDSLOptMain):
             print(file=sys.stderr)
 
         self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, dump)
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        """xDSL's parse, then every dense_resource becomes the dense attribute
+        of its blob (:func:`xtvm.ir.resources.parse_with_resources`)."""
+        data = chunk.read()
+        parse = super().parse_chunk
+        return parse_with_resources(
+            lambda: parse(io.BytesIO(data), file_extension, start_offset),
+            data.decode(),
+            self.get_input_name(),
+        )
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        """The module as text through :func:`xtvm.ir.printing.print_module`
+        (large constants as resource blobs, or elided); other ``-t`` targets
+        as xDSL prints them."""
+        if self.args.target != "mlir":
+            return super().output_resulting_program(prog)
+        out = io.StringIO()
+        print_module(
+            prog,
+            out,
+            elide_larger_than=self.args.elide_large_constants,
+            print_generic_format=self.args.print_op_generic,
+            print_properties_as_attributes=self.args.print_no_properties,
+            print_debuginfo=self.args.print_debuginfo,
+        )
+        return out.getvalue()
 
     def run(self) -> None:
         try:
