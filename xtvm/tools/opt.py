@@ -4,39 +4,48 @@
 xtvm-opt model.mlir -p 'relay-infer-type,relay-fuse-ops{max-depth=8}' -o out.mlir
 xtvm-opt invalid.mlir --split-input-file --verify-diagnostics
 xtvm-opt model.mlir -p relay-fold-constant --print-ir-after-all
+xtvm-opt --list-passes
+cat model.mlir | xtvm-opt - -p relay-fold-constant
 ```
 
 It is xDSL's ``xdsl-opt`` with xtvm's dialects and passes registered, and
-with diagnostics a compiler engineer can act on: a parse error prints
-``file:line:col: error: ...`` and the offending line, a verifier or pass
-failure prints ``file: error: ...`` with the failing op; both exit 1 and
-never show a Python traceback.
+with diagnostics a compiler engineer can act on: a parse error, a verifier
+error (every failing op, not only the first) and a failed pass each print
+``file:line:col: error: ...``, the source line and a caret, and exit 1 —
+never a Python traceback. With ``--split-input-file`` every chunk is
+processed and every bad chunk reported, with the line numbers of the file.
+``--verify-diagnostics`` checks the diagnostics against the file's
+``// expected-error {{...}}`` annotations, as MLIR's does
+(:mod:`xtvm.tools.verify_diagnostics`).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import IO
 
-from xdsl.ir import Operation
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline, get_pass_option_infos
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xdsl.dialects.builtin import ModuleOp
-
 from xtvm.dialects.registry import DIALECTS
+from xtvm.ir.diagnostics import Diagnostic, InvalidIRError, failure_diagnostic, verify_module
+from xtvm.ir.parse import parse_module, split_input
 from xtvm.ir.printing import ELIDE_DEFAULT, print_module
 from xtvm.ir.resources import parse_with_resources
 from xtvm.passes.registry import PASSES
+from xtvm.tools.verify_diagnostics import check_diagnostics, parse_expectations
 
 
 class XtvmOptMain(xDSLOptMain):
-    """xdsl-opt with xtvm's registries, error reporting and IR dumps."""
+    """xdsl-opt with xtvm's registries, located diagnostics and IR dumps."""
 
     def register_all_dialects(self) -> None:
         super().register_all_dialects()
@@ -46,6 +55,7 @@ class XtvmOptMain(xDSLOptMain):
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
+        self.xdsl_passes = dict(self.available_passes)
         for name, factory in PASSES.items():
             self.register_pass(name, factory)
 
@@ -65,40 +75,88 @@ class XtvmOptMain(xDSLOptMain):
             help=f"print constants of more than N ({ELIDE_DEFAULT}) elements as "
             "dense_resource<__elided__> (for reading; the output does not compile)",
         )
+        arg_parser.add_argument(
+            "--list-passes",
+            action="store_true",
+            help="list xtvm's passes, then xDSL's, with a description and their options",
+        )
+        for action in arg_parser._actions:  # xDSL's help describes xDSL's meaning
+            if action.dest == "verify_diagnostics":
+                action.help = (
+                    "check the diagnostics against the input's '// expected-error {{...}}' "
+                    "annotations (MLIR's meaning); exit 1 on any difference"
+                )
+            elif action.dest == "input_file":
+                action.help = "input file ('-' or nothing: standard input)"
 
     def setup_pipeline(self) -> None:
-        if not self.args.print_ir_after_all:
-            super().setup_pipeline()
-            return
+        """The -p pipeline; between passes: verify (every failing op), time,
+        print (--print-between-passes) and dump (--print-ir-after-all)."""
         done: list[str] = []
+        started = time.perf_counter()
 
-        def dump(previous: ModulePass | None, module: Operation, _next: ModulePass | None) -> None:
+        def between(previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+            nonlocal started
+            if self.args.time_passes and previous is not None:
+                print(f"Pass {previous.name} took {time.perf_counter() - started} seconds")
             if not self.args.disable_verify:
-                module.verify()
-            if previous is None:
-                return
-            spec = previous.pipeline_pass_spec()
-            kebab = type(spec)(spec.name, {k.replace("_", "-"): v for k, v in spec.parameters.items()})
-            done.append(str(kebab))
-            print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stderr)
-            print(f"// reproduce: xtvm-opt -p '{','.join(done)}'", file=sys.stderr)
-            Printer(stream=sys.stderr).print_op(module)
-            print(file=sys.stderr)
+                verify_module(module)
+            if previous is not None and following is not None and self.args.print_between_passes:
+                print(f"IR after {previous.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+            if previous is not None and self.args.print_ir_after_all:
+                done.append(pass_spec_text(previous))
+                print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stderr)
+                print(f"// reproduce: xtvm-opt -p '{','.join(done)}'", file=sys.stderr)
+                Printer(stream=sys.stderr).print_op(module)
+                print(file=sys.stderr)
+            started = time.perf_counter()
 
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, dump)
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, between)
 
-    def parse_chunk(
-        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
-    ) -> ModuleOp | None:
-        """xDSL's parse, then every dense_resource becomes the dense attribute
-        of its blob (:func:`xtvm.ir.resources.parse_with_resources`)."""
-        data = chunk.read()
-        parse = super().parse_chunk
-        return parse_with_resources(
-            lambda: parse(io.BytesIO(data), file_extension, start_offset),
-            data.decode(),
-            self.get_input_name(),
-        )
+    def get_input_name(self) -> str:
+        name = self.args.input_file
+        return "<stdin>" if name in (None, "-") else name
+
+    def read_input(self) -> str:
+        """The input text (a file, or standard input for '-' or no file)."""
+        if self.args.input_file in (None, "-"):
+            return sys.stdin.read()
+        with open(self.args.input_file, encoding="utf-8") as f:
+            return f.read()
+
+    def run(self) -> None:
+        """Process every chunk; print its output, or its diagnostics (checked
+        against the annotations with --verify-diagnostics). Exit 1 if any
+        chunk failed or any diagnostic was not as expected."""
+        if self.args.list_passes:
+            xdsl_only = {k: v for k, v in self.xdsl_passes.items() if k not in PASSES}
+            print(list_passes(PASSES, xdsl_only), end="")
+            return
+        name = self.get_input_name()
+        text = self.read_input()
+        chunks = split_input(text) if self.args.split_input_file else [text]
+        output = self.prepare_output()
+        failed = False
+        try:
+            for i, chunk in enumerate(chunks):
+                if i > 0:
+                    output.write("// -----\n")
+                diagnostics = self.process_chunk(chunk, name, output)
+                if self.args.verify_diagnostics:
+                    expected, problems = parse_expectations(chunk, name)
+                    problems += check_diagnostics(diagnostics, expected, name)
+                else:
+                    problems = diagnostics
+                for d in problems:
+                    print(d.render(), file=sys.stderr)
+                failed = failed or bool(problems)
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        if failed:
+            sys.exit(1)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         """The module as text through :func:`xtvm.ir.printing.print_module`
@@ -117,31 +175,87 @@ class XtvmOptMain(xDSLOptMain):
         )
         return out.getvalue()
 
-    def run(self) -> None:
+    def process_chunk(self, text: str, name: str, output: IO[str]) -> list[Diagnostic]:
+        """Parse, run the pipeline, print the result; or return what went wrong."""
         try:
-            super().run()
+            module = parse_with_resources(lambda: parse_module(text, name, self.ctx), text, name)
         except ParseError as e:
-            sys.exit(report_parse_error(e))
-        except (DiagnosticException, PassFailedException) as e:
-            print(f"{self.get_input_name()}: error: {e}", file=sys.stderr)
-            sys.exit(1)
+            return [Diagnostic.from_parse_error(e)]
+        try:
+            self.apply_passes(module)
+        except InvalidIRError as e:
+            return [d.with_source(text) for d in e.diagnostics]
+        except ParseError as e:  # a file a pass reads (apply-pdl's patterns)
+            return [Diagnostic.from_parse_error(e)]
+        except DiagnosticException as e:
+            return [failure_diagnostic(module, e, name).with_source(text)]
+        output.write(self.output_resulting_program(module))
+        output.flush()
+        return []
+
+
+def pass_spec_text(p: ModulePass) -> str:
+    """The ``-p`` text of a configured pass, options in kebab-case."""
+    spec = p.pipeline_pass_spec()
+    return str(type(spec)(spec.name, {k.replace("_", "-"): v for k, v in spec.parameters.items()}))
+
+
+def summary(cls: type) -> str:
+    """The first sentence of a class docstring, on one line ('' for none:
+    a dataclass without a docstring gets its signature as one)."""
+    doc = (cls.__doc__ or "").strip()
+    if doc.startswith(f"{cls.__name__}("):
+        return ""
+    paragraph = doc.split("\n\n")[0]
+    return re.split(r"(?<=\.)\s", " ".join(paragraph.split()), maxsplit=1)[0]
+
+
+def list_passes(
+    xtvm_passes: dict[str, Callable[[], type[ModulePass]]],
+    xdsl_passes: dict[str, Callable[[], type[ModulePass]]],
+) -> str:
+    """``--list-passes``: each pass, its summary and options (``name: type = default``);
+    xDSL's passes after xtvm's (an xtvm pass may replace one of the same name)."""
+    lines = []
+    for title, passes in (("xtvm passes", xtvm_passes), ("xDSL passes", xdsl_passes)):
+        lines.append(f"{title}:")
+        for name in sorted(passes):
+            cls = passes[name]()
+            lines.append(f"  {name}  {summary(cls)}".rstrip())
+            for option in get_pass_option_infos(cls):
+                kind = " | ".join(t.strip() for t in option.expected_type.strip("'\"").split("|"))
+                default = "" if option.default_value is None else f" = {option.default_value}"
+                lines.append(f"      {option.name.replace('_', '-')}: {kind}{default}")
+        lines.append("")
+    return "\n".join(lines)
 
 
 def report_parse_error(e: ParseError) -> int:
-    """Print ``file:line:col: error: message`` and the source line; return 1."""
-    loc = e.span.get_location()
-    context = e.span.print_with_context(None).split("\n", 1)[1].rstrip("\n")
-    print(f"{loc}: error: {e.msg}\n{context}", file=sys.stderr)
+    """Print ``file:line:col: error: message``, the source line and a caret; return 1."""
+    print(Diagnostic.from_parse_error(e).render(), file=sys.stderr)
     return 1
 
 
+def pipeline_error(e: ArgSpecParseError) -> str:
+    """xDSL's pipeline syntax error, with a hint for the usual cause."""
+    text = str(e).replace("Error parsing pass pipeline specification:\n", "", 1)
+    hint = ""
+    if re.search(r"=[^\"'{},\s]*[./]", text.split("\n", 2)[1] if "\n" in text else ""):
+        hint = '\nnote: quote option values that hold "." or "/": pdl_file="rules.pdl.mlir"'
+    return f"error in the pass pipeline: {text.rstrip()}{hint}"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    """Run ``xtvm-opt``; every user error is a message and exit code 1."""
     try:
         XtvmOptMain(description="xtvm modular optimizer driver", args=argv).run()
-    except (ValueError, KeyError) as e:  # bad pipeline string, unknown pass or option
+    except ArgSpecParseError as e:  # a BaseException in xDSL
+        print(f"xtvm-opt: {pipeline_error(e)}", file=sys.stderr)
+        sys.exit(1)
+    except (ValueError, KeyError) as e:  # unknown pass or option
         print(f"xtvm-opt: error: {e}", file=sys.stderr)
         sys.exit(1)
-    except FileNotFoundError as e:
+    except OSError as e:
         print(f"xtvm-opt: error: {e.strerror}: {e.filename}", file=sys.stderr)
         sys.exit(1)
 

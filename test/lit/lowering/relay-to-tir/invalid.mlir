@@ -1,44 +1,40 @@
-// RUN: xtvm-opt %s -p convert-relay-to-tir --split-input-file --verify-diagnostics | filecheck %s
-// What convert-relay-to-tir rejects; each error names the pass and prints the op.
+// RUN: xtvm-opt %s -p convert-relay-to-tir --split-input-file --verify-diagnostics
+// What convert-relay-to-tir rejects; each error names the pass and is reported at the op.
 
 // A non-scalar constant inside a primitive function (constants are graph parameters).
 func.func private @fused_add(%p0: tensor<3xf32>) -> tensor<3xf32> attributes {relay.primitive} {
+  // expected-error @+1 {{convert-relay-to-tir: a non-scalar constant (tensor<3xf32>) in primitive function @fused_add: constants must be graph parameters, passed to the kernel as arguments; only scalar (or splat) constants become immediates}}
   %c = relay.const dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
   %0 = relay.add %p0, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
-// CHECK: convert-relay-to-tir: a non-scalar constant (tensor<3xf32>) in primitive function @fused_add: constants must be graph parameters, passed to the kernel as arguments; only scalar (or splat) constants become immediates
-// CHECK-NEXT: %c = relay.const dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
 
 // -----
 
 // A dynamic dimension.
 func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{convert-relay-to-tir: operand 0 of 'relay.nn.relu' has the dynamic type tensor<?x4xf32>; only static shapes lower}}
   %0 = relay.nn.relu %x : tensor<?x4xf32>
   func.return %0 : tensor<?x4xf32>
 }
-// CHECK: convert-relay-to-tir: operand 0 of 'relay.nn.relu' has the dynamic type tensor<?x4xf32>; only static shapes lower
-// CHECK-NEXT: %0 = relay.nn.relu %x : tensor<?x4xf32>
 
 // -----
 
 // Only relay ops may appear in a primitive function.
 func.func private @fused_call(%p0: tensor<4xf32>) -> tensor<4xf32> attributes {relay.primitive} {
+  // expected-error @+1 {{convert-relay-to-tir: 'func.call' cannot appear in primitive function @fused_call}}
   %0 = func.call @other(%p0) : (tensor<4xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
 func.func @other(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %x : tensor<4xf32>
 }
-// CHECK: convert-relay-to-tir: 'func.call' cannot appear in primitive function @fused_call
-// CHECK-NEXT: %0 = func.call @other(%p0) : (tensor<4xf32>) -> tensor<4xf32>
 
 // -----
 
 // Softmax needs floats.
 func.func @main(%x: tensor<2x4xi32>) -> tensor<2x4xi32> {
+  // expected-error @+1 {{convert-relay-to-tir: cannot lower 'relay.nn.softmax': softmax needs a float tensor, got int32}}
   %0 = relay.nn.softmax %x : tensor<2x4xi32>
   func.return %0 : tensor<2x4xi32>
 }
-// CHECK: convert-relay-to-tir: cannot lower 'relay.nn.softmax': softmax needs a float tensor, got int32
-// CHECK-NEXT: %0 = relay.nn.softmax %x : tensor<2x4xi32>

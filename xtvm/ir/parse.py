@@ -1,0 +1,81 @@
+"""Parse textual IR so that every op knows where it came from.
+
+xDSL's parser keeps an op's source position only while it parses; the op
+itself gets an unknown location unless the text spells ``loc(...)``. The
+:class:`LocatedParser` here attaches a builtin ``FileLineColLoc(file, line,
+col)`` to every op it parses without one, so verifiers, passes and tools can
+say where a problem is (:func:`xtvm.ir.location_of`). Locations print only
+with ``--print-debuginfo``; ordinary output is unchanged.
+
+```python
+from xtvm.ir.parse import parse_module
+
+module = parse_module(open("model.mlir").read(), "model.mlir")
+```
+
+:func:`split_input` cuts a file at ``// -----`` (``--split-input-file``) and
+pads each piece so that line and column numbers stay those of the file.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+
+SPLIT_MARKER = "// -----"
+"""What ``--split-input-file`` cuts at (anywhere in the text, as xDSL does)."""
+
+
+class LocatedParser(Parser):
+    """xDSL's parser, attaching ``FileLineColLoc`` to ops without ``loc(...)``."""
+
+    _line_start = 0
+    """Position and 1-based number of the last line an op started on: ops
+    start in increasing order, so counting newlines from there keeps parsing
+    linear (xDSL's ``Span.get_location`` counts from the file's start)."""
+    _line = 1
+
+    def parse_operation(self) -> Operation:
+        span = self._current_token.span
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            op.location = self._location(span.input.content, span.input.name, span.start)
+        return op
+
+    def _location(self, text: str, filename: str, pos: int) -> FileLineColLoc:
+        if pos < self._line_start:
+            self._line_start, self._line = 0, 1
+        self._line += text.count("\n", self._line_start, pos)
+        self._line_start = text.rfind("\n", 0, pos) + 1
+        column = pos - self._line_start + 1
+        return FileLineColLoc(StringAttr(filename), IntAttr(self._line), IntAttr(column))
+
+
+def default_context() -> Context:
+    """A context with every xDSL and xtvm dialect registered (lazily)."""
+    from xtvm.driver.pipeline import mlir_context
+
+    return mlir_context()
+
+
+def parse_module(text: str, filename: str = "<string>", ctx: Context | None = None) -> ModuleOp:
+    """Parse ``text`` (named ``filename`` in locations and errors) into a module
+    whose ops carry their ``file:line:col``. Raises xDSL's ``ParseError``."""
+    return LocatedParser(ctx or default_context(), text, filename).parse_module()
+
+
+def split_input(text: str) -> list[str]:
+    """``text`` cut at every ``// -----``; each piece is padded with the newlines
+    and spaces before it, so its positions are those of the whole file."""
+    pieces = text.split(SPLIT_MARKER)
+    chunks = [pieces[0]]
+    consumed = len(pieces[0])
+    for piece in pieces[1:]:
+        consumed += len(SPLIT_MARKER)
+        before = text[:consumed]
+        column = consumed - (before.rfind("\n") + 1)
+        chunks.append("\n" * before.count("\n") + " " * column + piece)
+        consumed += len(piece)
+    return chunks
