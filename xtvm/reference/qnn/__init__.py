@@ -16,9 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from xtvm.reference.relay import conv as relay_conv
-from xtvm.reference.relay import pool as relay_pool
-
 F32 = np.float32
 
 
@@ -108,6 +105,8 @@ def conv2d(
     out_dtype: str = "int32",
 ) -> np.ndarray:
     """``conv(x - zp_x, w - zp_w)`` in ``int32`` (padding holds real zeros)."""
+    from xtvm.reference.relay import conv as relay_conv  # here: relay's table imports this one
+
     x = data.astype(np.int32) - along(data_zero_point, 1, 4).astype(np.int32)
     w = weight.astype(np.int32) - along(weight_zero_point, 0, 4).astype(np.int32)
     return relay_conv.conv(x, w, strides, padding, dilation, groups, out_dtype)
@@ -169,6 +168,8 @@ def concatenate(args: Sequence[np.ndarray], axis: int = 0) -> np.ndarray:
 def avg_pool2d(data, in_scale, in_zp, out_scale, out_zp, **pool: Any) -> np.ndarray:
     """The mean of each window of ``data - zp_in`` (``float32``), scaled by
     ``s_in / s_out``, rounded, plus ``zp_out``, saturated."""
+    from xtvm.reference.relay import pool as relay_pool  # here: relay's table imports this one
+
     centred = (data.astype(np.int32) - np.asarray(in_zp).astype(np.int32).reshape(())).astype(F32)
     mean = relay_pool.REFERENCES["relay.nn.avg_pool2d"]([centred], pool)
     ratio = np.asarray(in_scale, F32).reshape(()) / np.asarray(out_scale, F32).reshape(())
