@@ -201,7 +201,7 @@ class ReduceLogSumExp(_ReduceAxesInputV18):
         out = node.emit(AddOp(node.emit(LogOp(total)), m))
         if keepdims:
             return out
-        shape = MaxOp.reduced_shape(static_shape(x), {"axis": axes, "keepdims": False, "exclude": False})
+        shape = MaxOp.reduced_shape(static_shape(x), MaxOp.with_defaults({"axis": axes}))
         return node.emit(ReshapeOp(out, shape))
 
 
