@@ -374,14 +374,14 @@ class GraphModule(Module):
                 f"{len(self._graph.outputs)} output(s)"
             )
         result = self._entries[self._graph.outputs[index]]
-        return out.copyfrom(result) if out is not None else result
+        return _copy_to(out, result, "get_output") if out is not None else result
 
     def get_input(self, key: int | str, out: NDArray | None = None) -> NDArray:
         """The array of input `key` (index or name; parameters by name), or a copy in `out`."""
         self._claim("get_input")
         _, entry = self._entry_of(key, "get_input")
         result = self._entries[entry]
-        return out.copyfrom(result) if out is not None else result
+        return _copy_to(out, result, "get_input") if out is not None else result
 
     def get_num_outputs(self) -> int:
         return len(self._graph.outputs)
@@ -402,6 +402,13 @@ class GraphModule(Module):
     def load_params(self, param_bytes: bytes | bytearray) -> None:
         """Set inputs and parameters by name from `runtime.save_param_dict` bytes."""
         self.set_input(**load_param_dict(param_bytes))
+
+
+def _copy_to(out: Any, result: NDArray, what: str) -> NDArray:
+    """``out.copyfrom(result)``, when ``out`` is an NDArray."""
+    if not isinstance(out, NDArray):
+        raise XTVMError(f"{what}: 'out' must be an NDArray, got {type(out).__name__}")
+    return out.copyfrom(result)
 
 
 def create(graph_json: str, lib: Module, device: Device | Sequence[Device]) -> GraphModule:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -131,6 +132,7 @@ class Report:
     counts: Counter[str] = field(default_factory=Counter)
     findings: dict[str, Finding] = field(default_factory=dict)
     runs: int = 0
+    progress: Callable[[str], None] | None = None  # told the counts every 50 runs
 
     def record(self, case: str, outcome: Outcome) -> Finding | None:
         """Counts ``outcome``; returns the new :class:`Finding` when it is
@@ -138,6 +140,8 @@ class Report:
         :meth:`write`), else None."""
         self.runs += 1
         self.counts[outcome.label] += 1
+        if self.progress is not None and self.runs % 50 == 0:
+            self.progress(f"  {self.runs} runs: {dict(sorted(self.counts.items()))}")
         if not outcome.is_finding:
             return None
         key = f"{outcome.label}|{outcome.signature}"

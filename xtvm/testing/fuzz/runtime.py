@@ -221,9 +221,10 @@ def scenario_executor_api(ctx: Context) -> None:
 
     r = ctx.rng
     factory = load_module(ctx.dir / "model.so")
-    devices = [None, 0, "cpu", cpu(5), Device(2, 0), [cpu(0), cpu(0)], [], (cpu(0),), object()]
+    devices = [lambda: None, lambda: 0, lambda: "cpu", lambda: cpu(5), lambda: Device(2, 0),
+               lambda: [cpu(0), cpu(0)], lambda: [], lambda: (cpu(0),), lambda: object()]
     for _ in range(r.randint(1, 3)):
-        ctx.attempt("factory['default'](dev)", lambda d: factory["default"](d), r.choice(devices))
+        ctx.attempt("factory['default'](dev)", lambda d: factory["default"](d()), r.choice(devices))
     for name in r.sample(["nope", "", "default", "__xtvm_metadata", "x" * 1000, "\x00", "run"], 2):
         ctx.attempt(f"factory[{name!r}]", lambda n: factory[n], name)
     gmod = ctx.executor()
@@ -297,6 +298,7 @@ def scenario_ndarray(ctx: Context) -> None:
 def _load_and_run(ctx: Context, path: Path, what: str) -> None:
     from xtvm.runtime import cpu, load_module
 
+    print(f"loading {what}", file=sys.stderr, flush=True)  # shown if the child crashes
     lib = ctx.attempt(what, load_module, path)
     if lib is None:
         return

@@ -14,6 +14,7 @@ The next call starts a fresh child. The child's address space is limited
 
 from __future__ import annotations
 
+import faulthandler
 import importlib
 import json
 import os
@@ -123,6 +124,7 @@ def serve(module_name: str) -> None:
     protocol = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the tasks' own prints go to stderr
     sys.stdout = sys.stderr
+    faulthandler.enable()  # a crash prints the Python stack to stderr (the report shows its tail)
     module = importlib.import_module(module_name)
     for line in sys.stdin:
         task = json.loads(line)
