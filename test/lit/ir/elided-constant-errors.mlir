@@ -7,7 +7,7 @@
 // CHECK: error: constant 'relay.const' at {{.*}}elided-constant-errors.mlir:[[# @LINE + 6]]:3 : tensor<64xf32> was elided when the file was printed (--elide-large-constants); print it again without that flag
 // CHECK-NOT: Traceback
 
-// COMPILE: xtvm-compile: error: constant 'relay.const'{{.*}} : tensor<64xf32> was elided when the file was printed (--elide-large-constants); print it again without that flag
+// COMPILE: xtvm-compile: error: constant 'relay.const' at {{.*}}elided-constant-errors.mlir:[[# @LINE + 3]]:3 : tensor<64xf32> was elided when the file was printed (--elide-large-constants); print it again without that flag
 // COMPILE-NOT: Traceback
 func.func @main() -> tensor<64xf32> {
   %w = relay.const dense_resource<__elided__> : tensor<64xf32>
