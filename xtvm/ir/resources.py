@@ -43,10 +43,12 @@ from contextlib import contextmanager
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     Builtin,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
+    DictionaryAttr,
     IndexType,
     IntegerType,
     ModuleOp,
@@ -183,12 +185,28 @@ def parse_with_resources(
 
 
 def _replace_resources(op: Operation, resolve: Callable[[DenseResourceAttr], Attribute]) -> None:
-    """Resolve the ``dense_resource`` properties and attributes of ``op`` (not
-    those nested in arrays or dictionaries, where xtvm puts none)."""
+    """Resolve the ``dense_resource``s among the properties and attributes of
+    ``op``, also inside arrays and dictionaries (a function's ``arg_attrs``)."""
     for table in (op.properties, op.attributes):
         for name, attr in table.items():
-            if isinstance(attr, DenseResourceAttr) and not is_elided(attr):
-                table[name] = resolve(attr)
+            new = _resolved(attr, resolve)
+            if new is not attr:
+                table[name] = new
+
+
+def _resolved(attr: Attribute, resolve: Callable[[DenseResourceAttr], Attribute]) -> Attribute:
+    """``attr`` with its blobs resolved (``attr`` itself if it holds none)."""
+    if isinstance(attr, DenseResourceAttr):
+        return attr if is_elided(attr) else resolve(attr)
+    if isinstance(attr, ArrayAttr):
+        items = [_resolved(a, resolve) for a in attr.data]
+        changed = any(new is not old for new, old in zip(items, attr.data))
+        return ArrayAttr(items) if changed else attr
+    if isinstance(attr, DictionaryAttr):
+        entries = {k: _resolved(a, resolve) for k, a in attr.data.items()}
+        changed = any(entries[k] is not a for k, a in attr.data.items())
+        return DictionaryAttr(entries) if changed else attr
+    return attr
 
 
 def _dense_of(

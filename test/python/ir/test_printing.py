@@ -225,3 +225,19 @@ def test_a_symbol_names_the_blob_of_its_constant():
     printed = module_text(parse(text))
     assert "@fc1_weight(dense_resource<fc1_weight> : tensor<200xf32>)" in printed
     assert module_text(parse(printed)) == printed
+
+
+def test_a_constant_nested_in_attributes_round_trips():
+    data = np.arange(200, dtype=np.float32)
+    text = (
+        f'func.func @f(%x: tensor<2xf32> {{my.w = dense<"0x{data.tobytes().hex()}"> : tensor<200xf32>}}) '
+        f'attributes {{my.table = [{{w = dense<"0x{data.tobytes().hex()}"> : tensor<200xf32>}}]}} {{\n'
+        "  func.return\n}\n"
+    )
+    printed = module_text(parse(text))
+    assert printed.count("dense_resource<") == 2
+    again = parse(printed)
+    assert module_text(again) == printed
+    fn = again.body.block.first_op
+    assert fn.arg_attrs.data[0].data["my.w"] == dense_from_numpy(data)
+    assert fn.attributes["my.table"].data[0].data["w"] == dense_from_numpy(data)
