@@ -256,10 +256,18 @@ def _find_code(text: str, pattern: str, start: int = 0) -> tuple[int, int]:
 
 
 def elided_ops(module: Operation) -> Iterator[Operation]:
-    """The ops holding an elided constant."""
+    """The ops holding an elided constant (also inside arrays and dictionaries)."""
     for op in module.walk():
-        if any(is_elided(a) for a in (*op.properties.values(), *op.attributes.values())):
+        if any(_holds_elided(a) for a in (*op.properties.values(), *op.attributes.values())):
             yield op
+
+
+def _holds_elided(attr: Attribute) -> bool:
+    if isinstance(attr, ArrayAttr):
+        return any(_holds_elided(a) for a in attr.data)
+    if isinstance(attr, DictionaryAttr):
+        return any(_holds_elided(a) for a in attr.data.values())
+    return is_elided(attr)
 
 
 def check_not_elided(module: Operation) -> None:

@@ -241,3 +241,16 @@ def test_a_constant_nested_in_attributes_round_trips():
     fn = again.body.block.first_op
     assert fn.arg_attrs.data[0].data["my.w"] == dense_from_numpy(data)
     assert fn.attributes["my.table"].data[0].data["w"] == dense_from_numpy(data)
+
+
+def test_an_elided_constant_nested_in_attributes_is_found():
+    text = (
+        "func.func @f(%x: tensor<2xf32> {my.w = dense_resource<__elided__> : tensor<200xf32>}) {\n"
+        "  func.return\n}\n"
+    )
+    module = parse(text)
+    assert module_text(module) == "builtin.module {\n" + "\n".join(
+        "  " + line if line else line for line in text.rstrip("\n").split("\n")
+    ) + "\n}\n"
+    with pytest.raises(ElidedConstantError, match="constant 'func.func'"):
+        check_not_elided(module)
