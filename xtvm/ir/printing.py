@@ -20,7 +20,10 @@ into Python numbers before writing its hex.
 ``elide_larger_than=N`` (the tools' ``--elide-large-constants[=N]``, MLIR's
 ``--mlir-elide-elementsattrs-if-larger``) prints constants with more than
 ``N`` elements as ``dense_resource<__elided__>``, with no data: a file to
-read, which parses and prints again but does not compile.
+read, which parses and prints again but does not compile. An elided
+constant read back prints as it was; any other ``DenseResourceAttr`` (from
+a parse that did not load its blob) prints without a blob, so reading the
+output says the blob is missing.
 
 ```python
 from xtvm.ir.printing import print_module, module_text
@@ -37,12 +40,9 @@ import re
 import sys
 from typing import IO, Any
 
-from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     AnyFloat,
-    Builtin,
     DenseIntOrFPElementsAttr,
-    DenseResourceAttr,
     IndexType,
     IntegerType,
     StringAttr,
@@ -116,9 +116,8 @@ class _ResourcePrinter(Printer):
         super().__init__(**options)
         self.elide_larger_than = elide_larger_than
         self.resource_threshold = resource_threshold
-        self.blobs: dict[str, DenseIntOrFPElementsAttr | str] = {}
-        """Key -> the constant whose bytes the blob holds (or, for a
-        ``DenseResourceAttr`` built outside a parse, its blob text)."""
+        self.blobs: dict[str, DenseIntOrFPElementsAttr] = {}
+        """Key -> the constant whose bytes the blob holds."""
         self._keys: dict[int, str] = {}
         """``id`` of a printed constant -> its key: an attribute printed twice
         shares one blob."""
@@ -134,8 +133,6 @@ class _ResourcePrinter(Printer):
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_large(attribute):
             return
-        if isinstance(attribute, DenseResourceAttr) and attribute.resource_handle.data != ELIDED:
-            self._keep_foreign_blob(attribute.resource_handle.data)
         super().print_attribute(attribute)
 
     def _print_large(self, attr: DenseIntOrFPElementsAttr) -> bool:
@@ -152,10 +149,8 @@ class _ResourcePrinter(Printer):
             self._print_splat(attr)
         elif self.elide_larger_than is not None and count > self.elide_larger_than:
             self._print_resource(ELIDED, attr)
-        elif count > self.resource_threshold:
+        else:  # more than resource_threshold elements
             self._print_resource(self._key_of(attr), attr)
-        else:
-            return False
         return True
 
     def _print_resource(self, key: str, attr: DenseIntOrFPElementsAttr) -> None:
@@ -178,11 +173,11 @@ class _ResourcePrinter(Printer):
     def _key_of(self, attr: DenseIntOrFPElementsAttr) -> str:
         if id(attr) in self._keys:
             return self._keys[id(attr)]
-        hint = None
-        if self._op is not None and self._op.results:
-            hint = self._op.results[0].name_hint
-        elif self._op is not None and isinstance(sym := self._op.properties.get("sym_name"), StringAttr):
-            hint = sym.data  # a symbol holding a constant: llvm.mlir.global @weights
+        hint, op = None, self._op
+        if op is not None and op.results:
+            hint = op.results[0].name_hint
+        elif op is not None and isinstance(symbol := op.properties.get("sym_name"), StringAttr):
+            hint = symbol.data  # a symbol holding a constant: llvm.mlir.global @weights
         key = self._unique(resource_key(hint)) if hint else self._unique("__xtvm_const", 0)
         self._keys[id(attr)] = key
         self.blobs[key] = attr
@@ -197,14 +192,6 @@ class _ResourcePrinter(Printer):
             key = f"{base}_{n}"
         return key
 
-    def _keep_foreign_blob(self, key: str) -> None:
-        """Keep the blob of a ``dense_resource`` that xDSL holds (IR built
-        from xDSL's own parse), so the text stays complete."""
-        interface = Builtin.get_interface(OpAsmDialectInterface)
-        blob = interface.lookup(key) if interface is not None else None
-        if blob:
-            self.blobs.setdefault(key, blob)
-
     def print_resource_section(self) -> None:
         """The ``{-# dialect_resources: { builtin: {...} } #-}`` section of the
         blobs printed so far, as upstream MLIR writes it."""
@@ -215,10 +202,7 @@ class _ResourcePrinter(Printer):
         out.write("\n{-#\n  dialect_resources: {\n    builtin: {\n")
         for i, (key, blob) in enumerate(self.blobs.items()):
             out.write(f'      {key}: "')
-            if isinstance(blob, str):
-                out.write(blob)
-            else:
-                _write_blob(out, blob)
+            _write_blob(out, blob)
             out.write('"' + (",\n" if i + 1 < len(self.blobs) else "\n"))
         out.write("    }\n  }\n#-}\n")
 

@@ -77,7 +77,8 @@ def test_round_trip_is_bit_identical(dtype):
 
 
 def test_printed_form_is_mlirs_resource_section():
-    module = consts(np.arange(128, dtype=np.float32), np.array([True, False] * 60), names=("fc1.weight",))
+    weight, flags = np.arange(128, dtype=np.float32), np.array([True, False] * 60)
+    module = consts(weight, flags, names=("fc1.weight",))
     text = module_text(module)
     assert "%fc1.weight = relay.const dense_resource<fc1.weight> : tensor<128xf32>" in text
     assert "relay.const dense_resource<__xtvm_const_0> : tensor<120xi1>" in text
@@ -90,7 +91,8 @@ def test_printed_form_is_mlirs_resource_section():
         section,
     ), section
     # the alignment is the element size; i1 is one byte per element, true as 0x01 (MLIR's bool)
-    assert decode_blob(re.search(r'weight: "(0x[0-9A-F]+)"', text)[1])[4:8] == np.float32(1).tobytes()
+    blob = decode_blob(re.search(r'weight: "(0x[0-9A-F]+)"', text)[1])
+    assert blob[4:8] == np.float32(1).tobytes()
 
 
 def test_small_and_splat_constants_stay_inline():
@@ -131,7 +133,8 @@ def test_parsing_twice_works_and_frees_the_blobs():
 
 
 def test_elided_constants_print_parse_and_print_again():
-    module = consts(np.arange(200, dtype=np.float32), np.arange(8, dtype=np.float32), names=("w", "b"))
+    w, b = np.arange(200, dtype=np.float32), np.arange(8, dtype=np.float32)
+    module = consts(w, b, names=("w", "b"))
     text = module_text(module, elide_larger_than=16)
     assert "%w = relay.const dense_resource<__elided__> : tensor<200xf32>" in text
     assert "dense<[0.000000e+00" in text and "{-#" not in text
@@ -152,14 +155,18 @@ def test_elision_beyond_a_resource_keeps_the_smaller_as_blobs():
     text = module_text(module, elide_larger_than=500)
     assert text.count("dense_resource<__elided__>") == 1 and "__xtvm_const_0: " in text
     again = parse(text)
-    assert numpy_from_const(again.body.block.first_op).tobytes() == np.arange(200, dtype=np.float32).tobytes()
+    first = numpy_from_const(again.body.block.first_op)
+    assert first.tobytes() == np.arange(200, dtype=np.float32).tobytes()
 
 
 BODY = "%w = relay.const dense_resource<w> : tensor<2xf32>\n"
 
 
 def section(blob: str) -> str:
-    return f'{{-#\n  dialect_resources: {{\n    builtin: {{\n      w: "{blob}"\n    }}\n  }}\n#-}}\n'
+    return (
+        f'{{-#\n  dialect_resources: {{\n    builtin: {{\n      w: "{blob}"\n'
+        "    }\n  }\n#-}\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -229,10 +236,10 @@ def test_a_symbol_names_the_blob_of_its_constant():
 
 def test_a_constant_nested_in_attributes_round_trips():
     data = np.arange(200, dtype=np.float32)
+    dense = f'dense<"0x{data.tobytes().hex()}"> : tensor<200xf32>'
     text = (
-        f'func.func @f(%x: tensor<2xf32> {{my.w = dense<"0x{data.tobytes().hex()}"> : tensor<200xf32>}}) '
-        f'attributes {{my.table = [{{w = dense<"0x{data.tobytes().hex()}"> : tensor<200xf32>}}]}} {{\n'
-        "  func.return\n}\n"
+        f"func.func @f(%x: tensor<2xf32> {{my.w = {dense}}}) "
+        f"attributes {{my.table = [{{w = {dense}}}]}} {{\n  func.return\n}}\n"
     )
     printed = module_text(parse(text))
     assert printed.count("dense_resource<") == 2
