@@ -13,16 +13,23 @@ from xtvm.ir.parse import parse_module
 module = parse_module(open("model.mlir").read(), "model.mlir")
 ```
 
+The weights in the text (``dense_resource`` blobs, :mod:`xtvm.ir.resources`)
+become dense constants as the module is parsed.
+
 :func:`split_input` cuts a file at ``// -----`` (``--split-input-file``) and
 pads each piece so that line and column numbers stay those of the file.
 """
 
 from __future__ import annotations
 
+import re
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
 
 SPLIT_MARKER = "// -----"
 """What ``--split-input-file`` cuts at (anywhere in the text, as xDSL does)."""
@@ -39,7 +46,10 @@ class LocatedParser(Parser):
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except ParseError as e:
+            raise _at_op_name(e) from None
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(span.input.content, span.input.name, span.start)
         return op
@@ -53,6 +63,21 @@ class LocatedParser(Parser):
         return FileLineColLoc(StringAttr(filename), IntAttr(self._line), IntAttr(column))
 
 
+_UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
+
+
+def _at_op_name(e: ParseError) -> ParseError:
+    """xDSL reports an unregistered op at the token after its name; point at
+    the name instead (the last occurrence before that token)."""
+    m = _UNREGISTERED.fullmatch(e.msg)
+    if m is None:
+        return e
+    start = e.span.input.content.rfind(m.group(1), 0, e.span.start)
+    if start == -1:
+        return e
+    return ParseError(Span(start, start + len(m.group(1)), e.span.input), e.msg)
+
+
 def default_context() -> Context:
     """A context with every xDSL and xtvm dialect registered (lazily)."""
     from xtvm.driver.pipeline import mlir_context
@@ -62,8 +87,13 @@ def default_context() -> Context:
 
 def parse_module(text: str, filename: str = "<string>", ctx: Context | None = None) -> ModuleOp:
     """Parse ``text`` (named ``filename`` in locations and errors) into a module
-    whose ops carry their ``file:line:col``. Raises xDSL's ``ParseError``."""
-    return LocatedParser(ctx or default_context(), text, filename).parse_module()
+    whose ops carry their ``file:line:col``, its ``dense_resource`` weights
+    turned into dense constants (:func:`xtvm.ir.resources.parse_with_resources`).
+    Raises xDSL's ``ParseError``."""
+    from xtvm.ir.resources import parse_with_resources
+
+    parser = LocatedParser(ctx or default_context(), text, filename)
+    return parse_with_resources(parser.parse_module, text, filename)
 
 
 def split_input(text: str) -> list[str]:

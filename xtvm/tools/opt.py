@@ -39,7 +39,6 @@ from xtvm.dialects.registry import DIALECTS
 from xtvm.ir.diagnostics import Diagnostic, InvalidIRError, failure_diagnostic, verify_module
 from xtvm.ir.parse import parse_module, split_input
 from xtvm.ir.printing import ELIDE_DEFAULT, print_module
-from xtvm.ir.resources import parse_with_resources
 from xtvm.passes.registry import PASSES
 from xtvm.tools.verify_diagnostics import check_diagnostics, parse_expectations
 
@@ -178,7 +177,7 @@ class XtvmOptMain(xDSLOptMain):
     def process_chunk(self, text: str, name: str, output: IO[str]) -> list[Diagnostic]:
         """Parse, run the pipeline, print the result; or return what went wrong."""
         try:
-            module = parse_with_resources(lambda: parse_module(text, name, self.ctx), text, name)
+            module = parse_module(text, name, self.ctx)  # weights' blobs included
         except ParseError as e:
             return [Diagnostic.from_parse_error(e)]
         try:

@@ -3,7 +3,9 @@
 ```
 xtvm-run model.so --input data=x.npy [--output out.npz] [--repeat 20] [--fill random]
 ```
-Uses only the runtime (no compiler import), as a deployment would.
+Uses only the runtime (no compiler import), as a deployment would. The
+``--output`` file holds one array per model output, named as the model
+names it (``np.load("out.npz")["output"]``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="xtvm-run", description=__doc__.split("\n")[0])
     parser.add_argument("library", help="a shared library written by xtvm-compile")
     parser.add_argument("--input", action="append", default=[], help="NAME=file.npy")
-    parser.add_argument("--output", help="write the outputs to this .npz")
+    parser.add_argument(
+        "--output", help="write the outputs to this .npz, each under the model's name for it"
+    )
     parser.add_argument("--repeat", type=int, default=10, help="timed runs (median reported)")
     parser.add_argument(
         "--fill", choices=["none", "random", "zeros"], default="none",
@@ -47,12 +51,18 @@ def run(args: argparse.Namespace) -> None:
 
     gmod = rt.load_module(args.library)["default"](rt.cpu(0))
     shapes, dtypes = gmod.get_input_info()
-    given = {}
+    paths = {}
     for item in args.input:
         name, _, path = item.partition("=")
-        if not path:
+        if not name or not path:
             raise ValueError(f"--input expects NAME=file.npy, got '{item}'")
-        given[name] = np.load(path)
+        if name in paths:
+            raise ValueError(f"--input {name} is given twice")
+        paths[name] = path
+    unknown = [name for name in paths if name not in shapes]
+    if unknown:  # before any file is read, and even when --fill gives the rest
+        raise ValueError(f"unknown inputs {unknown}; the model takes {list(shapes)}")
+    given = {name: np.load(path) for name, path in paths.items()}
     rng = np.random.default_rng(0)
     for name in shapes:
         if name in given:
@@ -66,23 +76,20 @@ def run(args: argparse.Namespace) -> None:
                 f"input '{name}' {tuple(shapes[name])} {dtypes[name]} not given "
                 f"(use --input {name}=file.npy or --fill random)"
             )
-    unknown = set(given) - set(shapes)
-    if unknown:
-        raise ValueError(f"unknown inputs {sorted(unknown)}; the model takes {list(shapes)}")
     gmod.run()  # warm-up
     times = []
     for _ in range(max(args.repeat, 1)):
         start = time.perf_counter()
         gmod.run()
         times.append(time.perf_counter() - start)
-    outputs = [gmod.get_output(i).numpy() for i in range(gmod.get_num_outputs())]
-    for i, out in enumerate(outputs):
-        print(f"output {i}: shape {tuple(out.shape)} {out.dtype}")
+    outputs = {name: gmod.get_output(i).numpy() for i, name in enumerate(gmod.output_names)}
+    for i, (name, out) in enumerate(outputs.items()):
+        print(f"output {i} '{name}': shape {tuple(out.shape)} {out.dtype}")
         print("  " + np.array2string(out, threshold=12, edgeitems=3, precision=5).replace("\n", "\n  "))
     print(f"latency: median {statistics.median(times) * 1e3:.3f} ms over {len(times)} runs")
     if args.output:
-        np.savez(args.output, *outputs)
-        print(f"wrote {args.output}")
+        np.savez(args.output, **outputs)  # one array per output, under the model's name for it
+        print(f"wrote {args.output} ({', '.join(outputs)})")
 
 
 if __name__ == "__main__":

@@ -61,11 +61,13 @@ def test_compile_and_run(mlp_path, tmp_path):
     np.save(tmp_path / "x.npy", np.ones((1, 784), "float32"))
     r = tool("xtvm-run", so, "--input", f"data={tmp_path / 'x.npy'}", "--output", tmp_path / "o.npz", "--repeat", "3")
     assert r.returncode == 0, r.stderr
-    assert "output 0: shape (1, 10) float32" in r.stdout
+    assert "output 0 'probs': shape (1, 10) float32" in r.stdout
     assert "latency: median" in r.stdout
-    assert np.load(tmp_path / "o.npz")["arr_0"].shape == (1, 10)
+    assert list(np.load(tmp_path / "o.npz")) == ["probs"]  # named as the model's output
+    assert np.load(tmp_path / "o.npz")["probs"].shape == (1, 10)
     r = tool("xtvm-run", so, "--input", f"data={tmp_path / 'x.npy'}", "--input", "zzz=1.npy")
     assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "unknown inputs ['zzz']; the model takes ['data']" in r.stderr
 
 
 def test_run_wrong_input_shape(mlp_path, tmp_path):

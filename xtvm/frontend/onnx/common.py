@@ -35,6 +35,19 @@ class OnnxImportError(ValueError):
     ill-typed. The message names the node, input or attribute at fault."""
 
 
+class OnnxStaticShapeRequired(OnnxImportError):
+    """A graph input has a dimension of no static size and no shape was given
+    for it. ``problem`` says which dimension; ``example`` is the input's
+    shape with 1 for each unknown dimension, for a caller's hint (Python:
+    ``shape={name: ...}``, ``xtvm-compile``: ``--shape name=1,784``)."""
+
+    def __init__(self, problem: str, input_name: str, example: tuple[int, ...]) -> None:
+        super().__init__(f"{problem}: pass its static shape, e.g. shape={{'{input_name}': (...)}}")
+        self.problem = problem
+        self.input_name = input_name
+        self.example = example
+
+
 class OnnxConstantInputRequired(OnnxImportError):
     """A converter needs the value of a node input at compile time (the
     ``shape`` of ``Reshape``, the ``pads`` of ``Pad``), but the input is

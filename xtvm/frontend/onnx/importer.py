@@ -62,6 +62,7 @@ from xtvm.frontend.onnx import (
 from xtvm.frontend.onnx import creation, image, layout, quantization
 from xtvm.frontend.onnx.common import (
     OnnxImportError,
+    OnnxStaticShapeRequired,
     element_type_from_numpy,
     element_type_from_onnx,
 )
@@ -347,10 +348,10 @@ class _GraphImporter:
         for axis, dim in enumerate(dims):
             if not dim.HasField("dim_value"):
                 kind = f"symbolic dimension '{dim.dim_param}'" if dim.dim_param else None
-                raise OnnxImportError(
-                    f"input '{name}' has {kind or 'an unknown dimension'} at axis {axis}: "
-                    "pass its static shape, "
-                    f"e.g. shape={{'{name}': (...)}}"
+                raise OnnxStaticShapeRequired(
+                    f"input '{name}' has {kind or 'an unknown dimension'} at axis {axis}",
+                    name,
+                    tuple(d.dim_value if d.HasField("dim_value") else 1 for d in dims),
                 )
         return TensorType(element_type, [d.dim_value for d in dims])
 
