@@ -1,18 +1,28 @@
-"""``xtvm-compile``: a model (ONNX, or relay IR as ``.mlir``) to a shared
-library, or, with ``--emit``, the IR of one pipeline stage.
+"""xtvm-compile: compile a model to a shared library, or print the IR of one
+pipeline stage.
 
-```
-xtvm-compile model.onnx -o model.so [--target llvm] [--shape data=1,784] [--header model.h]
-xtvm-compile model.onnx --emit relay|relay-opt|tir|llvm-dialect|llvm-ir [-o out.mlir]
-xtvm-compile model.onnx --emit relay-opt --elide-large-constants   # for reading
-```
-Every ``--emit`` output but ``llvm-ir`` parses again with ``xtvm-opt``; its
-first line states the command that reproduces it. The output holds the whole
-program: the weights are constants in the module (``--emit relay`` binds
-them into ``@main``), large ones as ``dense_resource`` blobs
-(:mod:`xtvm.ir.printing`), so compiling the file gives the same model.
-``--elide-large-constants[=N]`` leaves constants of more than N elements
-out (``dense_resource<__elided__>``); such a file does not compile.
+The model is an ONNX file, or a module in xtvm's textual IR (.mlir: relay
+with its graph function func.func @main, or a file that --emit printed at
+any later stage, which compiles on from where it is).
+
+  xtvm-compile model.onnx --shape data=1,784 -o model.so [--header model.h]
+  xtvm-compile model.onnx --shape data=1,784 --emit tir [-o tir.mlir]
+  xtvm-compile model.onnx --emit relay-opt --elide-large-constants   (for reading)
+  xtvm-run model.so --fill random
+
+-o writes the library, which xtvm.runtime.load_module (or xtvm-run) loads
+in a fresh process and whose AOT entry a C program calls (docs/abi.md).
+--emit STAGE prints that stage's IR instead (relay, relay-opt, tir,
+memory-alloc, memory, llvm-dialect, llvm-ir). Every stage but llvm-ir
+parses again with xtvm-opt; its first line is the command that reproduces
+it. The output holds the whole program: the weights are constants in the
+module (--emit relay binds them into @main), large ones as dense_resource
+blobs (xtvm.ir.printing), so compiling the file gives the same model.
+--elide-large-constants[=N] leaves constants of more than N elements out
+(dense_resource<__elided__>); such a file does not compile.
+
+An input with a symbolic dimension (a batch size 'N') needs --shape. Errors
+are one message: a bad .mlir file's names file:line:col and prints the line.
 """
 
 from __future__ import annotations
@@ -22,43 +32,96 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from xdsl.dialects.builtin import ModuleOp
+
 from xtvm.driver.pipeline import STAGE_NAMES
 from xtvm.ir.printing import ELIDE_DEFAULT
 
 
 def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    """``--shape NAME=D0,D1,...`` arguments as ``{NAME: (D0, D1, ...)}``."""
     shapes = {}
     for item in items:
         name, _, dims = item.partition("=")
-        if not dims:
-            raise ValueError(f"--shape expects NAME=D0,D1,..., got '{item}'")
-        shapes[name] = tuple(int(d) for d in dims.split(","))
+        try:
+            shape = tuple(int(d) for d in dims.split(","))
+        except ValueError:
+            shape = ()
+        if not name or not shape or any(d < 0 for d in shape):
+            raise ValueError(
+                f"--shape expects NAME=D0,D1,... with integer dimensions separated by "
+                f"commas (e.g. data=1,784), got '{item}'"
+            )
+        shapes[name] = shape
     return shapes
 
 
 def load_model(path: Path, shapes: dict[str, tuple[int, ...]]):
     """(relay module, params) from an ONNX file or a textual relay module."""
     if path.suffix == ".mlir":
+        from xtvm.ir.diagnostics import InvalidIRError, verify_module
         from xtvm.ir.parse import parse_module
-        from xtvm.ir.resources import check_not_elided, parse_with_resources
+        from xtvm.ir.resources import check_not_elided
 
         text = path.read_text()
-        module = parse_with_resources(lambda: parse_module(text, str(path)), text, str(path))
-        check_not_elided(module)  # compiling needs every value
+        module = parse_module(text, str(path))
+        try:
+            verify_module(module)
+        except InvalidIRError as e:
+            raise InvalidIRError([d.with_source(text) for d in e.diagnostics]) from None
+        check_not_elided(module)
+        check_entry(module, path)
         return module, {}
     from xtvm.frontend import from_onnx
 
     return from_onnx(str(path), shape=shapes or None)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="xtvm-compile", description=__doc__.split("\n")[0])
-    parser.add_argument("model", type=Path, help="an .onnx model or a relay .mlir module")
-    parser.add_argument("-o", "--output", type=Path, help="output .so (or IR file with --emit)")
-    parser.add_argument("--target", default="llvm", help="e.g. 'llvm -mcpu=native'")
-    parser.add_argument("--emit", choices=STAGE_NAMES, help="print this stage's IR instead")
-    parser.add_argument("--shape", action="append", default=[], help="input shape NAME=D0,D1")
-    parser.add_argument("--opt-level", type=int, default=3)
+def check_entry(module: ModuleOp, path: Path) -> None:
+    """A relay module must name its graph function ``@main`` (a module of
+    ``tir.prim_func``s alone is a kernel library and needs none)."""
+    from xdsl.dialects import func
+
+    from xtvm.driver.build_module import has_graph
+    from xtvm.driver.pipeline import detect_stage
+
+    if has_graph(module) or detect_stage(module) not in ("relay", "relay-opt"):
+        return
+    found = [f"@{op.sym_name.data}" for op in module.ops if isinstance(op, func.FuncOp)]
+    raise ValueError(
+        f"{path}: no graph function func.func @main (found: {', '.join(found) or 'no func.func'}); "
+        "a model's entry must be called @main"
+    )
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The command line: the module docstring as the description, every flag documented."""
+    parser = argparse.ArgumentParser(
+        prog="xtvm-compile", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("model", type=Path, help="an .onnx model, or a module of xtvm IR (.mlir)")
+    parser.add_argument(
+        "-o", "--output", type=Path,
+        help="the shared library to write (.so); with --emit, the IR file (default: stdout)",
+    )
+    parser.add_argument(
+        "--target", default="llvm",
+        help="the target: 'llvm' and options -mcpu=CPU (default: the host's), -mattr=+FEATURE,... "
+        "-num-cores=N (default: all; 1: no threads), -mtriple=TRIPLE; "
+        "e.g. 'llvm -mcpu=haswell -num-cores=1'",
+    )
+    parser.add_argument(
+        "--emit", choices=STAGE_NAMES, metavar="STAGE",
+        help=f"print the IR of this pipeline stage instead of compiling: {', '.join(STAGE_NAMES)}",
+    )
+    parser.add_argument(
+        "--shape", action="append", default=[], metavar="NAME=D0,D1,...",
+        help="the static shape of ONNX input NAME (for symbolic dimensions); repeat per input",
+    )
+    parser.add_argument(
+        "--opt-level", type=int, default=3, choices=range(4), metavar="{0,1,2,3}",
+        help="the PassContext opt_level: passes above it are skipped (default: 3)",
+    )
     parser.add_argument(
         "--header", type=Path, metavar="FILE.h",
         help="with -o: also write the C header of the library's AOT entry (docs/abi.md)",
@@ -68,6 +131,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help=f"with --emit: print constants of more than N ({ELIDE_DEFAULT}) elements as "
         "dense_resource<__elided__> (for reading; the file does not compile)",
     )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run ``xtvm-compile``; every user error is a message and exit code 1."""
+    parser = make_parser()
     args = parser.parse_args(argv)
     if args.emit is None and args.output is None:
         parser.error("give -o OUTPUT.so, or --emit STAGE")
@@ -77,16 +146,33 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--elide-large-constants needs --emit with an IR stage")
     try:
         run(args, argv)
-    except (ValueError, KeyError, OSError) as e:
-        print(f"xtvm-compile: error: {e}", file=sys.stderr)
+    except Exception as e:
+        message = error_message(e)
+        if message is None:
+            raise
+        print(message, file=sys.stderr)
         sys.exit(1)
-    except Exception as e:  # verifier and pass diagnostics carry their own text
-        from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-        if isinstance(e, DiagnosticException | ParseError):
-            print(f"xtvm-compile: error: {e}", file=sys.stderr)
-            sys.exit(1)
-        raise
+
+def error_message(e: Exception) -> str | None:
+    """What ``xtvm-compile`` prints for a user error, None for a bug."""
+    from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+    from xtvm.frontend.onnx.common import OnnxStaticShapeRequired
+    from xtvm.ir.diagnostics import Diagnostic, InvalidIRError
+
+    if isinstance(e, ParseError):
+        return Diagnostic.from_parse_error(e).render()
+    if isinstance(e, InvalidIRError):
+        return "\n".join(d.render() for d in e.diagnostics)
+    if isinstance(e, OnnxStaticShapeRequired):
+        dims = ",".join(map(str, e.example))
+        return f"xtvm-compile: error: {e.problem}: give its static shape, e.g. --shape {e.input_name}={dims}"
+    if isinstance(e, OSError) and e.filename is not None:
+        return f"xtvm-compile: error: {e.strerror}: {e.filename}"
+    if isinstance(e, ValueError | KeyError | OSError | DiagnosticException):
+        return f"xtvm-compile: error: {e}"
+    return None
 
 
 def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
