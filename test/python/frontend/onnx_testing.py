@@ -16,6 +16,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.parser import Parser
 
+from xtvm.dialects.qnn import QNN
 from xtvm.dialects.relay import RELAY
 from xtvm.frontend import OnnxImportError, from_onnx
 from xtvm.passes.relay.evaluate import evaluate_function
@@ -83,7 +84,7 @@ def run_ort(model: onnx.ModelProto, feeds: Mapping[str, np.ndarray]) -> list[np.
 def reparse(module: ModuleOp) -> ModuleOp:
     """The module printed and parsed again (which must give the same text)."""
     ctx = Context()
-    for dialect in (Builtin, func.Func, RELAY):
+    for dialect in (Builtin, func.Func, RELAY, QNN):
         ctx.load_dialect(dialect)
     text = str(module)
     parsed = Parser(ctx, text).parse_module()

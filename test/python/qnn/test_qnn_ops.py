@@ -97,6 +97,8 @@ NAMES = [
     "add_mul",
     "concatenate",
     "avg_pool2d",
+    "matmul",
+    "quantize_blocked",
 ]
 
 

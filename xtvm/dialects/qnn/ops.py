@@ -34,6 +34,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay import conv as relay_conv
+from xtvm.dialects.relay import nn as relay_nn
 from xtvm.dialects.relay import pool as relay_pool
 from xtvm.dialects.relay.base import (
     OpPattern,
@@ -67,9 +68,11 @@ def check_qparams(
     zero_point: Attribute,
     axis: int,
     what: str = "",
+    block_size: int = 0,
 ) -> None:
     """``scale`` (``f32``) and ``zero_point`` (integers) are per-tensor or
-    per-axis parameters of ``data`` along ``axis``; a type error naming
+    per-axis parameters of ``data`` along ``axis`` or, with ``block_size >
+    0``, block-wise ones (see :func:`blocked_shape`); a type error naming
     ``op`` and the parameter otherwise."""
     scale_t = tensor_type(op, scale, f"{what}scale")
     zp_t = tensor_type(op, zero_point, f"{what}zero point")
@@ -80,6 +83,18 @@ def check_qparams(
             f"'{op}' expects an integer {what}zero point, got {zp_t.element_type}"
         )
     rank = len(data.get_shape())
+    if block_size:
+        if block_size < 0 or rank == 0:
+            raise RelayTypeError(f"'{op}' block_size must be >= 0 on a ranked tensor")
+        expected = blocked_shape(data.get_shape(), normalize_axis(op, axis, rank), block_size)
+        for name, t in ((f"{what}scale", scale_t), (f"{what}zero point", zp_t)):
+            if tuple(t.get_shape()) != expected:
+                raise RelayTypeError(
+                    f"'{op}' block-wise {name} must have shape {shape_str(expected)} "
+                    f"(blocks of {block_size} along axis {axis} of "
+                    f"{shape_str(data.get_shape())}), got {shape_str(t.get_shape())}"
+                )
+        return
     for name, t in ((f"{what}scale", scale_t), (f"{what}zero point", zp_t)):
         shape = t.get_shape()
         if len(shape) > 1:
@@ -96,6 +111,14 @@ def check_qparams(
                 f"{shape_str(data.get_shape())} has "
                 f"{data.get_shape()[a] if rank else 'no'} elements"
             )
+
+
+def blocked_shape(shape: Sequence[int], axis: int, block_size: int) -> tuple[int, ...]:
+    """The shape of block-wise parameters of a tensor of ``shape``: one
+    value per ``block_size`` elements along ``axis`` (ONNX opset 21)."""
+    out = list(shape)
+    out[axis] = -(-out[axis] // block_size)
+    return tuple(out)
 
 
 def _quantized_dtype(op: str, dtype: str) -> Attribute:
@@ -125,7 +148,10 @@ class QnnOp(RelayOp):
 class QuantizeOp(QnnOp):
     """``saturate(round(data / scale) + zero_point)`` to ``out_dtype``, halves
     rounded to even (ONNX ``QuantizeLinear``). Per-axis parameters apply
-    along ``axis`` (default 1, ONNX's). The zero point has ``out_dtype``.
+    along ``axis`` (default 1, ONNX's); with ``block_size > 0`` the
+    parameters are block-wise: they have the data's shape but for ``axis``,
+    where one value covers ``block_size`` consecutive elements. The zero
+    point has ``out_dtype``.
 
     ```mlir
     %q = qnn.quantize %x, %s, %z {out_dtype = "uint8"} : (tensor<1x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x8xui8>
@@ -139,6 +165,7 @@ class QuantizeOp(QnnOp):
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr, default_value=i64_attr(1))
     out_dtype = prop_def(StringAttr, default_value=StringAttr("int8"))
+    block_size = prop_def(IntegerAttr, default_value=i64_attr(0))
     assembly_format = functional_format("data", "scale", "zero_point")
 
     def __init__(
@@ -148,15 +175,20 @@ class QuantizeOp(QnnOp):
         zero_point: SSAValue,
         axis: int | None = None,
         out_dtype: str | None = None,
+        block_size: int | None = None,
     ):
-        super().__init__(data, scale, zero_point, axis=axis, out_dtype=out_dtype)
+        super().__init__(
+            data, scale, zero_point, axis=axis, out_dtype=out_dtype, block_size=block_size
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "data")
         if data.element_type != f32:
             raise RelayTypeError(f"'{cls.name}' expects f32 data, got {data.element_type}")
-        check_qparams(cls.name, data, operand_types[1], operand_types[2], attrs["axis"])
+        check_qparams(
+            cls.name, data, *operand_types[1:3], attrs["axis"], block_size=attrs["block_size"]
+        )
         out = _quantized_dtype(cls.name, attrs["out_dtype"])
         zp = operand_types[2]
         assert isinstance(zp, TensorType)
@@ -171,8 +203,9 @@ class QuantizeOp(QnnOp):
 @irdl_op_definition
 class DequantizeOp(QnnOp):
     """``(data - zero_point) * scale`` as ``f32`` (ONNX ``DequantizeLinear``);
-    per-axis parameters along ``axis`` (default 1). The zero point has the
-    data's element type.
+    per-axis parameters along ``axis`` (default 1), block-wise ones with
+    ``block_size > 0`` (as ``qnn.quantize``). The zero point has the data's
+    element type.
 
     ```mlir
     %x = qnn.dequantize %q, %s, %z : (tensor<1x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8xf32>
@@ -185,17 +218,25 @@ class DequantizeOp(QnnOp):
     zero_point = operand_def(TensorType)
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr, default_value=i64_attr(1))
+    block_size = prop_def(IntegerAttr, default_value=i64_attr(0))
     assembly_format = functional_format("data", "scale", "zero_point")
 
     def __init__(
-        self, data: SSAValue, scale: SSAValue, zero_point: SSAValue, axis: int | None = None
+        self,
+        data: SSAValue,
+        scale: SSAValue,
+        zero_point: SSAValue,
+        axis: int | None = None,
+        block_size: int | None = None,
     ):
-        super().__init__(data, scale, zero_point, axis=axis)
+        super().__init__(data, scale, zero_point, axis=axis, block_size=block_size)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = _quantized(cls.name, operand_types[0], "data")
-        check_qparams(cls.name, data, operand_types[1], operand_types[2], attrs["axis"])
+        check_qparams(
+            cls.name, data, *operand_types[1:3], attrs["axis"], block_size=attrs["block_size"]
+        )
         zp = operand_types[2]
         assert isinstance(zp, TensorType)
         if zp.element_type != data.element_type:
@@ -416,6 +457,57 @@ class DenseOp(QnnOp):
         return [TensorType(dtype_element_type(cls.name, "int32"), [*d[:-1], w[0]])]
 
 
+@irdl_op_definition
+class MatmulOp(QnnOp):
+    """``(a - a_zp) · (b - b_zp)`` in ``i32`` with NumPy batch broadcasting
+    (``a [..., M, K]``, ``b [..., K, N]``; ONNX ``QLinearMatMul`` and
+    ``MatMulInteger`` when ``b`` is not a 2-d weight). ``a``'s parameters
+    are per-tensor, ``b``'s per-tensor or per column (``N``).
+
+    ```mlir
+    %y = qnn.matmul %a, %b, %az, %bz, %as, %bs : (tensor<2x2x4xui8>, tensor<2x4x3xui8>, tensor<ui8>, tensor<ui8>, tensor<f32>, tensor<f32>) -> tensor<2x2x3xi32>
+    ```
+    """
+
+    name = "qnn.matmul"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OUT_ELEMWISE_FUSABLE
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    a_zero_point = operand_def(TensorType)
+    b_zero_point = operand_def(TensorType)
+    a_scale = operand_def(TensorType)
+    b_scale = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = functional_format(
+        "a", "b", "a_zero_point", "b_zero_point", "a_scale", "b_scale"
+    )
+
+    def __init__(
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        a_zero_point: SSAValue,
+        b_zero_point: SSAValue,
+        a_scale: SSAValue,
+        b_scale: SSAValue,
+    ):
+        super().__init__(a, b, a_zero_point, b_zero_point, a_scale, b_scale)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        a = _quantized(cls.name, operand_types[0], "a")
+        b = _quantized(cls.name, operand_types[1], "b")
+        check_qparams(cls.name, TensorType(a.element_type, []), operand_types[4], operand_types[2], 0, "a ")
+        check_qparams(cls.name, b, operand_types[5], operand_types[3], -1, "b ")
+        same = TensorType(a.element_type, b.get_shape())
+        try:
+            (out,) = relay_nn.MatmulOp.infer([a, same], relay_nn.MatmulOp.with_defaults({}))
+        except RelayTypeError as e:
+            raise RelayTypeError(str(e).replace("relay.nn.matmul", cls.name)) from None
+        assert isinstance(out, TensorType)
+        return [TensorType(dtype_element_type(cls.name, "int32"), out.get_shape())]
+
+
 class BinaryQnnOp(QnnOp):
     """Base of ``qnn.add`` and ``qnn.mul``: two quantized tensors of one
     element type (broadcasting), each with its per-tensor scale and zero
@@ -609,6 +701,7 @@ QNN_OPS = (
     RequantizeOp,
     Conv2dOp,
     DenseOp,
+    MatmulOp,
     AddOp,
     MulOp,
     ConcatenateOp,

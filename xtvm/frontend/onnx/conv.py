@@ -1,5 +1,6 @@
 """Converters for ``Conv`` (→ ``relay.nn.conv{1,2,3}d`` and
-``relay.nn.bias_add``), ``ConvInteger`` (the same in ``int32``) and
+``relay.nn.bias_add``), ``ConvInteger`` (the same in ``int32``; its
+table row is in ``quantization``, which makes 2-d ones ``qnn.conv2d``) and
 ``ConvTranspose`` (→
 ``relay.nn.conv{1,2,3}d_transpose``), and the sliding-window attributes they
 share with pooling.
@@ -273,6 +274,5 @@ class ConvTranspose(OnnxOpConverter):
 
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "Conv": Conv,
-    "ConvInteger": ConvInteger,
     "ConvTranspose": ConvTranspose,
 }

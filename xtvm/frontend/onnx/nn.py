@@ -1,6 +1,7 @@
 """Converters for neural-network ops: ``Relu``, ``Softmax``,
-``LogSoftmax``, ``Hardmax``, ``MatMul``, ``MatMulInteger``, ``Gemm``, ``LRN``, ``Dropout`` (→
-``relay.nn.*``). Convolution and pooling are in ``conv`` and ``pool``,
+``LogSoftmax``, ``Hardmax``, ``MatMul``, ``MatMulInteger`` (its table row is
+in ``quantization``, which makes most of them qnn ops), ``Gemm``, ``LRN``,
+``Dropout`` (→ ``relay.nn.*``). Convolution and pooling are in ``conv`` and ``pool``,
 normalizations in ``normalization``."""
 
 from __future__ import annotations
@@ -271,7 +272,6 @@ CONVERTERS = {
     "LogSoftmax": LogSoftmax,
     "Hardmax": Hardmax,
     "MatMul": MatMul,
-    "MatMulInteger": MatMulInteger,
     "Gemm": Gemm,
     "LRN": LRN,
     "Dropout": Dropout,

@@ -1,6 +1,6 @@
 """Quantization ops → ``qnn`` ops: ONNX's ``QuantizeLinear``,
-``DequantizeLinear``, ``DynamicQuantizeLinear``, ``QLinearConv`` and
-``QLinearMatMul``, and the ``com.microsoft`` QOperator ops onnxruntime's
+``DequantizeLinear``, ``DynamicQuantizeLinear``, ``QLinearConv``,
+``QLinearMatMul``, ``ConvInteger`` and ``MatMulInteger``, and the ``com.microsoft`` QOperator ops onnxruntime's
 quantizer emits (``QLinearAdd``, ``QLinearMul``, ``QLinearConcat``,
 ``QLinearAveragePool``, ``QLinearGlobalAveragePool``, ``QLinearSigmoid``,
 ``QLinearLeakyRelu``, ``QLinearSoftmax``, ``QGemm``), in ``MS_CONVERTERS``.
@@ -10,9 +10,9 @@ ops (a missing zero point is a ``0`` of the output type). Requantization
 uses ``compute_dtype = "float32"``, onnxruntime's arithmetic (see
 ``qnn.requantize``). ``QLinearSigmoid``, ``QLinearLeakyRelu`` and
 ``QLinearSoftmax`` are ``dequantize → op → quantize``: onnxruntime also
-computes them in float (through a lookup table). Block-wise quantization
-(``block_size``, opset 21) and the float8/int4 types are not supported and
-name the node.
+computes them in float (through a lookup table). Block-wise parameters
+(``block_size``, opset 21) are supported; the float8/int4/int2 types are
+not, and the error names the input.
 """
 
 from __future__ import annotations
@@ -43,7 +43,9 @@ from xtvm.dialects.relay import (
 )
 from xtvm.dialects.relay.base import shape_str
 from xtvm.dtypes import dtype_name
-from xtvm.frontend.onnx.conv import _group, _kernel, spatial_rank, window
+from xtvm.frontend.onnx import conv as onnx_conv
+from xtvm.frontend.onnx import nn as onnx_nn
+from xtvm.frontend.onnx.conv import _group, spatial_rank, window
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 from xtvm.frontend.onnx.pool import _flag, _pool_window
 
@@ -57,21 +59,23 @@ def _f32(node: OnnxNode, value: SSAValue) -> SSAValue:
     return value if _dtype(value) == "float32" else node.emit(CastOp(value, "float32"))
 
 
-def _scale(node: OnnxNode, i: int) -> SSAValue:
-    """Input ``i``, a scale, as ``f32``; a scalar or 1-d tensor."""
+def _scale(node: OnnxNode, i: int, block_size: int = 0) -> SSAValue:
+    """Input ``i``, a scale, as ``f32``; a scalar or 1-d tensor (any rank
+    for block-wise parameters)."""
     value = _f32(node, node.input(i))
-    if len(static_shape(value)) > 1:
+    if len(static_shape(value)) > 1 and not block_size:
         raise node.error(
             f"{node.input_label(i)} must be a scalar or 1-d, got {shape_str(static_shape(value))}"
         )
     return value
 
 
-def _zero_point(node: OnnxNode, i: int, dtype: str = "uint8") -> SSAValue:
-    """Input ``i``, a zero point; a scalar ``0`` of ``dtype`` when absent."""
+def _zero_point(node: OnnxNode, i: int, dtype: str = "uint8", shape=()) -> SSAValue:
+    """Input ``i``, a zero point; zeros of ``dtype`` (and the scale's
+    ``shape``) when absent."""
     if node.has_input(i):
         return node.input(i)
-    return node.const(np.zeros((), dtype))
+    return node.const(np.zeros(shape, dtype))
 
 
 def _axis(node: OnnxNode, rank: int, param: SSAValue) -> int:
@@ -85,9 +89,16 @@ def _axis(node: OnnxNode, rank: int, param: SSAValue) -> int:
     return axis % rank if rank else 0
 
 
-def _no_blocks(node: OnnxNode) -> None:
-    if node.attr("block_size", 0):
-        raise node.unsupported_attr("block_size", "block-wise quantization is not supported", 0)
+def _block_size(node: OnnxNode) -> int:
+    """Attribute ``block_size`` (opset 21): 0, or block-wise parameters."""
+    size = node.attr("block_size", 0)
+    if size < 0:
+        raise node.unsupported_attr("block_size", "it must be >= 0", 0)
+    return size
+
+
+def _param_axis(node: OnnxNode, rank: int, param: SSAValue, block_size: int) -> int:
+    return node.attr("axis", 1) % rank if block_size else _axis(node, rank, param)
 
 
 class QuantizeLinear(OnnxOpConverter):
@@ -97,17 +108,18 @@ class QuantizeLinear(OnnxOpConverter):
 
     @classmethod
     def _impl_v10(cls, node: OnnxNode) -> SSAValue:
-        _no_blocks(node)
+        block_size = _block_size(node)
         x = _f32(node, node.input(0))
-        scale = _scale(node, 1)
+        scale = _scale(node, 1, block_size)
         dtype = "uint8"
         if node.attr("output_dtype"):
             from xtvm.frontend.onnx.common import dtype_from_onnx
 
             dtype = dtype_from_onnx(node.attr("output_dtype"), f"{node.label} output_dtype")
-        zp = _zero_point(node, 2, dtype)
-        axis = _axis(node, len(static_shape(x)), scale)
-        return node.emit(qnn.QuantizeOp(x, scale, zp, axis=axis, out_dtype=_dtype(zp)))
+        zp = _zero_point(node, 2, dtype, static_shape(scale))
+        axis = _param_axis(node, len(static_shape(x)), scale, block_size)
+        op = qnn.QuantizeOp(x, scale, zp, axis=axis, out_dtype=_dtype(zp), block_size=block_size)
+        return node.emit(op)
 
 
 class DequantizeLinear(OnnxOpConverter):
@@ -116,13 +128,13 @@ class DequantizeLinear(OnnxOpConverter):
 
     @classmethod
     def _impl_v10(cls, node: OnnxNode) -> SSAValue:
-        _no_blocks(node)
+        block_size = _block_size(node)
         x = node.input(0)
         out_dtype = _dtype(node.input(1))
-        scale = _scale(node, 1)
-        zp = _zero_point(node, 2, _dtype(x))
-        axis = _axis(node, len(static_shape(x)), scale)
-        y = node.emit(qnn.DequantizeOp(x, scale, zp, axis=axis))
+        scale = _scale(node, 1, block_size)
+        zp = _zero_point(node, 2, _dtype(x), static_shape(scale))
+        axis = _param_axis(node, len(static_shape(x)), scale, block_size)
+        y = node.emit(qnn.DequantizeOp(x, scale, zp, axis=axis, block_size=block_size))
         return y if out_dtype == "float32" else node.emit(CastOp(y, out_dtype))
 
 
@@ -166,7 +178,6 @@ class QLinearConv(OnnxOpConverter):
     def _impl_v10(cls, node: OnnxNode) -> SSAValue:
         if spatial_rank(node, "QLinearConv") != 2:
             raise node.error("only 2-d QLinearConv (4-d x) is supported")
-        # _kernel and window read inputs 0 and 1; W is input 3 here
         w_shape = node.input_shape(3)
         kernel = w_shape[2:]
         win = window(node, node.input_shape(0)[2:], kernel)
@@ -193,14 +204,69 @@ class QLinearConv(OnnxOpConverter):
 
 
 def _dense(node: OnnxNode, a, a_scale, a_zp, b, b_scale, b_zp, trans_b: bool) -> SSAValue:
-    """``qnn.dense`` of ``a`` [..., K] and ``b`` ([K, N], or [N, K] when
-    ``trans_b``)."""
-    if len(static_shape(b)) != 2:
-        raise node.error(f"the second matrix must be 2-d, got {shape_str(static_shape(b))}")
-    weight = b if trans_b else node.emit(TransposeOp(b, [1, 0]))
+    """``qnn.dense`` of ``a`` [..., K] and a 2-d ``b`` ([K, N], or [N, K]
+    when ``trans_b``); ``qnn.matmul`` for a batched ``b``."""
     if static_shape(a_zp) and static_shape(a_zp)[0] != 1:
         raise node.error("a per-row zero point of the first matrix is not supported")
+    if len(static_shape(b)) != 2:
+        if trans_b or len(static_shape(a)) < 2 or len(static_shape(b)) < 2:
+            raise node.error(
+                f"matrices of shapes {shape_str(static_shape(a))} and "
+                f"{shape_str(static_shape(b))} are not supported"
+            )
+        return node.emit(qnn.MatmulOp(a, b, a_zp, b_zp, a_scale, b_scale))
+    weight = b if trans_b else node.emit(TransposeOp(b, [1, 0]))
     return node.emit(qnn.DenseOp(a, weight, a_zp, b_zp, a_scale, b_scale))
+
+
+def _unit_scale(node: OnnxNode) -> SSAValue:
+    return node.const(np.ones((), np.float32))
+
+
+class ConvInteger(onnx_conv.ConvInteger):
+    """``ConvInteger`` (2-d) → ``qnn.conv2d`` (the scales are ones): the
+    ``int32`` convolution of ``x - x_zero_point`` and ``w - w_zero_point``.
+    1-d and 3-d ones stay ``int32`` convolutions of the widened inputs."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        if spatial_rank(node, "ConvInteger") != 2:
+            return super()._impl_v10(node)
+        win = window(node, node.input_shape(0)[2:], node.input_shape(1)[2:])
+        x, w = node.input(0), node.input(1)
+        x_zp = _zero_point(node, 2, _dtype(x))
+        w_zp = _zero_point(node, 3, _dtype(w))
+        op = qnn.Conv2dOp(
+            x,
+            w,
+            x_zp,
+            w_zp,
+            _unit_scale(node),
+            _unit_scale(node),
+            strides=win.strides,
+            padding=win.padding,
+            dilation=win.dilations,
+            groups=_group(node),
+        )
+        return node.emit(op)
+
+
+class MatMulInteger(onnx_nn.MatMulInteger):
+    """``MatMulInteger`` → ``qnn.dense`` (2-d ``B``) or ``qnn.matmul``
+    (batched) when ``A`` has rank >= 2 and one zero point; the other cases
+    (vectors, a zero point per row of ``A``) stay ``int32`` matrix products
+    of the widened inputs."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        a_shape, b_shape = node.input_shape(0), node.input_shape(1)
+        per_row = node.has_input(2) and int(np.prod(node.input_shape(2))) > 1
+        if len(a_shape) < 2 or len(b_shape) < 2 or per_row:
+            return super()._impl_v10(node)
+        a, b = node.input(0), node.input(1)
+        a_zp, b_zp = _zero_point(node, 2, _dtype(a)), _zero_point(node, 3, _dtype(b))
+        one = _unit_scale(node)
+        return _dense(node, a, one, a_zp, b, one, b_zp, False)
 
 
 class QLinearMatMul(OnnxOpConverter):
@@ -393,6 +459,8 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "DynamicQuantizeLinear": DynamicQuantizeLinear,
     "QLinearConv": QLinearConv,
     "QLinearMatMul": QLinearMatMul,
+    "ConvInteger": ConvInteger,
+    "MatMulInteger": MatMulInteger,
 }
 
 MS_CONVERTERS: dict[str, type[OnnxOpConverter]] = {

@@ -41,6 +41,7 @@ from xtvm.dialects import qnn
 from xtvm.dialects.relay import (
     AddOp,
     AvgPool2dOp,
+    BroadcastToOp,
     CastOp,
     ClipOp,
     ConcatenateOp,
@@ -48,11 +49,13 @@ from xtvm.dialects.relay import (
     Conv2dOp,
     DenseOp,
     DivideOp,
+    MatmulOp,
     MultiplyOp,
     PadOp,
     ReshapeOp,
     RightShiftOp,
     RoundOp,
+    StridedSliceOp,
     SubtractOp,
     SumOp,
 )
@@ -78,15 +81,39 @@ class _Builder:
 
     def along(self, param: SSAValue, axis: int, rank: int) -> SSAValue:
         """A per-tensor or per-axis parameter reshaped to broadcast along
-        ``axis`` of a rank-``rank`` tensor."""
+        ``axis`` of a rank-``rank`` tensor (one of that rank as it is)."""
         shape = _shape(param)
-        if not shape:
+        if not shape or len(shape) == rank:
             return param
         if shape[0] == 1:
             return self(ReshapeOp(param, []))
         target = [1] * rank
         target[axis % rank] = shape[0]
         return self(ReshapeOp(param, target))
+
+    def blocks(self, param: SSAValue, axis: int, block_size: int, size: int) -> SSAValue:
+        """Block-wise parameters repeated ``block_size`` times along ``axis``
+        (reshape, broadcast, reshape), cut to ``size`` elements there."""
+        shape = list(_shape(param))
+        n = shape[axis]
+        split = shape[: axis + 1] + [1] + shape[axis + 1 :]
+        wide = shape[: axis + 1] + [block_size] + shape[axis + 1 :]
+        value = self(BroadcastToOp(self(ReshapeOp(param, split)), wide))
+        full = shape[:axis] + [n * block_size] + shape[axis + 1 :]
+        value = self(ReshapeOp(value, full))
+        if n * block_size != size:
+            value = self(StridedSliceOp(value, [0], [size], axes=[axis]))
+        return value
+
+    def params(self, root: Operation, data: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The scale and zero point of a quantize or dequantize, as they
+        broadcast against ``data``."""
+        axis, rank = root.attrs["axis"] % len(_shape(data)), len(_shape(data))
+        scale, zp = root.operands[1], root.operands[2]
+        if root.attrs["block_size"]:
+            size, bs = _shape(data)[axis], root.attrs["block_size"]
+            return self.blocks(scale, axis, bs, size), self.blocks(zp, axis, bs, size)
+        return self.along(scale, axis, rank), self.along(zp, axis, rank)
 
     def centred(self, q: SSAValue, zero_point: SSAValue, axis: int, dtype: str = "int32"):
         """``q - zero_point`` in ``dtype``."""
@@ -137,18 +164,17 @@ def _is_zero(value: SSAValue) -> bool:
 
 def _quantize(root: qnn.QuantizeOp) -> list[Operation]:
     b = _Builder()
-    a = root.attrs
-    rank = len(_shape(root.data))
-    real = b(DivideOp(root.data, b.along(root.scale, a["axis"], rank)))
-    b.quantized(real, root.zero_point, a["axis"], a["out_dtype"])
+    scale, zp = b.params(root, root.data)
+    real = b(DivideOp(root.data, scale))
+    b.quantized(real, zp, root.attrs["axis"], root.attrs["out_dtype"])
     return b.ops
 
 
 def _dequantize(root: qnn.DequantizeOp) -> list[Operation]:
     b = _Builder()
-    axis, rank = root.attrs["axis"], len(_shape(root.data))
-    centred = b.cast(b.centred(root.data, root.zero_point, axis), "float32")
-    b(MultiplyOp(centred, b.along(root.scale, axis, rank)))
+    scale, zp = b.params(root, root.data)
+    centred = b.cast(b.centred(root.data, zp, root.attrs["axis"]), "float32")
+    b(MultiplyOp(centred, scale))
     return b.ops
 
 
@@ -222,6 +248,14 @@ def _dense(root: qnn.DenseOp) -> list[Operation]:
     data = b.centred(root.data, root.data_zero_point, 0)
     weight = b.centred(root.weight, root.weight_zero_point, 0)
     b(DenseOp(data, weight))
+    return b.ops
+
+
+def _matmul(root: qnn.MatmulOp) -> list[Operation]:
+    b = _Builder()
+    a = b.centred(root.a, root.a_zero_point, 0)
+    w = b.centred(root.b, root.b_zero_point, -1)
+    b(MatmulOp(a, w))
     return b.ops
 
 
@@ -323,6 +357,12 @@ RULES: list[Rule] = [
         doc="int32 conv of the raw (zx-padded) data and w - zw, minus zx * sum(w - zw)",
     ),
     rewrite(Pat(qnn.DenseOp), to=_dense, name="dense", doc="int32 dense of x - zx and w - zw"),
+    rewrite(
+        Pat(qnn.MatmulOp),
+        to=_matmul,
+        name="matmul",
+        doc="int32 matmul of a - za and b - zb",
+    ),
     rewrite(
         Pat(qnn.AddOp),
         to=lambda root: _binary(root, mul=False),

@@ -21,13 +21,23 @@ F32 = np.float32
 
 def along(param: np.ndarray, axis: int, rank: int) -> np.ndarray:
     """A per-tensor or per-axis parameter shaped to broadcast against a
-    tensor of ``rank`` along ``axis``."""
+    tensor of ``rank`` along ``axis`` (a parameter of that rank, block-wise
+    expanded, as it is)."""
     param = np.asarray(param)
+    if param.ndim == rank:
+        return param
     if param.size == 1:
         return param.reshape(())
     shape = [1] * rank
     shape[axis % rank] = param.size
     return param.reshape(shape)
+
+
+def blocks(param: np.ndarray, axis: int, block_size: int, size: int) -> np.ndarray:
+    """Block-wise parameters repeated ``block_size`` times along ``axis``,
+    cut to the data's ``size`` there."""
+    repeated = np.repeat(np.asarray(param), block_size, axis=axis)
+    return np.take(repeated, np.arange(size), axis=axis)
 
 
 def saturate(values: np.ndarray, dtype: str | np.dtype) -> np.ndarray:
@@ -37,19 +47,34 @@ def saturate(values: np.ndarray, dtype: str | np.dtype) -> np.ndarray:
 
 
 def quantize(
-    data: np.ndarray, scale: np.ndarray, zero_point: np.ndarray, axis: int = 1, out_dtype: str = "int8"
+    data: np.ndarray,
+    scale: np.ndarray,
+    zero_point: np.ndarray,
+    axis: int = 1,
+    out_dtype: str = "int8",
+    block_size: int = 0,
 ) -> np.ndarray:
     """ONNX ``QuantizeLinear``: ``saturate(round(x / scale) + zero_point)``."""
     rank = data.ndim
+    if block_size:
+        size = data.shape[axis]
+        scale, zero_point = (blocks(p, axis, block_size, size) for p in (scale, zero_point))
     scaled = np.rint(data.astype(F32) / along(scale, axis, rank).astype(F32))
     return saturate(scaled.astype(np.float64) + along(zero_point, axis, rank), out_dtype)
 
 
 def dequantize(
-    data: np.ndarray, scale: np.ndarray, zero_point: np.ndarray, axis: int = 1
+    data: np.ndarray,
+    scale: np.ndarray,
+    zero_point: np.ndarray,
+    axis: int = 1,
+    block_size: int = 0,
 ) -> np.ndarray:
     """ONNX ``DequantizeLinear``: ``(x - zero_point) * scale`` in ``float32``."""
     rank = data.ndim
+    if block_size:
+        size = data.shape[axis]
+        scale, zero_point = (blocks(p, axis, block_size, size) for p in (scale, zero_point))
     centred = data.astype(np.int64) - along(zero_point, axis, rank).astype(np.int64)
     return centred.astype(F32) * along(scale, axis, rank).astype(F32)
 
@@ -127,6 +152,13 @@ def dense(
     return (x @ w.T).astype(out_dtype)
 
 
+def matmul(a, b, a_zero_point, b_zero_point, a_scale, b_scale) -> np.ndarray:
+    """``(a - a_zp) @ (b - b_zp)`` in ``int32``."""
+    x = a.astype(np.int64) - np.asarray(a_zero_point).astype(np.int64).reshape(())
+    w = b.astype(np.int64) - along(b_zero_point, -1, b.ndim).astype(np.int64)
+    return np.matmul(x, w).astype(np.int32)
+
+
 def _real(q: np.ndarray, scale: np.ndarray, zero_point: np.ndarray) -> np.ndarray:
     return (q.astype(np.int32) - np.asarray(zero_point).astype(np.int32).reshape(())).astype(F32) * (
         np.asarray(scale, F32).reshape(())
@@ -180,8 +212,8 @@ def avg_pool2d(data, in_scale, in_zp, out_scale, out_zp, **pool: Any) -> np.ndar
 Reference = Callable[[Sequence[np.ndarray], Mapping[str, Any]], np.ndarray]
 
 REFERENCES: dict[str, Reference] = {
-    "qnn.quantize": lambda x, a: quantize(*x, a["axis"], a["out_dtype"]),
-    "qnn.dequantize": lambda x, a: dequantize(*x, a["axis"]),
+    "qnn.quantize": lambda x, a: quantize(*x, a["axis"], a["out_dtype"], a["block_size"]),
+    "qnn.dequantize": lambda x, a: dequantize(*x, a["axis"], a["block_size"]),
     "qnn.requantize": lambda x, a: requantize(
         *x, a["axis"], a["out_dtype"], a["compute_dtype"]
     ),
@@ -189,6 +221,7 @@ REFERENCES: dict[str, Reference] = {
         *x, a["strides"], a["padding"], a["dilation"], a["groups"], a["out_dtype"]
     ),
     "qnn.dense": lambda x, a: dense(*x, a["out_dtype"]),
+    "qnn.matmul": lambda x, a: matmul(*x),
     "qnn.add": lambda x, a: add(*x),
     "qnn.mul": lambda x, a: mul(*x),
     "qnn.concatenate": lambda x, a: concatenate(x, a["axis"]),

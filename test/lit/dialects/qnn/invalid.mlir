@@ -103,3 +103,19 @@ func.func @avg_pool_window(%x: tensor<1x8x7x7xui8>, %s: tensor<f32>, %z: tensor<
   %y = qnn.avg_pool2d %x, %s, %z, %s, %z {pool_size = array<i64: 9, 9>} : (tensor<1x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8x1x1xui8>
   func.return
 }
+
+// -----
+
+func.func @quantize_block_shape(%x: tensor<2x3xf32>, %s: tensor<2x3xf32>, %z: tensor<2x3xi8>) {
+  // expected-error @+1 {{'qnn.quantize' block-wise scale must have shape 2x2 (blocks of 2 along axis 1 of 2x3), got 2x3}}
+  %q = qnn.quantize %x, %s, %z {block_size = 2 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xi8>) -> tensor<2x3xi8>
+  func.return
+}
+
+// -----
+
+func.func @matmul_inner(%a: tensor<2x4xui8>, %b: tensor<2x5x3xui8>, %z: tensor<ui8>, %s: tensor<f32>) {
+  // expected-error @+1 {{'qnn.matmul' reduction sizes differ: a has K=4, b has K=5}}
+  %y = qnn.matmul %a, %b, %z, %z, %s, %s : (tensor<2x4xui8>, tensor<2x5x3xui8>, tensor<ui8>, tensor<ui8>, tensor<f32>, tensor<f32>) -> tensor<2x2x3xi32>
+  func.return
+}

@@ -61,3 +61,12 @@ func.func @avg_pool2d(%x: tensor<1x8x7x7xui8>, %s: tensor<f32>, %z: tensor<ui8>)
   %y = qnn.avg_pool2d %x, %s, %z, %s, %z {pool_size = array<i64: 7, 7>} : (tensor<1x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8x1x1xui8>
   func.return %y : tensor<1x8x1x1xui8>
 }
+
+// CHECK-LABEL: func.func @matmul_blocked
+func.func @matmul_blocked(%a: tensor<2x2x4xui8>, %b: tensor<2x4x3xui8>, %z: tensor<ui8>, %s: tensor<f32>, %x: tensor<2x3xf32>, %bs: tensor<2x2xf32>, %bz: tensor<2x2xi8>) -> (tensor<2x2x3xi32>, tensor<2x3xi8>) {
+  // CHECK: qnn.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x2x4xui8>, tensor<2x4x3xui8>, tensor<ui8>, tensor<ui8>, tensor<f32>, tensor<f32>) -> tensor<2x2x3xi32>
+  %y = qnn.matmul %a, %b, %z, %z, %s, %s : (tensor<2x2x4xui8>, tensor<2x4x3xui8>, tensor<ui8>, tensor<ui8>, tensor<f32>, tensor<f32>) -> tensor<2x2x3xi32>
+  // CHECK: qnn.quantize %{{.*}}, %{{.*}}, %{{.*}} {block_size = 2 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>, tensor<2x2xi8>) -> tensor<2x3xi8>
+  %q = qnn.quantize %x, %bs, %bz {block_size = 2 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>, tensor<2x2xi8>) -> tensor<2x3xi8>
+  func.return %y, %q : tensor<2x2x3xi32>, tensor<2x3xi8>
+}

@@ -141,3 +141,25 @@ func.func @avg_pool2d(%x: tensor<1x8x7x7xui8>, %s: tensor<f32>, %z: tensor<ui8>)
   %y = qnn.avg_pool2d %x, %s, %z, %s, %z {pool_size = array<i64: 7, 7>} : (tensor<1x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8x1x1xui8>
   func.return %y : tensor<1x8x1x1xui8>
 }
+
+// Rule matmul: the i32 matmul of the centred operands (b's zero point per column).
+// CHECK-LABEL: func.func @matmul
+// CHECK:      relay.subtract %{{.*}}, %{{.*}} : (tensor<2x4x3xi32>, tensor<1x1x3xi32>) -> tensor<2x4x3xi32>
+// CHECK:      relay.nn.matmul %{{.*}}, %{{.*}} : (tensor<2x2x4xi32>, tensor<2x4x3xi32>) -> tensor<2x2x3xi32>
+func.func @matmul(%a: tensor<2x2x4xui8>, %b: tensor<2x4x3xi8>, %az: tensor<ui8>, %bz: tensor<3xi8>, %s: tensor<f32>, %bs: tensor<3xf32>) -> tensor<2x2x3xi32> {
+  %y = qnn.matmul %a, %b, %az, %bz, %s, %bs : (tensor<2x2x4xui8>, tensor<2x4x3xi8>, tensor<ui8>, tensor<3xi8>, tensor<f32>, tensor<3xf32>) -> tensor<2x2x3xi32>
+  func.return %y : tensor<2x2x3xi32>
+}
+
+// Rule quantize, block-wise: each parameter repeated over its block of 2 along
+// axis 1 (reshape, broadcast, reshape), cut to the 3 elements there.
+// CHECK-LABEL: func.func @quantize_blocked
+// CHECK:      relay.reshape %s {newshape = array<i64: 2, 2, 1>} : (tensor<2x2xf32>) -> tensor<2x2x1xf32>
+// CHECK-NEXT: relay.broadcast_to %{{.*}} {shape = array<i64: 2, 2, 2>}
+// CHECK-NEXT: relay.reshape %{{.*}} {newshape = array<i64: 2, 4>}
+// CHECK-NEXT: relay.strided_slice
+// CHECK:      relay.divide %x, %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @quantize_blocked(%x: tensor<2x3xf32>, %s: tensor<2x2xf32>, %z: tensor<2x2xi8>) -> tensor<2x3xi8> {
+  %q = qnn.quantize %x, %s, %z {block_size = 2 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>, tensor<2x2xi8>) -> tensor<2x3xi8>
+  func.return %q : tensor<2x3xi8>
+}
