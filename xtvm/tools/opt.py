@@ -31,7 +31,6 @@ from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, get_pass_option_infos
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -102,14 +101,13 @@ class XtvmOptMain(xDSLOptMain):
                 verify_module(module)
             if previous is not None and following is not None and self.args.print_between_passes:
                 print(f"IR after {previous.name}:")
-                Printer(stream=sys.stdout).print_op(module)
-                print("\n\n\n")
+                self.print_ir(module, sys.stdout)
+                print("\n\n")
             if previous is not None and self.args.print_ir_after_all:
                 done.append(pass_spec_text(previous))
                 print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stderr)
                 print(f"// reproduce: xtvm-opt -p '{','.join(done)}'", file=sys.stderr)
-                Printer(stream=sys.stderr).print_op(module)
-                print(file=sys.stderr)
+                self.print_ir(module, sys.stderr)
             started = time.perf_counter()
 
         self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, between)
@@ -156,6 +154,11 @@ class XtvmOptMain(xDSLOptMain):
                 output.close()
         if failed:
             sys.exit(1)
+
+    def print_ir(self, module: ModuleOp, stream: IO[str]) -> None:
+        """An IR dump between passes: a whole file, weights included (as
+        resource blobs, or elided with --elide-large-constants)."""
+        print_module(module, stream, elide_larger_than=self.args.elide_large_constants)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         """The module as text through :func:`xtvm.ir.printing.print_module`

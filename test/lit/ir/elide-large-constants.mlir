@@ -1,11 +1,15 @@
 // RUN: xtvm-opt %s --elide-large-constants=4 | filecheck %s
 // RUN: xtvm-opt %s --elide-large-constants=4 | xtvm-opt | filecheck %s
 // RUN: xtvm-opt %s --elide-large-constants | filecheck %s --check-prefix=DEFAULT
+// RUN: xtvm-opt %s -p relay-dead-code-elimination --print-ir-after-all --elide-large-constants=4 2>&1 >/dev/null | filecheck %s --check-prefix=DUMP
+// RUN: xtvm-opt %s -p relay-dead-code-elimination --print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=BLOB
 
 // --elide-large-constants=N prints constants of more than N elements as MLIR's
 // elided form, dense_resource<__elided__>, with no data: a file for reading,
 // which parses and prints again unchanged (the second RUN). Constants of at
-// most N elements and splats stay; without N, N is 16.
+// most N elements and splats stay; without N, N is 16. The dumps of
+// --print-ir-after-all are printed the same way: elided, or whole files with
+// their blobs.
 
 // CHECK-LABEL: func.func @main
 // CHECK-NEXT: %w = relay.const dense_resource<__elided__> : tensor<128xf32>
@@ -17,6 +21,15 @@
 // DEFAULT: %w = relay.const dense_resource<__elided__> : tensor<128xf32>
 // DEFAULT-NEXT: %b = relay.const dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00]> : tensor<5xf32>
 // DEFAULT-NOT: dialect_resources
+// DUMP: IR Dump After relay-dead-code-elimination
+// DUMP: %w = relay.const dense_resource<__elided__> : tensor<128xf32>
+// DUMP-NOT: dialect_resources
+
+// BLOB: IR Dump After relay-dead-code-elimination
+// BLOB: %w = relay.const dense_resource<w> : tensor<128xf32>
+// BLOB: dialect_resources
+// BLOB-NEXT: builtin
+// BLOB-NEXT: w: "0x04000000
 func.func @main(%x: tensor<128xf32>) -> tensor<128xf32> {
   %w = relay.const dense_resource<w> : tensor<128xf32>
   %b = relay.const dense<[1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<5xf32>
