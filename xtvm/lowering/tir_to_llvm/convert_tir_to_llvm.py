@@ -64,9 +64,14 @@ class LowerPrimFunc(RewritePattern):
     def match_and_rewrite(self, op: PrimFuncOp, rewriter: PatternRewriter) -> None:
         if unlowered_ops(op):
             return
-        impl = lower_prim_func(op, self.state)
+        try:
+            impl = lower_prim_func(op, self.state)
+            entry = packed_entry(op)
+        except LoweringError as e:
+            e.op = e.op or op
+            raise
         self.state.kernels.append(impl)
-        rewriter.replace(op, [impl, packed_entry(op)], [])
+        rewriter.replace(op, [impl, entry], [])
 
 
 def tir_to_llvm_patterns(state: ModuleLowering) -> list[RewritePattern]:
@@ -197,4 +202,6 @@ class ConvertTirToLlvmPass(ModulePass):
         try:
             convert_tir_to_llvm(op, self.partial)
         except LoweringError as e:
-            raise PassFailedException(str(e)) from e
+            error = PassFailedException(str(e))
+            error.op = e.op  # type: ignore[attr-defined]  # where xtvm-opt reports it
+            raise error from e

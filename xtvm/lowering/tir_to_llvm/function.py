@@ -154,18 +154,24 @@ class BodyLowering:
                     lowered.name_hint = result.name_hint
 
     def lower_op(self, op: Operation) -> None:
-        structural = STRUCTURAL_LOWERINGS.get(type(op))
-        if structural is not None:
-            structural(self, op)
-            return
-        lowering = LOWERINGS.get(type(op))
-        if lowering is None:
-            raise LoweringError(
-                f"convert-tir-to-llvm: no lowering for {op.name} in "
-                f"@{self.func.sym_name.data}:\n{op!s}"
-            )
-        operands = [self.get(o) for o in op.operands]
-        self.values[op.results[0]] = lowering(op, operands, self.em, self.externs)
+        """Lower one op; a `LoweringError` it raises is about `op` (or an op
+        nested in it)."""
+        try:
+            structural = STRUCTURAL_LOWERINGS.get(type(op))
+            if structural is not None:
+                structural(self, op)
+                return
+            lowering = LOWERINGS.get(type(op))
+            if lowering is None:
+                raise LoweringError(
+                    f"convert-tir-to-llvm: no lowering for {op.name} in "
+                    f"@{self.func.sym_name.data}:\n{op!s}"
+                )
+            operands = [self.get(o) for o in op.operands]
+            self.values[op.results[0]] = lowering(op, operands, self.em, self.externs)
+        except LoweringError as e:
+            e.op = e.op or op
+            raise
 
     def lower_for(self, op: ForOp) -> None:
         if op.kind.data == "parallel" and not self.inside_parallel:

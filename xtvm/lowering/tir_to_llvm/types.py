@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
 from xtvm.dtypes import dtype_name
 
@@ -24,7 +24,12 @@ DL_INT, DL_UINT, DL_FLOAT, DL_BOOL = 0, 1, 2, 6
 
 
 class LoweringError(Exception):
-    """A construct `convert-tir-to-llvm` cannot lower; the message names it."""
+    """A construct `convert-tir-to-llvm` cannot lower; the message names it.
+
+    `op`, once known, is the tir/arith/math op being lowered, where
+    `xtvm-opt` reports the error (its `file:line:col`)."""
+
+    op: Operation | None = None
 
 
 def llvm_type(ty: Attribute) -> Attribute:

@@ -13,11 +13,11 @@ tir.prim_func @ipow(%A: memref<4xi32>, %a: i32) {
 
 // -----
 
-// One external function, two signatures.
-// expected-error @unknown {{convert-tir-to-llvm: external function 'foo' is called as !llvm.func<f32 (f32, f32)> and as !llvm.func<f32 (f32)>}}
+// One external function, two signatures: reported at the second call.
 tir.prim_func @clash(%A: memref<4xf32>, %x: f32) {
   %c0 = arith.constant 0 : index
   %a = tir.call_extern "foo"(%x) : (f32) -> f32
+  // expected-error @+1 {{convert-tir-to-llvm: external function 'foo' is called as !llvm.func<f32 (f32, f32)> and as !llvm.func<f32 (f32)>}}
   %b = tir.call_extern "foo"(%x, %x) : (f32, f32) -> f32
   tir.store %b, %A[%c0] : memref<4xf32>
   tir.return
@@ -25,10 +25,30 @@ tir.prim_func @clash(%A: memref<4xf32>, %x: f32) {
 
 // -----
 
-// A kernel named like a C function the generated code calls.
+// An element type without an llvm type: reported at the op using it.
+tir.prim_func @bf16(%A: memref<4xbf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{convert-tir-to-llvm: no llvm type for bf16}}
+  %x = tir.load %A[%c0] : memref<4xbf16>
+  tir.store %x, %A[%c0] : memref<4xbf16>
+  tir.return
+}
+
+// -----
+
+// ... or at the prim_func, for one of its parameters.
+// expected-error @+1 {{convert-tir-to-llvm: no llvm type for bf16}}
+tir.prim_func @bf16_scalar(%A: memref<4xf32>, %x: bf16) {
+  tir.return
+}
+
+// -----
+
+// A kernel named like a C function the generated code calls (free, for a
+// buffer too large for the stack).
 // expected-error @unknown {{convert-tir-to-llvm: free is both a kernel symbol and an external function called by a kernel; rename the prim_func}}
-tir.prim_func @free(%A: memref<70000xf32>) {
-  %big = tir.allocate "global" : memref<70000xf32>
+tir.prim_func @free(%A: memref<4xf32>) {
+  %big = tir.allocate "global" : memref<4194304xf32>
   tir.return
 }
 
