@@ -66,6 +66,15 @@ def test_the_relay_file_alone_compiles_to_the_same_model(mlp_path, relay_file, t
     assert np.count_nonzero(expected > 1e-3) > 1  # not a one-hot softmax of unbound weights
 
 
+def test_the_relay_files_weights_are_packed_at_compile_time(relay_file):
+    # With the weights as @main arguments, the layout_transform packing
+    # fc1.weight stayed a run-time kernel; bound, it folds into a constant.
+    r = tool("xtvm-compile", relay_file, "--emit", "relay-opt")
+    assert r.returncode == 0, r.stderr
+    assert "layout_transform" not in r.stdout
+    assert "= relay.const dense_resource<fc1.weight_packed> : tensor<16x784x16xf32>" in r.stdout
+
+
 def test_xtvm_opt_prints_the_blobs_back_unchanged(relay_file):
     r = tool("xtvm-opt", relay_file)
     assert r.returncode == 0, r.stderr
