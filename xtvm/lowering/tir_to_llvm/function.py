@@ -53,7 +53,7 @@ from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
 from xtvm.lowering.tir_to_llvm.types import PTR, LoweringError, byte_size, llvm_type
 from xtvm.lowering.tir_to_llvm.vectorize import lower_vectorized_for
 
-STACK_LIMIT_BYTES = 64 * 1024
+STACK_LIMIT_BYTES = 1024 * 1024
 """Allocations up to this size live on the stack, larger ones on the heap."""
 
 HEAP_ALIGNMENT = 64

@@ -9,11 +9,11 @@
 // CHECK-NEXT:  llvm.func @expf(f32) -> f32
 // CHECK-LABEL: llvm.func @nest_impl(%A: !llvm.ptr {llvm.noalias}, %n: i64, %x: f32) -> i32 {
 // Allocations are hoisted to the entry block: 8 floats on the stack,
-// 128*256*4 bytes with aligned_alloc.
+// 512*1024*4 bytes (over the 1 MiB stack limit) with aligned_alloc.
 // CHECK-NEXT:    %[[EIGHT:.*]] = llvm.mlir.constant(8) : i64
 // CHECK-NEXT:    %tmp = llvm.alloca %[[EIGHT]] x f32 {alignment = 64 : i64} : (i64) -> !llvm.ptr
 // CHECK-NEXT:    %[[ALIGN:.*]] = llvm.mlir.constant(64) : i64
-// CHECK-NEXT:    %[[BYTES:.*]] = llvm.mlir.constant(131072) : i64
+// CHECK-NEXT:    %[[BYTES:.*]] = llvm.mlir.constant(2097152) : i64
 // CHECK-NEXT:    %big = llvm.call @aligned_alloc(%[[ALIGN]], %[[BYTES]]) : (i64, i64) -> !llvm.ptr
 // The assert returns (7 << 16) | 0 after freeing the heap buffer.
 // CHECK:         %ok = llvm.icmp "slt" %n, %c4 : i64
@@ -57,7 +57,7 @@ tir.prim_func @nest(%A: memref<4x8xf32>, %n: index, %x: f32) attributes {arg_nam
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %tmp = tir.allocate "local" : memref<8xf32>
-  %big = tir.allocate "global" : memref<128x256xf32>
+  %big = tir.allocate "global" : memref<512x1024xf32>
   %ok = arith.cmpi slt, %n, %c4 : index
   tir.assert %ok, "n must be < 4"
   tir.for %i = %c0 to %c4 kind "serial" {
@@ -69,7 +69,7 @@ tir.prim_func @nest(%A: memref<4x8xf32>, %n: index, %x: f32) attributes {arg_nam
         tir.store %e, %tmp[%j] : memref<8xf32>
       } else {
         %f = tir.call_intrin "llvm.fma.f32"(%v, %x, %x) : (f32, f32, f32) -> f32
-        tir.store %f, %big[%i, %j] : memref<128x256xf32>
+        tir.store %f, %big[%i, %j] : memref<512x1024xf32>
       }
     }
   }
