@@ -131,12 +131,16 @@ class GraphBuilder:
         return model
 
     def node(self, op: str, inputs: Sequence[str], outputs: int = 1, keep: bool = True,
-             **attrs: object) -> list[str]:
+             same_as: str | None = None, **attrs: object) -> list[str]:
         """Adds an ``op`` node, learns its outputs' types by shape inference
-        (raising Skip when it fails or a type is unknown) and returns their names."""
+        (raising Skip when it fails or a type is unknown) and returns their
+        names. ``same_as``: the output has that value's type (for function
+        ops that onnx does not infer)."""
         names = [self.fresh(op.lower()[:6]) for _ in range(outputs)]
         node = helper.make_node(op, list(inputs), names, **attrs)
         self.nodes.append(node)
+        if same_as is not None:
+            self.types[names[0]] = self.types[same_as]
         try:
             inferred = shape_inference.infer_shapes(self.model(names), strict_mode=True, data_prop=True)
             onnx.checker.check_model(inferred)
@@ -488,7 +492,7 @@ def group_norm(b: GraphBuilder, name: str) -> None:
     c = b.shape(x)[1]
     groups = b.rng.choice([g for g in range(1, c + 1) if c % g == 0])
     b.node(name, [x, b.const(b.array((c,), FLOAT, 0.5, 1.5)), b.const(b.array((c,), FLOAT))],
-           num_groups=groups, epsilon=1e-3)
+           num_groups=groups, epsilon=1e-3, same_as=x)
 
 
 @op("RMSNormalization", since=23)
