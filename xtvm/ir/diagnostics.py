@@ -127,13 +127,26 @@ def verify_ops(root: Operation) -> list[Diagnostic]:
                 for block in region.blocks:
                     if block.first_op is None:
                         block.verify()  # xDSL's "empty block needs a terminator" rule
-        except VerifyException as e:
-            diagnostics.append(Diagnostic.at(op, str(e)))
+        except Exception as e:  # noqa: BLE001 - see _verify_error
+            error = _verify_error(e)
+            if error is None:
+                raise
+            diagnostics.append(Diagnostic.at(op, str(error)))
             return False
         return True
 
     visit(root)
     return diagnostics
+
+
+def _verify_error(e: BaseException) -> VerifyException | None:
+    """The verifier's error behind ``e``: xDSL prints the whole module into a
+    failing op's error, and when printing fails (an attribute xDSL cannot
+    print, such as an ``f128`` float) the printer's exception replaces it."""
+    seen: BaseException | None = e
+    while seen is not None and not isinstance(seen, VerifyException):
+        seen = seen.__context__
+    return seen
 
 
 def verify_module(module: Operation) -> None:

@@ -28,7 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
 SPLIT_MARKER = "// -----"
@@ -50,6 +50,8 @@ class LocatedParser(Parser):
             op = super().parse_operation()
         except ParseError as e:
             raise _at_op_name(e) from None
+        except VerifyException as e:  # an attribute that does not verify, built while parsing
+            raise ParseError(self._current_token.span, str(e)) from None
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(span.input.content, span.input.name, span.start)
         return op
