@@ -102,3 +102,24 @@ def test_failed_pass_naming_a_symbol_or_carrying_an_op():
     assert failing_op(module, error) is z
     unplaced = failure_diagnostic(module, PassFailedException("p: nothing to point at"), "two.mlir")
     assert unplaced.where is None and unplaced.filename == "two.mlir"
+
+
+def test_verifier_error_when_xdsl_cannot_print_the_module():
+    # xDSL cannot print an f128 float; the verifier's message survives anyway
+    module = parse_module(
+        "func.func @f() {\n"
+        '  %r = relay.arange {start = 0.0 : f128, stop = 4.0 : f64, step = 2.0 : f64, dtype = "int64"} : tensor<4xi64>\n'
+        "  func.return\n}\n",
+        "f.mlir",
+    )
+    (d,) = verify_ops(module)
+    assert d.where == "f.mlir:2:3" and "does not match the inferred type tensor<2xi64>" in d.message
+
+
+def test_attribute_that_fails_verification_is_a_parse_error():
+    try:
+        parse_module('"test.op"() {v = 3 : i0} : () -> ()\n', "a.mlir", _unregistered())
+        raise AssertionError("should not parse")
+    except ParseError as e:
+        d = Diagnostic.from_parse_error(e)
+    assert d.line == 1 and "out of range for type i0" in d.message
