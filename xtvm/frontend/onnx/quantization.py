@@ -124,10 +124,17 @@ class QuantizeLinear(OnnxOpConverter):
 
 class DequantizeLinear(OnnxOpConverter):
     """``DequantizeLinear`` → ``qnn.dequantize``: ``(x - x_zero_point) *
-    x_scale``, as the scale's float type."""
+    x_scale``, as the scale's float type.
+
+    A dequantized constant (a QDQ model's weight) is not folded at import:
+    ``qnn-fake-quantization-to-integer`` needs the ``qnn.dequantize`` to see
+    that a float op reads quantized integers (``relay-fold-constant`` folds
+    what stays float)."""
 
     @classmethod
     def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        if node.folding and not any(n in node.scope.derived for n in node.proto.input):
+            node.folding = False
         block_size = _block_size(node)
         x = node.input(0)
         out_dtype = _dtype(node.input(1))

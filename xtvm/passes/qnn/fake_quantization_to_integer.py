@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
@@ -32,13 +33,21 @@ from xtvm.dialects.relay import (
     BatchFlattenOp,
     BiasAddOp,
     ConcatenateOp,
+    ConstOp,
     Conv2dOp,
     DenseOp,
     GlobalAvgPool2dOp,
     MaxPool2dOp,
+    ExpOp,
+    LogSoftmaxOp,
     MultiplyOp,
     ReshapeOp,
+    SigmoidOp,
+    SoftmaxOp,
+    TanhOp,
 )
+from xtvm.passes.qnn.params import QnnError
+from xtvm.constants import dense_from_numpy
 from xtvm.dtypes import dtype_name
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
 
@@ -63,10 +72,6 @@ def _per_tensor(*values: SSAValue) -> bool:
 
 def _requantized(ops: list[Operation], acc: SSAValue, scale: SSAValue, so, zo, axis: int):
     """Append ``qnn.requantize`` of the ``int32`` ``acc`` (zero point 0)."""
-    from xtvm.constants import dense_from_numpy
-    from xtvm.dialects.relay import ConstOp
-    import numpy as np
-
     zero = ConstOp(dense_from_numpy(np.zeros((), np.int32)))
     ops += [zero, qnn.RequantizeOp(acc, scale, zero.result, so, zo, axis=axis, out_dtype=_dtype(zo))]
     return ops
@@ -237,6 +242,41 @@ RULES: list[Rule] = [
 ]
 
 
+FLOAT_OPS: tuple[type[Operation], ...] = (SoftmaxOp, LogSoftmaxOp, SigmoidOp, TanhOp, ExpOp)
+"""Ops that stay float inside a QDQ region, as onnxruntime computes them
+(through a float lookup table, ``QLinearSoftmax``/``QLinearSigmoid``)."""
+
+
+def _is_float(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType) and _dtype(value).startswith("float")
+
+
+def _float_region(quantize: qnn.QuantizeOp) -> Operation | None:
+    """When the float ops feeding ``quantize`` (up to the dequantizes,
+    constants and arguments) read a dequantized value and none of them is in
+    :data:`FLOAT_OPS` (a region no rule gave an integer form), the op that
+    reads the dequantized value."""
+    first = quantize.data.owner if isinstance(quantize.data, OpResult) else None
+    if first is None or isinstance(first, (qnn.DequantizeOp, *FLOAT_OPS)):
+        return None
+    stack, seen, reader = [first], set(), None
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        if isinstance(op, FLOAT_OPS):
+            return None
+        for operand in op.operands:
+            if not isinstance(operand, OpResult):
+                continue
+            if isinstance(operand.op, qnn.DequantizeOp):
+                reader = reader or op
+            elif _is_float(operand) and not isinstance(operand.op, ConstOp):
+                stack.append(operand.op)
+    return reader
+
+
 @documents_rules(RULES)
 @dataclass(frozen=True)
 class FakeQuantizationToIntegerPass(ModulePass):
@@ -245,7 +285,12 @@ class FakeQuantizationToIntegerPass(ModulePass):
     Input: typed relay IR with ``qnn.quantize``/``qnn.dequantize``.
 
     Output: the matched regions as qnn ops on the quantized integers; the
-    rest unchanged.
+    rest unchanged. A ``quantize`` of an op computed from a dequantized
+    value that no rule rewrites (and that onnxruntime does not compute in
+    float either: not a softmax, sigmoid, tanh or exp) is an error naming
+    the op and its value (the ONNX node's output), unless ``allow-float``
+    says to leave it in float: a QDQ model never falls back to float
+    silently.
 
     Invariants: every value keeps its type; a rewritten region computes the
     integers onnxruntime's QDQ execution computes (its fused QLinear
@@ -254,5 +299,19 @@ class FakeQuantizationToIntegerPass(ModulePass):
 
     name = "qnn-fake-quantization-to-integer"
 
+    allow_float: bool = False
+    """Leave regions without an integer form in float instead of failing."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         apply_rules(op, RULES)
+        if self.allow_float:
+            return
+        for quantize in op.walk():
+            if isinstance(quantize, qnn.QuantizeOp) and (inner := _float_region(quantize)):
+                name = inner.results[0].name_hint or "?"
+                raise QnnError(
+                    f"qnn-fake-quantization-to-integer: '{inner.name}' (value %{name}) "
+                    "computes in float between a dequantize and a quantize, and no rule gives "
+                    "it an integer form; it would run in float (pass allow-float=true to "
+                    f"accept that):\n  {inner}"
+                )

@@ -1,6 +1,7 @@
-// RUN: xtvm-opt %s -p qnn-fake-quantization-to-integer | filecheck %s
+// RUN: xtvm-opt %s -p 'qnn-fake-quantization-to-integer{allow-float=true}' | filecheck %s
 // Float dequantize → op → quantize regions become qnn ops; one case per rule
-// (named in the comment), and near misses that stay float.
+// (named in the comment), and near misses that stay float (allow-float keeps
+// them; without it they are errors: see the -errors file).
 
 // Rules conv2d-bias and quantize-dequantize: a QDQ convolution with its int32 bias
 // becomes qnn.conv2d + bias_add + requantize; q(dq(x)) a requantize.
