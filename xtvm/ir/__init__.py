@@ -4,6 +4,11 @@ about it reads.
 Ops parsed from a file carry a ``FileLineColLoc`` (the tools' parser attaches
 one to every op); ops built in Python carry none. Diagnostics use
 :func:`location_of` to prefix ``file:line:col:`` and print the op itself.
+
+Text in and out: :mod:`xtvm.ir.parse` reads a module with locations,
+:mod:`xtvm.ir.printing` writes one with its weights (large constants as
+MLIR ``dense_resource`` blobs), and :mod:`xtvm.ir.resources` holds the blob
+format both share.
 """
 
 from __future__ import annotations
