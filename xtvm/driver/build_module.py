@@ -37,6 +37,7 @@ def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "ma
 
     fn = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry)
     block = fn.body.block
+    anchor = block.first_op  # constants go before it, in argument order
     keep: list[int] = []
     for i, arg in enumerate(fn.args):
         name = arg_name(fn, i)
@@ -51,7 +52,10 @@ def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "ma
                 f"param '{name}' has type {const.result.type}, but @{entry} expects {arg.type}"
             )
         const.result.name_hint = arg.name_hint  # names the weight's blob and parameter
-        block.insert_op_before(const, block.first_op)
+        if anchor is None:
+            block.add_op(const)
+        else:
+            block.insert_op_before(const, anchor)
         arg.replace_all_uses_with(const.result)
     for i in reversed(range(len(fn.args))):
         if i not in keep:
@@ -82,10 +86,13 @@ def lower(
     the relay and memory stages find nothing to do in it. Verification runs
     once per stage, except for the llvm dialect (xtvm's own lowering, tested
     on its own): verifying a whole model's kernels there costs seconds."""
+    from xtvm.ir.resources import check_not_elided
+
     if params:
         if not has_graph(module):
             raise ValueError("params given, but the module has no graph function @main")
         bind_params(module, params)
+    check_not_elided(module)  # a file printed for reading cannot be compiled
     start = detect_stage(module) if start is None else start
     if stage_index(stage) < stage_index(start):
         raise ValueError(f"the module is at stage '{start}', past the requested '{stage}'")
