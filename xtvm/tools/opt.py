@@ -31,7 +31,12 @@ from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, get_pass_option_infos
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.exceptions import (
+    ArgSpecParseError,
+    DiagnosticException,
+    ParseError,
+    ShrinkException,
+)
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xtvm.dialects.registry import DIALECTS
@@ -86,6 +91,15 @@ class XtvmOptMain(xDSLOptMain):
                 )
             elif action.dest == "input_file":
                 action.help = "input file ('-' or nothing: standard input)"
+            elif action.dest == "parsing_diagnostics":  # parse errors are diagnostics like any other
+                action.help = argparse.SUPPRESS
+            elif action.dest == "passes":
+                action.help = (
+                    "the pass pipeline, e.g. 'relay-fold-constant,relay-fuse-ops{max-depth=8}' "
+                    "(quote option values holding '.' or '/'); --list-passes lists the passes"
+                )
+            elif action.dest == "frontend":
+                action.help = "only 'mlir': xtvm-opt reads MLIR text"
 
     def setup_pipeline(self) -> None:
         """The -p pipeline; between passes: verify (every failing op), time,
@@ -131,6 +145,8 @@ class XtvmOptMain(xDSLOptMain):
             xdsl_only = {k: v for k, v in self.xdsl_passes.items() if k not in PASSES}
             print(list_passes(PASSES, xdsl_only), end="")
             return
+        if self.args.frontend not in (None, "mlir"):
+            raise ValueError(f"-f {self.args.frontend}: xtvm-opt reads MLIR text only")
         name = self.get_input_name()
         text = self.read_input()
         chunks = split_input(text) if self.args.split_input_file else [text]
@@ -149,9 +165,15 @@ class XtvmOptMain(xDSLOptMain):
                 for d in problems:
                     print(d.render(), file=sys.stderr)
                 failed = failed or bool(problems)
+        except ShrinkException:  # --shrink: shrinkray may reduce this input further
+            print("Success, can shrink")
+            sys.exit(0)
         finally:
             if output is not sys.stdout:
                 output.close()
+        if self.args.shrink:
+            print("Failure, can't shrink")
+            sys.exit(1)
         if failed:
             sys.exit(1)
 
