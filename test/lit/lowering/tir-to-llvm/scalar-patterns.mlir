@@ -1,4 +1,5 @@
 // RUN: xtvm-opt %s -p convert-tir-to-llvm | filecheck %s
+// RUN: xtvm-opt %s -p convert-tir-to-llvm -t llvm | filecheck %s --check-prefix=LLVM
 // The scalar patterns on their own: with no prim_func in the module, each
 // arith/math op family's pattern rewrites its ops in place (they are on llvm
 // types already); a libm function called is declared at the end of the
@@ -47,6 +48,47 @@ llvm.func @casts(%v: f32) -> f64 {
   %i = arith.fptosi %v : f32 to i32
   %f = arith.sitofp %i : i32 to f64
   llvm.return %f : f64
+}
+
+// Bitcast; ctlz and absi take a false "poison" flag; ceildivui adds one when
+// the remainder is nonzero.
+// CHECK-LABEL: llvm.func @bits(%g: f32, %d: i32) -> i32 {
+// CHECK-NEXT:    %gc = llvm.bitcast %g : f32 to i32
+// CHECK-NEXT:    %[[NO:.*]] = llvm.mlir.constant(false) : i1
+// CHECK-NEXT:    %[[Z:.*]] = llvm.call_intrinsic "llvm.ctlz.i32"(%gc, %[[NO]]) : (i32, i1) -> i32
+// CHECK-NEXT:    %[[NO2:.*]] = llvm.mlir.constant(false) : i1
+// CHECK-NEXT:    %[[N:.*]] = llvm.call_intrinsic "llvm.abs.i32"(%[[Z]], %[[NO2]]) : (i32, i1) -> i32
+// CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:    %[[DIV:.*]] = llvm.udiv %[[N]], %d : i32
+// CHECK-NEXT:    %[[REM:.*]] = llvm.urem %[[N]], %d : i32
+// CHECK-NEXT:    %[[NZ:.*]] = llvm.icmp "ne" %[[REM]], %[[ZERO]] : i32
+// CHECK-NEXT:    %[[ONE:.*]] = llvm.zext %[[NZ]] : i1 to i32
+// CHECK-NEXT:    %[[Q:.*]] = llvm.add %[[DIV]], %[[ONE]] : i32
+// CHECK-NEXT:    llvm.return %[[Q]] : i32
+// LLVM-LABEL: define i32 @"bits"(
+// LLVM:         call i32 @"llvm.ctlz.i32"(i32 %{{.*}}, i1 0)
+// LLVM-NEXT:    call i32 @"llvm.abs.i32"(i32 %{{.*}}, i1 0)
+llvm.func @bits(%g: f32, %d: i32) -> i32 {
+  %gc = arith.bitcast %g : f32 to i32
+  %gz = math.ctlz %gc : i32
+  %gn = math.absi %gz : i32
+  %gq = arith.ceildivui %gn, %d : i32
+  llvm.return %gq : i32
+}
+
+// fpowi → llvm.powi, overloaded on both operand types.
+// CHECK-LABEL: llvm.func @powers(%px: f32, %py: f32, %pk: i32) -> f32 {
+// CHECK-NEXT:    %pw = llvm.call_intrinsic "llvm.powi.f32.i32"(%px, %pk) : (f32, i32) -> f32
+// CHECK-NEXT:    %[[NEG:.*]] = llvm.fneg %pw : f32
+// CHECK-NEXT:    %mx = llvm.call_intrinsic "llvm.maxnum.f32"(%[[NEG]], %py) : (f32, f32) -> f32
+// CHECK-NEXT:    llvm.return %mx : f32
+// LLVM-LABEL: define float @"powers"(
+// LLVM:         call float @"llvm.powi.f32.i32"(float %{{.*}}, i32 %{{.*}})
+llvm.func @powers(%px: f32, %py: f32, %pk: i32) -> f32 {
+  %pw = math.fpowi %px, %pk : f32, i32
+  %ng = arith.negf %pw : f32
+  %mx = arith.maxnumf %ng, %py : f32
+  llvm.return %mx : f32
 }
 
 // CHECK:       llvm.func @erff(f32) -> f32
