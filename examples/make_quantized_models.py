@@ -2,8 +2,10 @@
 SqueezeNet (seeded random weights), quantized by onnxruntime's quantizer in
 three formats each.
 
-``python examples/make_quantized_models.py OUT_DIR [--models resnet50,squeezenet]``
-writes ``OUT_DIR/<model>_<format>.onnx`` for the formats
+``python examples/make_quantized_models.py OUT_DIR [--models resnet50,squeezenet]
+[--compare]`` writes ``OUT_DIR/<model>_<format>.onnx`` (``--compare`` also
+compiles each with xtvm and prints the compile time, both latencies and the
+largest difference from onnxruntime's output) for the formats
 
 * ``qdq``: ``quantize_static`` with ``QuantFormat.QDQ`` (float ops between
   ``DequantizeLinear`` and ``QuantizeLinear`` pairs);
@@ -114,15 +116,59 @@ def make(name: str, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[s
     return paths
 
 
+def compare(path: Path, seed: int = 7, repeat: int = 5) -> dict[str, float]:
+    """Compile ``path`` with xtvm and run it and onnxruntime (one thread
+    each) on one seeded random input: compile seconds, median latencies (ms)
+    and the largest absolute difference of the outputs."""
+    import time
+
+    import onnxruntime as ort
+
+    import xtvm
+    from xtvm.frontend import from_onnx
+
+    model = onnx.load(path)
+    name, shape = _input_shape(model)
+    x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    start = time.perf_counter()
+    mod, params = from_onnx(model)
+    gmod = xtvm.build(mod, params=params)["default"](xtvm.cpu(0))
+    compile_s = time.perf_counter() - start
+    gmod.set_input(0, x)
+
+    def median_ms(run) -> float:
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            run()
+            times.append((time.perf_counter() - t) * 1e3)
+        return float(np.median(times))
+
+    ours_ms = median_ms(gmod.run)
+    ours = gmod.get_output(0).numpy()
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    theirs = session.run(None, {name: x})[0]
+    ort_ms = median_ms(lambda: session.run(None, {name: x}))
+    diff = float(np.abs(ours.astype(np.float64) - theirs.astype(np.float64)).max())
+    return {"compile_s": compile_s, "xtvm_ms": ours_ms, "ort_ms": ort_ms, "max_abs_diff": diff}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out_dir", type=Path)
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument(
+        "--compare", action="store_true", help="also compile each model and compare with onnxruntime"
+    )
     args = parser.parse_args(argv)
     for name in args.models.split(","):
         for fmt, path in make(name, args.out_dir, tuple(args.formats.split(","))).items():
             print(f"{name} {fmt}: {path}")
+            if args.compare:
+                print("  " + "  ".join(f"{k} {v:.4g}" for k, v in compare(path).items()))
 
 
 if __name__ == "__main__":
