@@ -191,3 +191,26 @@ def test_run_output_is_named_after_the_model_outputs(mlp_so, tmp_path):
     assert r.returncode == 0, r.stderr
     assert f"wrote {out} (probs)" in r.stdout
     assert list(np.load(out)) == ["probs"]
+
+
+def test_compile_missing_external_data_file(tmp_path):
+    import onnx
+    from onnx import helper, numpy_helper
+
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1, 8])],
+        [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1, 8])],
+        [numpy_helper.from_array(np.eye(8, dtype=np.float32), "w")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    path = tmp_path / "ext.onnx"
+    onnx.save_model(model, path, save_as_external_data=True, location="w.bin", size_threshold=0)
+    (tmp_path / "w.bin").unlink()
+    r = tool("xtvm-compile", path, "-o", tmp_path / "m.so")
+    fails_cleanly(
+        r,
+        f"xtvm-compile: error: tensor 'w' of '{path}' keeps its data in external file",
+        "w.bin', which does not exist",
+    )

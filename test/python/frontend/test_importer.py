@@ -144,6 +144,49 @@ def test_load_errors(tmp_path: Path):
         from_onnx(3)  # type: ignore[arg-type]
 
 
+def external_data_model(directory: Path) -> Path:
+    """y = x @ w, with w saved in the external file ``w.bin`` next to the model."""
+    model = make_model(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        [tensor("x", [1, 8])],
+        [tensor("y", [1, 8])],
+        [init("w", np.eye(8, dtype=np.float32))],
+    )
+    path = directory / "ext.onnx"
+    onnx.save_model(
+        model, path, save_as_external_data=True, location="w.bin", size_threshold=0
+    )
+    assert (directory / "w.bin").is_file()
+    return path
+
+
+def test_external_data(tmp_path: Path):
+    path = external_data_model(tmp_path)
+    _, params = from_onnx(path)
+    np.testing.assert_array_equal(params["w"], np.eye(8, dtype=np.float32))
+
+
+def test_missing_external_data_file_names_tensor_and_file(tmp_path: Path):
+    path = external_data_model(tmp_path)
+    (tmp_path / "w.bin").unlink()
+    with pytest.raises(OnnxImportError) as info:
+        from_onnx(path)
+    assert str(info.value) == (
+        f"tensor 'w' of '{path}' keeps its data in external file '{tmp_path / 'w.bin'}', "
+        "which does not exist"
+    )
+    (tmp_path / "w.bin").write_bytes(b"\0" * 10)  # shorter than the 256 bytes of w
+    with pytest.raises(OnnxImportError, match=r"^tensor 'w' of .* which cannot be read: "):
+        from_onnx(path)
+    unloaded = onnx.load(path, load_external_data=False)
+    with pytest.raises(OnnxImportError) as info:
+        from_onnx(unloaded)
+    assert str(info.value) == (
+        "tensor 'w' keeps its data in external file 'w.bin', which was not loaded: "
+        "pass the model's path, or load it with onnx.load(path)"
+    )
+
+
 def test_checker_failure_is_wrapped():
     model = make_model(
         [helper.make_node("Add", ["x"], ["y"], name="add0")], [tensor("x", [2])], [tensor("y", [2])]

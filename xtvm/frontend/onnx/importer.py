@@ -159,6 +159,15 @@ def from_onnx(
 def check_model(model: onnx.ModelProto) -> None:
     """Validates ``model`` with ``onnx.checker``; an ``OnnxImportError``
     naming the node at fault when it is invalid."""
+    from onnx import external_data_helper as external
+
+    for tensor in external._get_all_tensors(model):
+        if external.uses_external_data(tensor):
+            location = external.ExternalDataInfo(tensor).location
+            raise OnnxImportError(
+                f"tensor '{tensor.name}' keeps its data in external file '{location}', which "
+                "was not loaded: pass the model's path, or load it with onnx.load(path)"
+            )
     try:
         onnx.checker.check_model(model)
     except onnx.checker.ValidationError as e:
@@ -191,9 +200,32 @@ def _load(model: onnx.ModelProto | str | os.PathLike[str]) -> onnx.ModelProto:
     if not isinstance(model, (str, os.PathLike)):
         raise TypeError(f"from_onnx expects a ModelProto or a path, got {type(model).__name__}")
     try:
-        return onnx.load(model)
+        proto = onnx.load(model, load_external_data=False)
     except (OSError, DecodeError, ValueError) as e:
         raise OnnxImportError(f"cannot load ONNX model from '{os.fspath(model)}': {e}") from None
+    _load_external_data(proto, os.fspath(model))
+    return proto
+
+
+def _load_external_data(proto: onnx.ModelProto, path: str) -> None:
+    """Reads the tensors ``proto`` keeps in external files (next to
+    ``path``); a missing or short file is an error naming the tensor and
+    the file, not onnx's traceback."""
+    from onnx import external_data_helper as external
+
+    base_dir = os.path.dirname(path)
+    for tensor in external._get_all_tensors(proto):
+        if not external.uses_external_data(tensor):
+            continue
+        location = external.ExternalDataInfo(tensor).location
+        file = os.path.join(base_dir, location)
+        where = f"tensor '{tensor.name}' of '{path}' keeps its data in external file '{file}'"
+        if not os.path.isfile(file):
+            raise OnnxImportError(f"{where}, which does not exist")
+        try:
+            external.load_external_data_for_tensor(tensor, base_dir)
+        except (OSError, ValueError, onnx.checker.ValidationError) as e:
+            raise OnnxImportError(f"{where}, which cannot be read: {e}") from None
 
 
 class _GraphImporter:
