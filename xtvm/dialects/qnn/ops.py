@@ -568,7 +568,14 @@ class AddOp(BinaryQnnOp):
 
 @irdl_op_definition
 class MulOp(BinaryQnnOp):
-    """Quantized ``lhs * rhs`` (ONNX ``com.microsoft.QLinearMul``)."""
+    """Quantized ``lhs * rhs`` (ONNX ``com.microsoft.QLinearMul``): the
+    integer product of the centred values, quantized with the output
+    parameters.
+
+    ```mlir
+    %y = qnn.mul %a, %b, %sa, %za, %sb, %zb, %sy, %zy : (tensor<1x8xui8>, tensor<1x8xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8xui8>
+    ```
+    """
 
     name = "qnn.mul"
 
