@@ -28,6 +28,9 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 SEVERITIES = ("error", "warning", "note", "remark")
 """MLIR's diagnostic severities; xtvm emits errors today."""
 
+TOO_DEEP = "the IR is nested too deeply for xDSL's recursive parser and walkers"
+"""The message for a ``RecursionError`` while parsing or transforming IR."""
+
 
 @dataclass(frozen=True)
 class Diagnostic:

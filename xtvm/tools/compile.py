@@ -159,10 +159,12 @@ def error_message(e: Exception) -> str | None:
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
     from xtvm.frontend.onnx.common import OnnxStaticShapeRequired
-    from xtvm.ir.diagnostics import Diagnostic, InvalidIRError
+    from xtvm.ir.diagnostics import TOO_DEEP, Diagnostic, InvalidIRError
 
     if isinstance(e, ParseError):
         return Diagnostic.from_parse_error(e).render()
+    if isinstance(e, RecursionError):
+        return f"xtvm-compile: error: {TOO_DEEP}"
     if isinstance(e, InvalidIRError):
         return "\n".join(d.render() for d in e.diagnostics)
     if isinstance(e, OnnxStaticShapeRequired):

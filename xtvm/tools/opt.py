@@ -40,7 +40,13 @@ from xdsl.utils.exceptions import (
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xtvm.dialects.registry import DIALECTS
-from xtvm.ir.diagnostics import Diagnostic, InvalidIRError, failure_diagnostic, verify_module
+from xtvm.ir.diagnostics import (
+    TOO_DEEP,
+    Diagnostic,
+    InvalidIRError,
+    failure_diagnostic,
+    verify_module,
+)
 from xtvm.ir.parse import parse_module, split_input
 from xtvm.ir.printing import ELIDE_DEFAULT, print_module
 from xtvm.passes.registry import PASSES
@@ -205,8 +211,12 @@ class XtvmOptMain(xDSLOptMain):
             module = parse_module(text, name, self.ctx)  # weights' blobs included
         except ParseError as e:
             return [Diagnostic.from_parse_error(e)]
+        except RecursionError:
+            return [Diagnostic("error", TOO_DEEP, name)]
         try:
             self.apply_passes(module)
+        except RecursionError:
+            return [Diagnostic("error", TOO_DEEP, name)]
         except InvalidIRError as e:
             return [d.with_source(text) for d in e.diagnostics]
         except ParseError as e:  # a file a pass reads (apply-pdl's patterns)

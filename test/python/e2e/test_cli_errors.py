@@ -214,3 +214,11 @@ def test_compile_missing_external_data_file(tmp_path):
         f"xtvm-compile: error: tensor 'w' of '{path}' keeps its data in external file",
         "w.bin', which does not exist",
     )
+
+
+def test_deeply_nested_ir_is_an_error_not_a_traceback(tmp_path):
+    depth = 300  # beyond what xDSL's recursive parser can take
+    path = tmp_path / "deep.mlir"
+    path.write_text('"test.region"() ({\n' * depth + "}) : () -> ()\n" * depth)
+    r = tool("xtvm-opt", path, "--allow-unregistered-dialect")
+    fails_cleanly(r, f"{path}: error: the IR is nested too deeply")
