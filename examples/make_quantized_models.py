@@ -161,7 +161,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--formats", default=",".join(FORMATS))
     parser.add_argument(
-        "--compare", action="store_true", help="also compile each model and compare with onnxruntime"
+        "--compare",
+        action="store_true",
+        help="also compile each model and compare with onnxruntime",
     )
     args = parser.parse_args(argv)
     for name in args.models.split(","):

@@ -60,7 +60,8 @@ def test_requantize_fixed_point_is_within_one_step_of_float():
 def test_conv2d_reference_subtracts_zero_points_with_real_zero_padding():
     x = np.full((1, 1, 2, 2), 5, np.uint8)
     w = np.ones((1, 1, 3, 3), np.int8)
-    y = ref.conv2d(x, w, np.uint8(5), np.int8(0), np.float32(1), np.float32(1), padding=(1, 1, 1, 1))
+    one = np.float32(1)
+    y = ref.conv2d(x, w, np.uint8(5), np.int8(0), one, one, padding=(1, 1, 1, 1))
     assert not y.any()  # x - zx is zero everywhere, the padding too
 
 

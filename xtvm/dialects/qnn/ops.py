@@ -387,7 +387,9 @@ class Conv2dOp(QnnOp):
         check_qparams(cls.name, data, operand_types[4], operand_types[2], 1, "data ")
         check_qparams(cls.name, weight, operand_types[5], operand_types[3], 0, "weight ")
         if attrs["out_dtype"] != "int32":
-            raise RelayTypeError(f"'{cls.name}' out_dtype must be 'int32', got {attrs['out_dtype']}")
+            raise RelayTypeError(
+                f"'{cls.name}' out_dtype must be 'int32', got {attrs['out_dtype']}"
+            )
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation", "groups")}
         same = TensorType(data.element_type, weight.get_shape())
         try:
@@ -453,7 +455,9 @@ class DenseOp(QnnOp):
         )
         check_qparams(cls.name, weight, operand_types[5], operand_types[3], 0, "weight ")
         if attrs["out_dtype"] != "int32":
-            raise RelayTypeError(f"'{cls.name}' out_dtype must be 'int32', got {attrs['out_dtype']}")
+            raise RelayTypeError(
+                f"'{cls.name}' out_dtype must be 'int32', got {attrs['out_dtype']}"
+            )
         return [TensorType(dtype_element_type(cls.name, "int32"), [*d[:-1], w[0]])]
 
 
@@ -497,7 +501,8 @@ class MatmulOp(QnnOp):
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         a = _quantized(cls.name, operand_types[0], "a")
         b = _quantized(cls.name, operand_types[1], "b")
-        check_qparams(cls.name, TensorType(a.element_type, []), operand_types[4], operand_types[2], 0, "a ")
+        scalar = TensorType(a.element_type, [])
+        check_qparams(cls.name, scalar, operand_types[4], operand_types[2], 0, "a ")
         check_qparams(cls.name, b, operand_types[5], operand_types[3], -1, "b ")
         same = TensorType(a.element_type, b.get_shape())
         try:
@@ -549,7 +554,8 @@ class BinaryQnnOp(QnnOp):
         shape = broadcast_shapes(cls.name, lhs.get_shape(), rhs.get_shape())
         out = TensorType(lhs.element_type, shape)
         for what, t, k in (("lhs ", lhs, 2), ("rhs ", rhs, 4), ("output ", out, 6)):
-            check_qparams(cls.name, TensorType(t.element_type, []), *operand_types[k : k + 2], 0, what)
+            scalar = TensorType(t.element_type, [])
+            check_qparams(cls.name, scalar, *operand_types[k : k + 2], 0, what)
         return [out]
 
 

@@ -1,6 +1,7 @@
 """Quantization ops → ``qnn`` ops: ONNX's ``QuantizeLinear``,
 ``DequantizeLinear``, ``DynamicQuantizeLinear``, ``QLinearConv``,
-``QLinearMatMul``, ``ConvInteger`` and ``MatMulInteger``, and the ``com.microsoft`` QOperator ops onnxruntime's
+``QLinearMatMul``, ``ConvInteger`` and ``MatMulInteger``, and the
+``com.microsoft`` QOperator ops onnxruntime's
 quantizer emits (``QLinearAdd``, ``QLinearMul``, ``QLinearConcat``,
 ``QLinearAveragePool``, ``QLinearGlobalAveragePool``, ``QLinearSigmoid``,
 ``QLinearLeakyRelu``, ``QLinearSoftmax``, ``QGemm``), in ``MS_CONVERTERS``.
@@ -165,13 +166,20 @@ class DynamicQuantizeLinear(OnnxOpConverter):
 
 
 def _requantize(
-    node: OnnxNode, acc: SSAValue, in_scale: SSAValue, out_scale: SSAValue, out_zp: SSAValue, axis: int
+    node: OnnxNode,
+    acc: SSAValue,
+    in_scale: SSAValue,
+    out_scale: SSAValue,
+    out_zp: SSAValue,
+    axis: int,
 ) -> SSAValue:
     """The ``int32`` accumulator ``acc`` (scale ``in_scale``, zero point 0)
     requantized to ``(out_scale, out_zp)``."""
     zero = node.const(np.zeros((), np.int32))
     return node.emit(
-        qnn.RequantizeOp(acc, in_scale, zero, out_scale, out_zp, axis=axis, out_dtype=_dtype(out_zp))
+        qnn.RequantizeOp(
+            acc, in_scale, zero, out_scale, out_zp, axis=axis, out_dtype=_dtype(out_zp)
+        )
     )
 
 
@@ -285,7 +293,14 @@ class QLinearMatMul(OnnxOpConverter):
     def _impl_v10(cls, node: OnnxNode) -> SSAValue:
         a_scale, b_scale = _scale(node, 1), _scale(node, 4)
         acc = _dense(
-            node, node.input(0), a_scale, node.input(2), node.input(3), b_scale, node.input(5), False
+            node,
+            node.input(0),
+            a_scale,
+            node.input(2),
+            node.input(3),
+            b_scale,
+            node.input(5),
+            False,
         )
         acc_scale = node.emit(MultiplyOp(a_scale, b_scale))
         rank = len(static_shape(acc))
@@ -322,7 +337,8 @@ class QGemm(OnnxOpConverter):
             acc_scale = node.emit(MultiplyOp(acc_scale, node.const(np.float32(alpha))))
         rank = len(static_shape(acc))
         if node.has_input(7):
-            return _requantize(node, acc, acc_scale, _scale(node, 7), _zero_point(node, 8), rank - 1)
+            out_zp = _zero_point(node, 8)
+            return _requantize(node, acc, acc_scale, _scale(node, 7), out_zp, rank - 1)
         zero = node.const(np.zeros((), np.int32))
         return node.emit(qnn.DequantizeOp(acc, acc_scale, zero, axis=rank - 1))
 
@@ -372,7 +388,8 @@ class QLinearConcat(OnnxOpConverter):
         axis = node.attr("axis")
         if axis is None or not -rank <= axis < rank:
             raise node.error(f"attribute 'axis' = {axis} must be an axis of rank {rank}")
-        op = qnn.ConcatenateOp(inputs, scales, zps, _scale(node, 0), node.input(1), axis=axis % rank)
+        out_scale, out_zp = _scale(node, 0), node.input(1)
+        op = qnn.ConcatenateOp(inputs, scales, zps, out_scale, out_zp, axis=axis % rank)
         return node.emit(op)
 
 
@@ -401,7 +418,8 @@ class QLinearAveragePool(OnnxOpConverter):
 def _avg_pool(node: OnnxNode, **pool) -> SSAValue:
     x = node.input(0)
     zx = _zero_point(node, 2, _dtype(x))
-    op = qnn.AvgPool2dOp(x, _scale(node, 1), zx, _scale(node, 3), _zero_point(node, 4, _dtype(x)), **pool)
+    zy = _zero_point(node, 4, _dtype(x))
+    op = qnn.AvgPool2dOp(x, _scale(node, 1), zx, _scale(node, 3), zy, **pool)
     return node.emit(op)
 
 

@@ -35,7 +35,6 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from xtvm.passes.qnn import params as qnn_params
 from xtvm.constants import dense_from_numpy
 from xtvm.dialects import qnn
 from xtvm.dialects.relay import (
@@ -60,6 +59,8 @@ from xtvm.dialects.relay import (
     SumOp,
 )
 from xtvm.dtypes import dtype_name
+from xtvm.passes.qnn import params as qnn_params
+from xtvm.reference.qnn import along, fixed_point
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
 
 
@@ -193,8 +194,6 @@ def _requantize_int64(root: qnn.RequantizeOp) -> list[Operation]:
     scale_in = qnn_params.constant(root.input_scale)
     scale_out = qnn_params.constant(root.output_scale)
     assert scale_in is not None and scale_out is not None
-    from xtvm.reference.qnn import along, fixed_point
-
     q, shift = fixed_point(
         scale_in.astype(np.float32).astype(np.float64) / scale_out.astype(np.float32)
     )
@@ -219,7 +218,7 @@ def _conv2d(root: qnn.Conv2dOp) -> list[Operation]:
     if not _is_zero(root.weight_zero_point):
         weight = b.centred(weight, root.weight_zero_point, 0)
     if any(padding) and not x_zero:  # pad with zx, a real zero
-        zx = b(ReshapeOp(root.data_zero_point, [])) if _shape(root.data_zero_point) else root.data_zero_point
+        zx = b.along(root.data_zero_point, 0, 0)
         top, left, bottom, right = padding
         data = b(PadOp(data, b.cast(zx, _dtype(data)), [0, 0, 0, 0, top, bottom, left, right]))
         padding = [0, 0, 0, 0]

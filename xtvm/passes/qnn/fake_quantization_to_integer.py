@@ -73,7 +73,8 @@ def _per_tensor(*values: SSAValue) -> bool:
 def _requantized(ops: list[Operation], acc: SSAValue, scale: SSAValue, so, zo, axis: int):
     """Append ``qnn.requantize`` of the ``int32`` ``acc`` (zero point 0)."""
     zero = ConstOp(dense_from_numpy(np.zeros((), np.int32)))
-    ops += [zero, qnn.RequantizeOp(acc, scale, zero.result, so, zo, axis=axis, out_dtype=_dtype(zo))]
+    requantize = qnn.RequantizeOp(acc, scale, zero.result, so, zo, axis=axis, out_dtype=_dtype(zo))
+    ops += [zero, requantize]
     return ops
 
 

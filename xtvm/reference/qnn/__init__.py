@@ -160,12 +160,11 @@ def matmul(a, b, a_zero_point, b_zero_point, a_scale, b_scale) -> np.ndarray:
 
 
 def _real(q: np.ndarray, scale: np.ndarray, zero_point: np.ndarray) -> np.ndarray:
-    return (q.astype(np.int32) - np.asarray(zero_point).astype(np.int32).reshape(())).astype(F32) * (
-        np.asarray(scale, F32).reshape(())
-    )
+    centred = q.astype(np.int32) - np.asarray(zero_point).astype(np.int32).reshape(())
+    return centred.astype(F32) * np.asarray(scale, F32).reshape(())
 
 
-def _quantize_real(real: np.ndarray, scale: np.ndarray, zero_point: np.ndarray, dtype) -> np.ndarray:
+def _quantize_real(real: np.ndarray, scale, zero_point, dtype) -> np.ndarray:
     scaled = np.rint(real / np.asarray(scale, F32).reshape(())).astype(np.int64)
     return saturate(scaled + np.asarray(zero_point).astype(np.int64).reshape(()), dtype)
 
