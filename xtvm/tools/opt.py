@@ -264,12 +264,6 @@ def list_passes(
     return "\n".join(lines)
 
 
-def report_parse_error(e: ParseError) -> int:
-    """Print ``file:line:col: error: message``, the source line and a caret; return 1."""
-    print(Diagnostic.from_parse_error(e).render(), file=sys.stderr)
-    return 1
-
-
 def pipeline_error(e: ArgSpecParseError) -> str:
     """xDSL's pipeline syntax error, with a hint for the usual cause."""
     text = str(e).replace("Error parsing pass pipeline specification:\n", "", 1)
