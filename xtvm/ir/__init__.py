@@ -1,9 +1,11 @@
 """IR utilities every level shares: where an op came from, and how an error
 about it reads.
 
-Ops parsed from a file carry a ``FileLineColLoc`` (the tools' parser attaches
-one to every op); ops built in Python carry none. Diagnostics use
-:func:`location_of` to prefix ``file:line:col:`` and print the op itself.
+Ops parsed from a file carry a ``FileLineColLoc`` (:mod:`xtvm.ir.parse`
+attaches one to every op); ops built in Python carry none. Diagnostics use
+:func:`location_of` to prefix ``file:line:col:`` and print the op itself;
+:mod:`xtvm.ir.diagnostics` turns parser, verifier and pass errors into
+located diagnostics, which the tools print with the source line.
 
 Text in and out: :mod:`xtvm.ir.parse` reads a module with locations,
 :mod:`xtvm.ir.printing` writes one with its weights (large constants as
