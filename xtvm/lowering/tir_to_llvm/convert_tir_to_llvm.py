@@ -155,10 +155,10 @@ def finish_module(module: ModuleOp, state: ModuleLowering) -> None:
             "external function called by a kernel; rename the prim_func"
         )
     shared = [*state.externs.declarations(), *shared]
-    if shared:
-        where = InsertPoint.before(state.kernels[0]) if state.kernels else None
-        where = where or InsertPoint.at_end(module.body.block)
-        Rewriter.insert_op(shared, where)
+    if state.kernels:
+        Rewriter.insert_op(shared, InsertPoint.before(state.kernels[0]))
+    else:  # only scalar ops were lowered, in place
+        module.body.block.add_ops(shared)
     module.body.block.add_ops(state.outlined)
 
 
