@@ -1,17 +1,18 @@
 """Quantization ops → ``qnn`` ops: ONNX's ``QuantizeLinear``,
 ``DequantizeLinear``, ``DynamicQuantizeLinear``, ``QLinearConv``,
 ``QLinearMatMul``, ``ConvInteger`` and ``MatMulInteger``, and the
-``com.microsoft`` QOperator ops onnxruntime's
-quantizer emits (``QLinearAdd``, ``QLinearMul``, ``QLinearConcat``,
+``com.microsoft`` QOperator ops onnxruntime's quantizer emits
+(``QLinearAdd``, ``QLinearMul``, ``QLinearConcat``,
 ``QLinearAveragePool``, ``QLinearGlobalAveragePool``, ``QLinearSigmoid``,
 ``QLinearLeakyRelu``, ``QLinearSoftmax``, ``QGemm``), in ``MS_CONVERTERS``.
 
 Scales become ``f32`` operands and zero points integer operands of the qnn
 ops (a missing zero point is a ``0`` of the output type). Requantization
 uses ``compute_dtype = "float32"``, onnxruntime's arithmetic (see
-``qnn.requantize``). ``QLinearSigmoid``, ``QLinearLeakyRelu`` and
-``QLinearSoftmax`` are ``dequantize → op → quantize``: onnxruntime also
-computes them in float (through a lookup table). Block-wise parameters
+``qnn.requantize``). ``QLinearSigmoid`` and ``QLinearSoftmax`` are
+``dequantize → op → quantize``: onnxruntime also computes them in float
+(through a lookup table); ``QLinearLeakyRelu`` is two requantizes and a
+select. Block-wise parameters
 (``block_size``, opset 21) are supported; the float8/int4/int2 types are
 not, and the error names the input.
 """
@@ -460,12 +461,23 @@ class QLinearSigmoid(_FloatLut):
         return node.emit(SigmoidOp(x))
 
 
-class QLinearLeakyRelu(_FloatLut):
+class QLinearLeakyRelu(OnnxOpConverter):
+    """``com.microsoft.QLinearLeakyRelu`` in integers: each value requantized
+    with scale ``x_scale`` (``x >= x_zp``) or ``alpha * x_scale`` (below).
+    Inputs: X, X_scale, X_zp, Y_scale, Y_zp."""
+
     @classmethod
-    def apply(cls, node: OnnxNode, x: SSAValue) -> SSAValue:
+    def _impl_v1(cls, node: OnnxNode) -> SSAValue:
+        x = node.input(0)
+        x_scale, x_zp = _scale(node, 1), _zero_point(node, 2, _dtype(x))
+        y_scale, y_zp = _scale(node, 3), _zero_point(node, 4, _dtype(x))
         alpha = node.const(np.float32(node.attr("alpha", 0.01)))
-        negative = node.emit(LessOp(x, node.const(np.float32(0.0))))
-        return node.emit(WhereOp(negative, node.emit(MultiplyOp(x, alpha)), x))
+        neg_scale = node.emit(MultiplyOp(x_scale, alpha))
+        out = {"out_dtype": _dtype(y_zp)}
+        positive = node.emit(qnn.RequantizeOp(x, x_scale, x_zp, y_scale, y_zp, **out))
+        negative = node.emit(qnn.RequantizeOp(x, neg_scale, x_zp, y_scale, y_zp, **out))
+        below = node.emit(LessOp(x, x_zp))
+        return node.emit(WhereOp(below, negative, positive))
 
 
 class QLinearSoftmax(_FloatLut):
