@@ -107,3 +107,49 @@ func.func @pools_concat_softmax(%q: tensor<1x2x4x4xui8>, %s: tensor<f32>, %z: te
   %mq = qnn.quantize %m, %s, %z {out_dtype = "uint8"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
   func.return %aq, %gq, %cq, %mq : tensor<1x2x3x3xui8>, tensor<1x2x1x1xui8>, tensor<1x4x4x4xui8>, tensor<1x2x4x4xui8>
 }
+
+// Near misses: per-axis parameters (rules add, max-pool2d, reshape, batch-flatten,
+// avg-pool2d, global-avg-pool2d, dense), a bias that is not int32 (conv2d-bias,
+// dense-bias) and a concatenation of a value that is not dequantized (concatenate)
+// stay float: no qnn op but the quantizes and dequantizes.
+// CHECK-LABEL: func.func @near_misses
+// CHECK-NOT:  qnn.add
+// CHECK-NOT:  qnn.conv2d
+// CHECK-NOT:  qnn.dense
+// CHECK-NOT:  qnn.avg_pool2d
+// CHECK-NOT:  qnn.concatenate
+// CHECK-NOT:  qnn.requantize
+// CHECK:      func.return
+func.func @near_misses(%q: tensor<1x2x4x4xui8>, %sc: tensor<2xf32>, %zc: tensor<2xui8>, %s: tensor<f32>, %z: tensor<ui8>, %w: tensor<2x2x1x1xi8>, %zw: tensor<i8>, %b: tensor<2xi8>, %zb: tensor<i8>, %f: tensor<1x2x4x4xf32>, %d: tensor<2x8xui8>, %dw: tensor<3x8xi8>, %db: tensor<3xi8>, %dsc: tensor<8xf32>, %dzc: tensor<8xui8>) -> (tensor<1x2x4x4xui8>, tensor<1x2x3x3xui8>, tensor<1x32xui8>, tensor<1x32xui8>, tensor<1x2x3x3xui8>, tensor<1x2x1x1xui8>, tensor<1x2x4x4xui8>, tensor<1x4x4x4xui8>, tensor<2x3xui8>, tensor<2x3xui8>) {
+  %x = qnn.dequantize %q, %sc, %zc : (tensor<1x2x4x4xui8>, tensor<2xf32>, tensor<2xui8>) -> tensor<1x2x4x4xf32>
+  %a = relay.add %x, %x : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %aq = qnn.quantize %a, %s, %z {out_dtype = "uint8"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  %m = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32>
+  %mq = qnn.quantize %m, %s, %z {out_dtype = "uint8"} : (tensor<1x2x3x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3x3xui8>
+  %r = relay.reshape %x {newshape = array<i64: 1, 32>} : (tensor<1x2x4x4xf32>) -> tensor<1x32xf32>
+  %rq = qnn.quantize %r, %s, %z {out_dtype = "uint8"} : (tensor<1x32xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x32xui8>
+  %fl = relay.nn.batch_flatten %x : (tensor<1x2x4x4xf32>) -> tensor<1x32xf32>
+  %flq = qnn.quantize %fl, %s, %z {out_dtype = "uint8"} : (tensor<1x32xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x32xui8>
+  %p = relay.nn.avg_pool2d %x {pool_size = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32>
+  %pq = qnn.quantize %p, %s, %z {out_dtype = "uint8"} : (tensor<1x2x3x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3x3xui8>
+  %g = relay.nn.global_avg_pool2d %x : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
+  %gq = qnn.quantize %g, %s, %z {out_dtype = "uint8"} : (tensor<1x2x1x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x1x1xui8>
+  %xt = qnn.dequantize %q, %s, %z : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %wf = qnn.dequantize %w, %s, %zw : (tensor<2x2x1x1xi8>, tensor<f32>, tensor<i8>) -> tensor<2x2x1x1xf32>
+  %bf = qnn.dequantize %b, %s, %zb {axis = 0 : i64} : (tensor<2xi8>, tensor<f32>, tensor<i8>) -> tensor<2xf32>
+  %c = relay.nn.conv2d %xt, %wf : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %cb = relay.nn.bias_add %c, %bf {axis = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %cq = qnn.quantize %cb, %s, %z {out_dtype = "uint8"} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  %k = relay.concatenate %xt, %f {axis = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %kq = qnn.quantize %k, %s, %z {out_dtype = "uint8"} : (tensor<1x4x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x4x4xui8>
+  %dx = qnn.dequantize %d, %s, %z : (tensor<2x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x8xf32>
+  %dxc = qnn.dequantize %d, %dsc, %dzc : (tensor<2x8xui8>, tensor<8xf32>, tensor<8xui8>) -> tensor<2x8xf32>
+  %dwf = qnn.dequantize %dw, %s, %zw : (tensor<3x8xi8>, tensor<f32>, tensor<i8>) -> tensor<3x8xf32>
+  %dbf = qnn.dequantize %db, %s, %zb {axis = 0 : i64} : (tensor<3xi8>, tensor<f32>, tensor<i8>) -> tensor<3xf32>
+  %de = relay.nn.dense %dx, %dwf : (tensor<2x8xf32>, tensor<3x8xf32>) -> tensor<2x3xf32>
+  %deb = relay.add %de, %dbf : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %deq = qnn.quantize %deb, %s, %z {out_dtype = "uint8"} : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  %dc = relay.nn.dense %dxc, %dwf : (tensor<2x8xf32>, tensor<3x8xf32>) -> tensor<2x3xf32>
+  %dcq = qnn.quantize %dc, %s, %z {out_dtype = "uint8"} : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  func.return %aq, %mq, %rq, %flq, %pq, %gq, %cq, %kq, %deq, %dcq : tensor<1x2x4x4xui8>, tensor<1x2x3x3xui8>, tensor<1x32xui8>, tensor<1x32xui8>, tensor<1x2x3x3xui8>, tensor<1x2x1x1xui8>, tensor<1x2x4x4xui8>, tensor<1x4x4x4xui8>, tensor<2x3xui8>, tensor<2x3xui8>
+}
