@@ -110,3 +110,14 @@ def test_invalid_relay_module_is_a_clear_error(tmp_path):
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     assert "'relay.nn.dense' reduction sizes differ" in r.stderr
+
+
+def test_compile_and_run_batch_0(mlp_path, tmp_path):
+    # Batch 0 used to fail inside the packed dense schedule (a split by 0).
+    so = tmp_path / "mlp0.so"
+    r = tool("xtvm-compile", mlp_path, "--shape", "data=0,784", "-o", so, "--header", tmp_path / "m.h")
+    assert r.returncode == 0, r.stderr
+    r = tool("xtvm-run", so, "--fill", "random", "--output", tmp_path / "o.npz")
+    assert r.returncode == 0, r.stderr
+    assert "output 0 'probs': shape (0, 10) float32" in r.stdout
+    assert np.load(tmp_path / "o.npz")["probs"].shape == (0, 10)

@@ -78,6 +78,12 @@ class ReshapeOp(RelayOp):
         super().__init__(input, newshape=newshape, allowzero=allowzero)
 
     @classmethod
+    def to_shape(cls, input: SSAValue, shape: Sequence[int]) -> ReshapeOp:
+        """A reshape to exactly ``shape`` (static sizes, no ``-1``): a ``0``
+        in it is a zero-size axis, not a copy of the input's size."""
+        return cls(input, shape, allowzero=True if 0 in shape else None)
+
+    @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "its input")
         shape = data.get_shape()

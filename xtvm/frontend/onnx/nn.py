@@ -65,8 +65,8 @@ class Softmax(OnnxOpConverter):
         axis = cls._axis(node, len(shape), 1)
         if axis == len(shape) - 1:
             return node.emit(cls.OP(x, axis=-1))
-        flat = node.emit(ReshapeOp(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
-        return node.emit(ReshapeOp(node.emit(cls.OP(flat, axis=-1)), shape))
+        flat = node.emit(ReshapeOp.to_shape(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
+        return node.emit(ReshapeOp.to_shape(node.emit(cls.OP(flat, axis=-1)), shape))
 
     @classmethod
     def _impl_v13(cls, node: OnnxNode) -> SSAValue:
@@ -94,9 +94,9 @@ def _matmul(node: OnnxNode, a: SSAValue, b: SSAValue) -> SSAValue:
     if not sa or not sb:
         raise node.error(f"inputs must have rank >= 1, got {shape_str(sa)} and {shape_str(sb)}")
     if len(sa) == 1:
-        a = node.emit(ReshapeOp(a, [1, sa[0]]))
+        a = node.emit(ReshapeOp.to_shape(a, [1, sa[0]]))
     if len(sb) == 1:
-        b = node.emit(ReshapeOp(b, [sb[0], 1]))
+        b = node.emit(ReshapeOp.to_shape(b, [sb[0], 1]))
     out = node.emit(MatmulOp(a, b))
     if len(sa) > 1 and len(sb) > 1:
         return out
@@ -105,7 +105,7 @@ def _matmul(node: OnnxNode, a: SSAValue, b: SSAValue) -> SSAValue:
         shape.pop(-1)
     if len(sa) == 1:
         shape.pop(-1 if len(sb) == 1 else -2)
-    return node.emit(ReshapeOp(out, shape))
+    return node.emit(ReshapeOp.to_shape(out, shape))
 
 
 class MatMul(OnnxOpConverter):

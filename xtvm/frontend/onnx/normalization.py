@@ -277,7 +277,7 @@ class GroupNormalization(OnnxOpConverter):
         x, dtype = _stash(node, _float_input(node, 0))
         y, _ = cls._normalized(node, x)
         shape = static_shape(x)
-        y = _unstash(node, node.emit(ReshapeOp(y, shape)), dtype)
+        y = _unstash(node, node.emit(ReshapeOp.to_shape(y, shape)), dtype)
         y = node.emit(MultiplyOp(y, _channel_param(node, 1, shape[1], len(shape))))
         return node.emit(AddOp(y, _channel_param(node, 2, shape[1], len(shape))))
 

@@ -202,7 +202,7 @@ class ReduceLogSumExp(_ReduceAxesInputV18):
         if keepdims:
             return out
         shape = MaxOp.reduced_shape(static_shape(x), MaxOp.with_defaults({"axis": axes}))
-        return node.emit(ReshapeOp(out, shape))
+        return node.emit(ReshapeOp.to_shape(out, shape))
 
 
 class _ArgReduce(OnnxOpConverter):

@@ -120,7 +120,7 @@ class BinaryConverter(OnnxOpConverter):
                 )
             trailing = len(sa) - axis - len(sb)
             if trailing:
-                b = node.emit(ReshapeOp(b, [*sb, *[1] * trailing]))
+                b = node.emit(ReshapeOp.to_shape(b, [*sb, *[1] * trailing]))
         out = node.emit(cls.OP(a, b))
         if static_shape(out) != sa:
             raise node.error(

@@ -69,7 +69,7 @@ class Flatten(OnnxOpConverter):
             raise node.error(f"attribute 'axis' = {axis} is out of range for rank {len(shape)}")
         if axis < 0:
             axis += len(shape)
-        return node.emit(ReshapeOp(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
+        return node.emit(ReshapeOp.to_shape(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
 
 
 class Transpose(OnnxOpConverter):

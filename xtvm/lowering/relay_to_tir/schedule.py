@@ -5,6 +5,9 @@ the like) has it applied to the kernel that computes it, as
 e.g. to schedule the fused epilogue). A kernel that no op schedule claims
 gets :func:`xtvm.topi.x86.injective.schedule_default` if it is made of
 injective ops and pools (parallel, vectorized rows), else keeps its nests.
+A kernel with a zero-size tensor (batch 0, an empty reduction axis) keeps
+its nests too: a loop of extent 0 runs nothing, and the schedules' tiles
+(``min(16, M)`` and the like) have no meaning for it.
 
 ``convert-relay-to-tir{schedules=false}`` does not call this: its kernels
 keep the default loop nests (one serial nest per stage), e.g. to compare the
@@ -25,8 +28,11 @@ from xtvm.topi.x86.injective import schedule_default
 def apply_schedules(func: tir.PrimFuncOp, outputs: Sequence[te.Tensor]) -> None:
     """Run, in producer order, the schedule of every te op behind ``outputs``
     on ``func`` (the prim_func ``te.create_prim_func`` made from them)."""
+    tensors = topological_order(outputs)
+    if any(0 in tensor.shape for tensor in tensors):
+        return
     sch: Schedule | None = None
-    for tensor in topological_order(outputs):
+    for tensor in tensors:
         schedule = tensor.op.attrs.get("schedule")
         if schedule is not None:
             sch = sch or Schedule(func)

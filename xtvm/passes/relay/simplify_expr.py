@@ -87,7 +87,7 @@ RULES: list[Rule] = [
     rewrite(
         Pat(ReshapeOp, Pat(ReshapeOp, "x")),
         when=[static_shape("root")],
-        to=lambda x, root: ReshapeOp(x, root.result.type.get_shape()),
+        to=lambda x, root: ReshapeOp.to_shape(x, root.result.type.get_shape()),
         name="reshape-reshape",
         doc="reshape(reshape(x)) = reshape(x) to the outer shape",
     ),
