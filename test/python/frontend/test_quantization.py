@@ -184,3 +184,43 @@ def test_qdq_region_without_integer_form_names_the_node():
     mod, params = from_onnx(model)
     with pytest.raises(Exception, match=r"'relay.erf' \(value %gelu_out\)"):
         xtvm.build(mod, params=params)
+
+
+@pytest.mark.parametrize(
+    "dtype,axis", [(np.int32, None), (np.int8, -1), (np.uint16, 1), (np.int16, 0)]
+)
+def test_dequantize_then_quantize_dtypes_and_axes(dtype, axis):
+    """DequantizeLinear of int32 (a bias, no zero point) and per-axis
+    int8/uint16/int16 (a negative axis too), then QuantizeLinear back."""
+    info = np.iinfo(dtype)
+    x = RNG.integers(max(info.min, -1000), min(info.max, 1000), (3, 4)).astype(dtype)
+    size = 4 if axis in (-1, 1) else 3 if axis == 0 else 1
+    scale = RNG.uniform(0.01, 0.1, size).astype(np.float32).reshape(() if axis is None else -1)
+    inits = {"s": scale}
+    inputs = ["x", "s"]
+    if dtype != np.int32:
+        inits["z"] = RNG.integers(-5, 5, scale.shape).astype(dtype) if info.min < 0 else (
+            RNG.integers(0, 5, scale.shape).astype(dtype)
+        )
+        inputs.append("z")
+    attrs = {} if axis is None else {"axis": axis}
+    nodes = [
+        helper.make_node("DequantizeLinear", inputs, ["f"], **attrs),
+        helper.make_node("QuantizeLinear", ["f", *inputs[1:]], ["y"], **attrs),
+    ]
+    y_type = helper.np_dtype_to_tensor_dtype(np.dtype(dtype if dtype != np.int32 else np.uint8))
+    graph = helper.make_graph(
+        nodes,
+        "dq",
+        [tensor("x", [3, 4], helper.np_dtype_to_tensor_dtype(np.dtype(dtype)))],
+        [tensor("y", [3, 4], y_type), tensor("f", [3, 4], onnx.TensorProto.FLOAT)],
+        [init(n, v) for n, v in inits.items()],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    model.ir_version = 10
+    feeds = {"x": x}
+    want = run_ort(model, feeds)
+    got = run_compiled(model, feeds)
+    for w, g in zip(want, got, strict=True):
+        assert w.dtype == g.dtype
+        np.testing.assert_array_equal(g, w)
