@@ -299,7 +299,7 @@ def opt_command() -> list[str]:
 def classify(returncode: int | None, stderr: str, what: str) -> Outcome:
     """An ``xtvm-opt`` run's outcome (``returncode`` None: timed out)."""
     if returncode is None:
-        return Outcome(Category.HANG, f"no answer within the timeout ({what})", f"hang in {what}")
+        return Outcome(Category.HANG, f"no answer within 4 times the timeout ({what})", f"hang in {what}")
     if "Traceback (most recent call last)" in stderr:
         return Outcome(Category.TRACEBACK, last_exception_line(stderr), traceback_signature(stderr))
     if returncode < 0:
@@ -309,8 +309,10 @@ def classify(returncode: int | None, stderr: str, what: str) -> Outcome:
     return Outcome(Category.CLEAN_ERROR, last_exception_line(stderr))
 
 
-def run_opt(path: str, flags: tuple[str, ...], timeout: float) -> tuple[int | None, str]:
-    """Runs ``xtvm-opt path flags``: its return code (None on timeout) and stderr."""
+def run_opt(path: str, flags: tuple[str, ...], timeout: float, retry: bool = True) -> tuple[int | None, str]:
+    """Runs ``xtvm-opt path flags``: its return code (None on timeout) and
+    stderr. A timeout is tried once more with three times the time, so a
+    loaded machine's slowness is not taken for a hang."""
     try:
         proc = subprocess.run(
             [*opt_command(), path, *flags],
@@ -320,7 +322,7 @@ def run_opt(path: str, flags: tuple[str, ...], timeout: float) -> tuple[int | No
             preexec_fn=limit_memory,
         )
     except subprocess.TimeoutExpired:
-        return None, ""
+        return run_opt(path, flags, 3 * timeout, retry=False) if retry else (None, "")
     return proc.returncode, proc.stderr.decode(errors="replace")
 
 

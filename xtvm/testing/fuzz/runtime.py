@@ -52,7 +52,14 @@ from typing import Any
 
 import numpy as np
 
-from xtvm.testing.fuzz.report import Category, MismatchClass, Outcome, Report, last_exception_line, traceback_signature
+from xtvm.testing.fuzz.report import (
+    Category,
+    MismatchClass,
+    Outcome,
+    Report,
+    last_exception_line,
+    traceback_signature,
+)
 from xtvm.testing.fuzz.worker import Worker, limit_memory
 
 CLEAN = (TypeError, ValueError)
@@ -231,7 +238,9 @@ def scenario_executor_api(ctx: Context) -> None:
     valid = save_param_dict({"x": ctx.io["x"]})
     blobs = [b"", b"\x00" * 8, valid[: r.randrange(len(valid))], valid + b"junk",
              bytes(r.getrandbits(8) for _ in range(64)), save_param_dict({"nope": ctx.io["x"]}),
-             save_param_dict({"x": ctx.io["x"][:1]}), save_param_dict({"w": np.zeros((8, 4), "float32")}),
+             save_param_dict({"x": ctx.io["x"][:1]}),
+             # a wrong-shaped "w": a right-shaped one would legitimately replace the weights
+             save_param_dict({"w": np.zeros((4, 8), "float32")}),
              "text", None, 12]
     calls: list[tuple[str, Callable[[], Any]]] = [
         ("load_params", lambda: gmod.load_params(r.choice(blobs))),
