@@ -19,7 +19,8 @@ def _output_size(
 ) -> int:
     span = (window - 1) * dilation + 1
     if not ceil_mode:
-        return (size + before + after - span) // stride + 1
+        excess = size + before + after - span  # a window larger than the padded input:
+        return (excess // stride if excess >= 0 else -(-excess // stride)) + 1  # toward 0
     out = -(-(size + before + after - span) // stride) + 1
     return out - 1 if (out - 1) * stride >= size + before else out
 

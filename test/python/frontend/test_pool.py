@@ -238,3 +238,53 @@ def test_lp_pool_ceil_mode_overhang_is_an_error():
         "node 'n' (LpPool, opset 18): attribute 'ceil_mode' = 1 is not supported: a window "
         "would reach beyond the padding"
     )
+
+
+# Windows larger than the padded input: onnxruntime computes
+# (padded - span) / stride + 1 dividing toward zero (ceil in ceil_mode), so a
+# window that overhangs by less than a stride still has a position (over the
+# elements it covers), one that leaves none gives an empty output, and a
+# negative count is refused.
+LARGE_WINDOWS = [
+    ({"kernel_shape": [4, 4]}, (1, 2, 3, 3)),
+    ({"kernel_shape": [4, 4], "ceil_mode": 1}, (1, 2, 3, 3)),
+    ({"kernel_shape": [4, 4], "strides": [2, 2]}, (1, 2, 3, 3)),
+    ({"kernel_shape": [4, 4], "strides": [2, 2], "ceil_mode": 1}, (1, 2, 3, 3)),
+    ({"kernel_shape": [5, 5], "strides": [2, 2]}, (1, 2, 3, 3)),
+    ({"kernel_shape": [6, 6], "pads": [1, 1, 1, 1]}, (1, 2, 3, 3)),
+    ({"kernel_shape": [6, 6], "pads": [1, 1, 1, 1], "ceil_mode": 1}, (1, 2, 3, 3)),
+    ({"kernel_shape": [5, 3], "strides": [3, 1], "pads": [1, 0, 0, 0]}, (1, 2, 3, 5)),
+    ({"kernel_shape": [4, 4], "auto_pad": "VALID"}, (1, 2, 3, 3)),
+    ({"kernel_shape": [5], "strides": [3]}, (2, 3, 3)),
+]
+
+
+@pytest.mark.parametrize("op_type", ["MaxPool", "AveragePool"])
+@pytest.mark.parametrize(("attrs", "shape"), LARGE_WINDOWS)
+def test_window_larger_than_padded_input(op_type, attrs, shape):
+    feeds = {"x": randn(*shape)}
+    model = node_model(op_type, ["x"], feeds, opset=19, **attrs)
+    kind = "max" if op_type == "MaxPool" else "avg"
+    compile_and_compare(model, feeds, [f"relay.nn.{kind}_pool{len(shape) - 2}d"])
+
+
+@pytest.mark.parametrize("op_type", ["MaxPool", "AveragePool"])
+def test_window_leaving_no_position_is_an_error(op_type):
+    feeds = {"x": randn(1, 2, 3, 3)}
+    model = node_model(op_type, ["x"], feeds, kernel_shape=[5, 5])
+    with pytest.raises(Exception):  # noqa: B017, PT011 - onnxruntime refuses it too
+        run_ort(model, feeds)
+    kind = "max" if op_type == "MaxPool" else "avg"
+    assert import_error(model) == (
+        f"node 'n' ({op_type}, opset 13): 'relay.nn.{kind}_pool2d' window height 5 "
+        "(with dilation) is larger than the padded input height 3"
+    )
+
+
+def test_lp_pool_window_beyond_the_padding_is_an_error():
+    feeds = {"x": randn(1, 2, 3, 3)}
+    attrs = {"kernel_shape": [4, 4], "strides": [2, 2]}
+    assert import_error(node_model("LpPool", ["x"], feeds, opset=18, **attrs)) == (
+        "node 'n' (LpPool, opset 18): attribute 'kernel_shape' = [4, 4]: a window reaches "
+        "beyond the padded input input 'X' ('x'), which LpPool does not support"
+    )

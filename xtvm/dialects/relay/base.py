@@ -401,6 +401,7 @@ def window_output_size(
     stride: int,
     dilation: int,
     ceil_mode: bool = False,
+    pool: bool = False,
 ) -> int:
     """Number of positions of a sliding window (convolution or pooling) along
     one spatial axis, ONNX/onnxruntime rules.
@@ -408,19 +409,31 @@ def window_output_size(
     The dilated window spans ``(window - 1) * dilation + 1`` elements. With
     ``ceil_mode`` a last partial window is kept, unless it would start in the
     trailing padding. ``?`` in gives ``?`` out.
+
+    A convolution's window must fit in the padded input. A ``pool``'s may be
+    larger, as onnxruntime computes ``(padded - span) / stride + 1`` with
+    C's division (toward zero) in floor mode and ``ceil`` in ceil mode:
+    ``3`` elements, window ``4``, stride ``2`` give one window over the 3
+    elements; stride ``1`` gives none (an empty output); a negative count is
+    an error.
     """
     if size == DYNAMIC_INDEX:
         return DYNAMIC_INDEX
     span = (window - 1) * dilation + 1
     padded = size + pad_before + pad_after
-    if span > padded:
-        raise RelayTypeError(
-            f"'{op_name}' window {what} {span} (with dilation) is larger than the "
-            f"padded input {what} {padded}"
-        )
+    too_large = RelayTypeError(
+        f"'{op_name}' window {what} {span} (with dilation) is larger than the "
+        f"padded input {what} {padded}"
+    )
+    if span > padded and not pool:
+        raise too_large
+    excess = padded - span
     if not ceil_mode:
-        return (padded - span) // stride + 1
-    out = -(-(padded - span) // stride) + 1
-    if (out - 1) * stride >= size + pad_before:
-        out -= 1
+        out = (excess // stride if excess >= 0 else -(-excess // stride)) + 1
+    else:
+        out = -(-excess // stride) + 1
+        if (out - 1) * stride >= size + pad_before:
+            out -= 1
+    if out < 0:
+        raise too_large
     return out

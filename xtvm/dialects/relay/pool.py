@@ -126,6 +126,7 @@ class PoolOp(RelayOp):
                 strides[i],
                 dilation[i],
                 attrs["ceil_mode"],
+                pool=True,
             )
             for i in range(n)
         ]

@@ -116,15 +116,16 @@ class AveragePool(OnnxOpConverter):
         return _avg_pool(node, node.input(0), win, _flag(node, "count_include_pad"))
 
 
-def _overhangs(node: OnnxNode, spatial: tuple[int, ...], win: Window) -> bool:
-    """Whether ``ceil_mode`` adds a last window reaching beyond the padding:
-    it gives more windows than floor mode along some axis."""
+def _overhangs(node: OnnxNode, spatial: tuple[int, ...], win: Window, ceil_mode: bool) -> bool:
+    """Whether a window reaches beyond the padding along some axis: a last
+    ``ceil_mode`` window, or a window larger than the padded input."""
     n = len(spatial)
     for a, size in enumerate(spatial):
         pads = (win.padding[a], win.padding[n + a])
         geometry = (size, *pads, win.kernel[a], win.strides[a], win.dilations[a])
-        ceil = window_output_size(node.label, "size", *geometry, ceil_mode=True)
-        if ceil != window_output_size(node.label, "size", *geometry, ceil_mode=False):
+        out = window_output_size(node.label, "size", *geometry, ceil_mode=ceil_mode, pool=True)
+        span = (win.kernel[a] - 1) * win.dilations[a] + 1
+        if out > 0 and (out - 1) * win.strides[a] + span > size + sum(pads):
             return True
     return False
 
@@ -147,8 +148,16 @@ class LpPool(OnnxOpConverter):
         if p < 1:
             raise node.unsupported_attr("p", "expected an integer >= 1", 2)
         win = _pool_window(node, "LpPool")
-        if _flag(node, "ceil_mode") and _overhangs(node, static_shape(x)[2:], win):
-            raise node.unsupported_attr("ceil_mode", "a window would reach beyond the padding", 0)
+        ceil_mode = bool(_flag(node, "ceil_mode"))
+        if _overhangs(node, static_shape(x)[2:], win, ceil_mode):
+            if ceil_mode:
+                raise node.unsupported_attr(
+                    "ceil_mode", "a window would reach beyond the padding", 0
+                )
+            raise node.error(
+                f"attribute 'kernel_shape' = {list(win.kernel)}: a window reaches beyond the "
+                f"padded input {node.input_label(0)}, which LpPool does not support"
+            )
         if p == 2:
             powered = node.emit(MultiplyOp(x, x))
         else:

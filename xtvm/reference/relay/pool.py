@@ -18,7 +18,8 @@ def _output_size(
     counts unless it would start in the trailing padding (ONNX rule)."""
     span = (window - 1) * dilation + 1
     if not ceil_mode:
-        return (size + before + after - span) // stride + 1
+        excess = size + before + after - span  # a window larger than the padded input:
+        return (excess // stride if excess >= 0 else -(-excess // stride)) + 1  # toward 0
     out = math.ceil((size + before + after - span) / stride) + 1
     return out - 1 if (out - 1) * stride >= size + before else out
 
@@ -51,7 +52,7 @@ def _windows(
     slices = []
     for offset in itertools.product(*(range(k) for k in pool_size)):
         index = tuple(
-            slice(o * d, o * d + s * (m - 1) + 1, s)
+            slice(o * d, o * d + s * (m - 1) + 1, s) if m > 0 else slice(0, 0)
             for o, d, s, m in zip(offset, dilation, strides, out)
         )
         slices.append(xp[(slice(None), slice(None), *index)])

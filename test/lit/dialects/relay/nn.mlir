@@ -47,6 +47,18 @@ func.func @pools(%x: tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32> {
   func.return %g : tensor<1x8x1x1xf32>
 }
 
+// A pool window larger than the padded input (onnxruntime): (3 - 4) / 2 + 1
+// with division toward zero is one window over the 3 elements; with stride 1
+// there is none.
+// CHECK-LABEL: func.func @pool_window_larger_than_input
+func.func @pool_window_larger_than_input(%x: tensor<1x8x3x3xf32>) -> tensor<1x8x0x0xf32> {
+  // CHECK: relay.nn.max_pool2d %{{.*}} {pool_size = array<i64: 4, 4>, strides = array<i64: 2, 2>} : (tensor<1x8x3x3xf32>) -> tensor<1x8x1x1xf32>
+  %a = relay.nn.max_pool2d %x {pool_size = array<i64: 4, 4>, strides = array<i64: 2, 2>} : (tensor<1x8x3x3xf32>) -> tensor<1x8x1x1xf32>
+  // CHECK-NEXT: relay.nn.avg_pool2d %{{.*}} {pool_size = array<i64: 4, 4>} : (tensor<1x8x3x3xf32>) -> tensor<1x8x0x0xf32>
+  %b = relay.nn.avg_pool2d %x {pool_size = array<i64: 4, 4>} : (tensor<1x8x3x3xf32>) -> tensor<1x8x0x0xf32>
+  func.return %b : tensor<1x8x0x0xf32>
+}
+
 // CHECK-LABEL: func.func @normalization
 func.func @normalization(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>, %nhwc: tensor<1x4x4x8xf32>) -> tensor<1x128xf32> {
   // CHECK: relay.nn.batch_norm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 1.000000e-03 : f64} : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
