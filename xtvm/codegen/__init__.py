@@ -6,6 +6,10 @@
   hand-made header first (`embed_header`);
 * `export_library(module_or_ir, path, target=None, data=None)`: an
   object file plus the data globals, linked by the system C compiler;
+* `compile_objects(module, target=None)`: the build's one O3 + code
+  generation, per kernel, in a process pool, through the on-disk kernel
+  cache (:mod:`.cache`, ``$XTVM_CACHE_DIR``); the JIT and `export_library`
+  share its objects;
 * `emit_llvm_ir(module, target=None, optimized=True)`: the LLVM IR text;
 * `tir_signature(prim_func)`: the metadata `functions` entry of a kernel.
 
@@ -19,12 +23,14 @@ from xtvm.codegen.data import embed_header, read_metadata
 from xtvm.codegen.export import export_library, find_c_compiler
 from xtvm.codegen.jit import jit
 from xtvm.codegen.llvm_ir import CodegenError, check_target, compile_module, emit_llvm_ir
+from xtvm.codegen.objects import compile_objects
 from xtvm.lowering.tir_to_llvm.signature import tir_signature
 
 __all__ = [
     "CodegenError",
     "check_target",
     "compile_module",
+    "compile_objects",
     "embed_header",
     "emit_llvm_ir",
     "export_library",

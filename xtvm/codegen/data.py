@@ -50,23 +50,39 @@ def _is_zero_initialized(op: llvm.GlobalOp) -> bool:
     return block is not None and any(isinstance(o, llvm.ZeroOp) for o in block.ops)
 
 
+def is_data_global(op: llvm.GlobalOp) -> bool:
+    """Whether the global is data (a dense constant or a zeroed workspace)."""
+    return isinstance(op.value, DenseIntOrFPElementsAttr) or (
+        op.value is None and _is_zero_initialized(op)
+    )
+
+
+def data_global(op: llvm.GlobalOp) -> DataGlobal | None:
+    """The global's bytes if it is data (see :func:`is_data_global`), else None."""
+    align = op.alignment.value.data if op.alignment is not None else 1
+    if isinstance(op.value, DenseIntOrFPElementsAttr):
+        raw = op.value.data.data
+        return DataGlobal(op.sym_name.data, raw, len(raw), align, op.constant is not None)
+    if op.value is None and _is_zero_initialized(op):
+        ty = op.global_type
+        assert isinstance(ty, llvm.LLVMArrayType) and ty.type == IntegerType(8)
+        return DataGlobal(op.sym_name.data, None, ty.size.data, align, False)
+    return None
+
+
+def data_globals(module: ModuleOp) -> list[DataGlobal]:
+    """The data of ``module``'s data globals (the module is left as it is)."""
+    found = (data_global(op) for op in module.ops if isinstance(op, llvm.GlobalOp))
+    return [item for item in found if item is not None]
+
+
 def split_data(module: ModuleOp) -> tuple[ModuleOp, list[DataGlobal]]:
     """A copy of ``module`` whose data globals are external declarations, and
     the data itself."""
     module = module.clone()
     data: list[DataGlobal] = []
     for op in list(module.ops):
-        if not isinstance(op, llvm.GlobalOp):
-            continue
-        align = op.alignment.value.data if op.alignment is not None else 1
-        if isinstance(op.value, DenseIntOrFPElementsAttr):
-            raw = op.value.data.data
-            item = DataGlobal(op.sym_name.data, raw, len(raw), align, op.constant is not None)
-        elif op.value is None and _is_zero_initialized(op):
-            ty = op.global_type
-            assert isinstance(ty, llvm.LLVMArrayType) and ty.type == IntegerType(8)
-            item = DataGlobal(op.sym_name.data, None, ty.size.data, align, False)
-        else:
+        if not isinstance(op, llvm.GlobalOp) or (item := data_global(op)) is None:
             continue
         data.append(item)
         decl = llvm.GlobalOp(op.global_type, op.sym_name, "external")
@@ -192,4 +208,14 @@ def assembly(data: list[DataGlobal], blob_path: str) -> tuple[str, bytes]:
     return "\n".join(lines) + "\n", bytes(blob)
 
 
-__all__ = ["DataGlobal", "PlacedData", "assembly", "embed_header", "read_metadata", "split_data"]
+__all__ = [
+    "DataGlobal",
+    "PlacedData",
+    "assembly",
+    "data_global",
+    "data_globals",
+    "embed_header",
+    "is_data_global",
+    "read_metadata",
+    "split_data",
+]

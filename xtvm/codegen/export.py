@@ -17,8 +17,9 @@ import tempfile
 
 from xdsl.dialects.builtin import ModuleOp
 
-from xtvm.codegen.data import DataGlobal, assembly, read_metadata, split_data
+from xtvm.codegen.data import DataGlobal, assembly, data_globals, read_metadata
 from xtvm.codegen.llvm_ir import CodegenError, compile_module, uses_openmp
+from xtvm.codegen.objects import CompiledObjects, compile_objects
 from xtvm.target import Target
 
 _C_COMPILERS = ("cc", "gcc", "clang")
@@ -55,21 +56,36 @@ def export_library(
             raise CodegenError(
                 "export_library: the module has no @__xtvm_metadata; run llvm-embed-metadata"
             )
-        module, data = split_data(module)
+        link_library(compile_objects(module, target), data_globals(module), path, compiler)
+        return
     llvm_module, tm = compile_module(module, target, pic=True)
+    compiled = CompiledObjects([tm.emit_object(llvm_module)], [], uses_openmp(llvm_module))
+    link_library(compiled, data or [], path, compiler)
+
+
+def link_library(
+    compiled: CompiledObjects,
+    data: list[DataGlobal],
+    path: str | os.PathLike[str],
+    compiler: str | None = None,
+) -> None:
+    """Link object files and the data globals into the shared library ``path``."""
+    compiler = compiler or find_c_compiler()
     with tempfile.TemporaryDirectory(prefix="xtvm-export-") as tmp:
-        obj = os.path.join(tmp, "kernels.o")
+        objects = []
+        for i, code in enumerate(compiled.objects):
+            objects.append(os.path.join(tmp, f"unit{i}.o"))
+            with open(objects[-1], "wb") as f:
+                f.write(code)
         asm = os.path.join(tmp, "data.s")
         blob_path = os.path.join(tmp, "data.bin")
-        with open(obj, "wb") as f:
-            f.write(tm.emit_object(llvm_module))
-        text, blob = assembly(data or [], blob_path.replace('"', '\\"'))
+        text, blob = assembly(data, blob_path.replace('"', '\\"'))
         with open(blob_path, "wb") as f:
             f.write(blob)
         with open(asm, "w") as f:
             f.write(text)
-        libraries = ["-lgomp"] if uses_openmp(llvm_module) else []
-        command = [compiler, "-shared", "-o", os.fspath(path), obj, asm, *libraries, "-lm"]
+        libraries = ["-lgomp"] if compiled.uses_openmp else []
+        command = [compiler, "-shared", "-o", os.fspath(path), *objects, asm, *libraries, "-lm"]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             raise CodegenError(

@@ -9,9 +9,10 @@ import llvmlite.binding as llvm
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from xtvm.codegen.data import PlacedData, embed_header, read_metadata, split_data
-from xtvm.codegen.export import export_library
-from xtvm.codegen.llvm_ir import CodegenError, compile_module, load_openmp, uses_openmp
+from xtvm.codegen.data import PlacedData, data_globals, embed_header, read_metadata
+from xtvm.codegen.export import link_library
+from xtvm.codegen.llvm_ir import CodegenError, load_openmp, target_machine
+from xtvm.codegen.objects import compile_objects
 from xtvm.target import Target
 
 
@@ -27,8 +28,10 @@ def jit(
     ``header`` (``functions``, ``graph_json``) and ``params`` instead.
 
     Data globals (weights, workspaces) are placed in aligned memory that the
-    module keeps alive; `export_library(path)` on the result writes the same
-    code and data as a shared library.
+    module keeps alive. The code is compiled once (:mod:`.objects`: per
+    kernel, in parallel, cached on disk) into position-independent objects
+    that MCJIT loads; `export_library(path)` on the result links the same
+    objects and data into a shared library.
     """
     from xtvm.runtime.metadata import params_at
     from xtvm.runtime.module import Module
@@ -43,25 +46,25 @@ def jit(
             "jit: the module has no @__xtvm_metadata; run llvm-embed-metadata (or pass a header)"
         )
     target = Target.of(target)
-    code, data = split_data(module)
-    llvm_module, tm = compile_module(code, target)
-    if uses_openmp(llvm_module):
+    data = data_globals(module)
+    compiled = compile_objects(module, target)  # the build's one O3 + code generation
+    if compiled.uses_openmp:
         load_openmp()
-    optimized_ir = str(llvm_module)
     placed = PlacedData(data)
     for name in placed.arrays:
         llvm.add_symbol(name, placed.address(name))
-    engine = llvm.create_mcjit_compiler(llvm_module, tm)
+    tm = target_machine(target, pic=True)
+    host = llvm.parse_assembly("")
+    host.triple = tm.triple
+    engine = llvm.create_mcjit_compiler(host, tm)
+    for obj in compiled.objects:
+        engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
     engine.finalize_object()
-    addresses = {
-        f.name: engine.get_function_address(f.name)
-        for f in llvm_module.functions
-        if not f.is_declaration
-    }
+    addresses = {name: engine.get_function_address(name) for name in compiled.functions}
     addresses.update({name: placed.address(name) for name in placed.arrays})
     arrays = params_at(found, addresses.get, placed)
 
     def exporter(path: str) -> None:
-        export_library(optimized_ir, path, target, data)
+        link_library(compiled, data, path)
 
     return Module.from_addresses(addresses, found, arrays, (engine, placed), exporter)

@@ -1,0 +1,277 @@
+"""Object code of an llvm-dialect module, compiled once, in parallel, and cached.
+
+``compile_objects(module, target)`` is the one LLVM optimisation and code
+generation of a build: the JIT loads its objects into MCJIT and
+``export_library`` links the same objects into a shared library.
+
+The module is split into *units*, each translated to LLVM IR text of its own,
+O3-optimised and compiled to an object file:
+
+* one unit per kernel: the packed function the metadata names, with every
+  function it reaches (its ``_impl``, its parallel-loop chunk and thread
+  functions), so LLVM inlines within a kernel as before;
+* one unit with the rest: the AOT entry, ``xtvm_set_num_threads``, the
+  metadata and every other non-data global.
+
+Functions and globals another unit defines are declared; data globals
+(weights, the workspace: :mod:`xtvm.codegen.data`) are declared in every
+unit and defined by the caller. A global that was internal is defined hidden
+(visible to the library's units, not exported).
+
+Units compile in a process pool (``fork``; ``$XTVM_COMPILE_JOBS`` workers,
+default: the cores this process may use), and each unit's object is looked
+up in, and stored to, the on-disk cache (:mod:`xtvm.codegen.cache`) under
+the sha256 of its LLVM IR text and the target.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+import llvmlite
+import llvmlite.binding as llvm_binding
+import llvmlite.ir as ir
+from xdsl.backend.llvm.convert import _convert_func, _convert_global, _declare_func
+from xdsl.backend.llvm.convert_type import convert_type
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import LLVMTranslationException
+
+from xtvm.codegen.cache import KernelCache, cache_key
+from xtvm.codegen.data import is_data_global
+from xtvm.codegen.llvm_ir import OPENMP_SYMBOL, CodegenError, optimize, target_machine
+from xtvm.target import Target
+
+JOBS_ENV = "XTVM_COMPILE_JOBS"
+O3_OPTIONS = "speed_level=3,loop_vectorization,slp_vectorization"
+"""What :func:`xtvm.codegen.llvm_ir.optimize` runs (part of the cache key)."""
+
+
+@dataclass
+class Unit:
+    """Functions compiled together into one object file."""
+
+    funcs: list[llvm.FuncOp] = field(default_factory=list)
+    refs: set[str] = field(default_factory=set)
+    ops: int = 0
+    rest: bool = False
+
+
+@dataclass
+class CompiledObjects:
+    """A module's object files (one per unit, in a fixed order), the
+    functions they define and whether they call the OpenMP runtime."""
+
+    objects: list[bytes]
+    functions: list[str]
+    uses_openmp: bool
+    cache_hits: int = 0
+
+
+def _references(fn: llvm.FuncOp) -> tuple[set[str], int]:
+    refs: set[str] = set()
+    count = 0
+    for op in fn.body.walk():
+        count += 1
+        if isinstance(op, llvm.CallOp):
+            if op.callee is not None:
+                refs.add(op.callee.string_value())
+        elif isinstance(op, llvm.AddressOfOp):
+            refs.add(op.global_name.string_value())
+    return refs, count
+
+
+def split_units(module: ModuleOp, kernels: list[str]) -> list[Unit]:
+    """The kernel units (in the order of ``kernels``) and the rest (last)."""
+    defined: dict[str, llvm.FuncOp] = {}
+    for op in module.ops:
+        if isinstance(op, llvm.FuncOp) and op.body.blocks:
+            defined[op.sym_name.data] = op
+    info = {name: _references(fn) for name, fn in defined.items()}
+    owner: dict[str, int] = {}
+    parent: list[int] = []
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for root in kernels:
+        if root not in defined:
+            continue
+        index = len(parent)
+        parent.append(index)
+        stack = [root]
+        while stack:
+            name = stack.pop()
+            if name in owner:
+                a, b = find(owner[name]), find(index)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+                continue
+            owner[name] = index
+            stack += [r for r in info[name][0] if r in defined]
+    units: dict[int, Unit] = {}
+    rest = Unit(rest=True)
+    for name, fn in defined.items():  # module order within a unit
+        unit = units.setdefault(find(owner[name]), Unit()) if name in owner else rest
+        unit.funcs.append(fn)
+        unit.refs |= info[name][0]
+        unit.ops += info[name][1]
+    return [units[k] for k in sorted(units)] + [rest]
+
+
+def unit_ir(
+    unit: Unit,
+    funcs: dict[str, llvm.FuncOp],
+    globals_: dict[str, llvm.GlobalOp],
+    tm: llvm_binding.TargetMachine,
+) -> str:
+    """The LLVM IR text of one unit (see the module docstring)."""
+    m = ir.Module()
+    m.triple = tm.triple
+    m.data_layout = str(tm.target_data)
+    own = {fn.sym_name.data for fn in unit.funcs}
+    hidden: list[str] = []
+    for name, op in globals_.items():
+        data = is_data_global(op)
+        if not (unit.rest or name in unit.refs):
+            continue
+        internal = op.linkage.linkage.data in ("internal", "private")
+        if unit.rest and not data:
+            _convert_global(op, m)
+            value = m.get_global(name)
+            if value.linkage in ("external", "internal", "private"):
+                value.linkage = ""  # a definition's default (xDSL's "external" reads as a declaration)
+        else:
+            ir.GlobalVariable(m, convert_type(op.global_type), name=name)
+        if internal and not data:
+            hidden.append(name)
+    for name, fn in funcs.items():
+        if name in own or name in unit.refs:
+            _declare_func(fn, m)
+    for fn in unit.funcs:
+        _convert_func(fn, m)
+    text = str(m)
+    for name in hidden:  # llvmlite's IR builder cannot spell visibility
+        text = re.sub(
+            rf'^(@"{re.escape(name)}" = )(external )?', r"\1\2hidden ", text, count=1, flags=re.M
+        )
+    return text
+
+
+@dataclass
+class _Work:
+    units: list[Unit]
+    funcs: dict[str, llvm.FuncOp]
+    globals_: dict[str, llvm.GlobalOp]
+    tm: llvm_binding.TargetMachine
+    key_prefix: tuple[str, ...]
+    cache: KernelCache | None
+
+
+_WORK: _Work | None = None  # what forked workers read
+
+
+def _compile_unit(index: int) -> tuple[int, bytes, bool]:
+    work = _WORK
+    assert work is not None
+    try:
+        text = unit_ir(work.units[index], work.funcs, work.globals_, work.tm)
+    except (NotImplementedError, LLVMTranslationException) as err:
+        raise CodegenError(
+            f"cannot translate the module to LLVM IR ({err}); code generation takes a "
+            "module of llvm-dialect functions: run convert-tir-to-llvm first"
+        ) from None
+    key = cache_key(*work.key_prefix, text) if work.cache is not None else ""
+    if work.cache is not None:
+        cached = work.cache.get(key)
+        if cached is not None:
+            return index, cached, True
+    obj = work.tm.emit_object(optimize(text, work.tm))
+    if work.cache is not None:
+        work.cache.put(key, obj)
+    return index, obj, False
+
+
+def default_jobs() -> int:
+    """Worker processes: ``$XTVM_COMPILE_JOBS``, else the usable cores."""
+    value = os.environ.get(JOBS_ENV)
+    if value:
+        return max(1, int(value))
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def compile_objects(
+    module: ModuleOp,
+    target: Target | str | None = None,
+    kernels: list[str] | None = None,
+    cache: KernelCache | None | bool = True,
+    jobs: int | None = None,
+) -> CompiledObjects:
+    """Position-independent object files of an llvm-dialect module whose data
+    globals are defined elsewhere (``data_globals``), one per unit (kernels
+    are the packed functions to split apart: by default the metadata's
+    ``functions``). ``cache=True`` uses the environment's cache
+    (:meth:`KernelCache.from_env`), ``False``/``None`` none."""
+    global _WORK
+    from xtvm.codegen.data import read_metadata
+
+    if kernels is None:
+        kernels = list((read_metadata(module) or {}).get("functions", {}))
+    if cache is True:
+        cache = KernelCache.from_env()
+    elif cache is False:
+        cache = None
+    target = Target.of(target)
+    tm = target_machine(target, pic=True)
+    units = split_units(module, kernels)
+    funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, llvm.FuncOp)}
+    globals_ = {op.sym_name.data: op for op in module.ops if isinstance(op, llvm.GlobalOp)}
+    key_prefix = (
+        tm.triple,
+        str(tm.target_data),
+        target.cpu_name,
+        target.llvm_features,
+        "pic",
+        llvmlite.__version__,
+        ".".join(map(str, llvm_binding.llvm_version_info)),
+        O3_OPTIONS,
+    )
+    _WORK = _Work(units, funcs, globals_, tm, key_prefix, cache)
+    jobs = default_jobs() if jobs is None else jobs
+    order = sorted(range(len(units)), key=lambda i: -units[i].ops)  # largest first
+    results: dict[int, tuple[bytes, bool]] = {}
+    try:
+        if jobs <= 1 or len(units) <= 1:
+            for i in order:
+                _, obj, hit = _compile_unit(i)
+                results[i] = (obj, hit)
+        else:
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(min(jobs, len(units)), mp_context=context) as pool:
+                for i, obj, hit in pool.map(_compile_unit, order):
+                    results[i] = (obj, hit)
+    except BrokenProcessPool as err:
+        raise CodegenError(f"a code generation worker died ({err}); LLVM may have aborted") from None
+    finally:
+        _WORK = None
+    refs = set().union(*(u.refs for u in units))
+    return CompiledObjects(
+        objects=[results[i][0] for i in range(len(units))],
+        functions=[fn.sym_name.data for u in units for fn in u.funcs],
+        uses_openmp=OPENMP_SYMBOL in refs,
+        cache_hits=sum(hit for _, hit in results.values()),
+    )
+
+
+__all__ = ["CompiledObjects", "JOBS_ENV", "Unit", "compile_objects", "split_units", "unit_ir"]
