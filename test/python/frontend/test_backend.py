@@ -283,3 +283,45 @@ def test_inputs_of_another_dtype_or_shape_are_refused():
         rep.run([np.ones((3, 2), np.float32), np.ones((3, 2), np.float32)])
     (y,) = rep.run([ints.astype(np.float32), np.full((2, 2), 2, np.float32)])
     np.testing.assert_allclose(y, ints / 2)
+
+
+def test_isolated_run_turns_a_crash_into_an_error():
+    model = make_model(
+        [helper.make_node("Relu", ["x"], ["y"])], [tensor("x", [2, 3])], [tensor("y", [2, 3])]
+    )
+    model.graph.name = "relu_graph"
+    x = RNG.standard_normal((2, 3)).astype(np.float32)
+    rep = XtvmBackend.prepare(model, isolate=True)
+    (y,) = rep.run([x])
+    np.testing.assert_array_equal(y, np.maximum(x, 0))
+    rep._test_hook = "null-deref"  # the child reads address 0 before the run
+    with pytest.raises(backend.IsolatedCrash) as info:
+        rep.run([x])
+    assert str(info.value) == (
+        "model 'relu_graph' crashed in generated code: the child process running it was "
+        "killed by signal SIGSEGV (Segmentation fault)"
+    )
+    assert info.value.signal_number == 11
+    rep._test_hook = None
+    (y,) = rep.run([2 * x])  # a new child
+    np.testing.assert_array_equal(y, np.maximum(2 * x, 0))
+    rep.close()
+
+
+def test_isolated_runner_raises_the_childs_errors(tmp_path):
+    from xtvm.runtime import XTVMError
+    from xtvm.runtime.isolated import IsolatedRunner
+
+    model = make_model(
+        [helper.make_node("Neg", ["x"], ["y"])], [tensor("x", [4])], [tensor("y", [4])]
+    )
+    rep = XtvmBackend.prepare(model)
+    path = tmp_path / "neg.so"
+    rep._compiled([np.zeros(4, np.float32)]).library.export_library(str(path))
+    with IsolatedRunner() as runner:
+        (y,) = runner.run(path, [(0, np.arange(4, dtype=np.float32))])
+        np.testing.assert_array_equal(y, -np.arange(4, dtype=np.float32))
+        with pytest.raises(XTVMError, match=r"^set_input: input 'x' expects \(4,\) float32"):
+            runner.run(path, [(0, np.zeros(5, np.float32))])
+        (y,) = runner.run(path, [(0, np.ones(4, np.float32))])  # the same child goes on
+        np.testing.assert_array_equal(y, -np.ones(4, np.float32))

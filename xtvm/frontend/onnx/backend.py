@@ -24,6 +24,15 @@ Compilation specializes on what the run-time inputs fix:
   value (``from_onnx(..., input_values=...)``) and remembers the input, so
   later runs specialize on it at once.
 
+Generated code runs in the calling process by default: a crash inside it
+(a signal) ends the process, as a crash in any native library would.
+``prepare(model, isolate=True)`` runs it in a child process instead
+(``xtvm.runtime.isolated``): compilation stays in the caller, each compiled
+module is exported to a temporary library that the child loads, and a crash
+is an ``IsolatedCrash`` (an ``XTVMError``) naming the model and the signal;
+the next run starts a new child. Inputs and outputs then cross a pipe, so
+isolation is for untrusted models and fuzzing, not for speed.
+
 Compiled modules live in a process-wide cache keyed by the model's bytes,
 the input shapes and dtypes and the specialized values: running the same
 model again (or preparing it again) reuses the module. ``prepare`` compiles
@@ -34,10 +43,14 @@ first ``run`` compiles.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import itertools
+import shutil
+import tempfile
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -47,6 +60,8 @@ from onnx.backend.base import Backend, BackendRep
 
 from xtvm.frontend.onnx.common import OnnxConstantInputRequired, OnnxImportError
 from xtvm.frontend.onnx.importer import check_model, from_onnx
+from xtvm.runtime.isolated import IsolatedCrash as IsolatedCrash  # re-exported
+from xtvm.runtime.isolated import IsolatedRunner
 from xtvm.runtime.module import Module
 from xtvm.runtime.ndarray import cpu
 
@@ -61,9 +76,31 @@ class _Compiled:
 
     executor: Module
     input_slots: tuple[int | None, ...]
+    library: Module
+    """The built module (``isolate`` exports it for the child)."""
+    library_path: list[str] = field(default_factory=list)
+    """Where ``library`` was exported (once, when a run is isolated)."""
 
 
 _modules: OrderedDict[tuple, _Compiled] = OrderedDict()
+
+
+_library_dir: str | None = None
+_library_count = itertools.count()
+
+
+def _exported(compiled: _Compiled) -> str:
+    """The path of ``compiled``'s library, exported (once) to a temporary
+    directory that lives as long as the process."""
+    global _library_dir
+    if not compiled.library_path:
+        if _library_dir is None:
+            _library_dir = tempfile.mkdtemp(prefix="xtvm-isolated-")
+            atexit.register(shutil.rmtree, _library_dir, ignore_errors=True)
+        path = f"{_library_dir}/model{next(_library_count)}.so"
+        compiled.library.export_library(path)
+        compiled.library_path.append(path)
+    return compiled.library_path[0]
 
 
 def clear_cache() -> None:
@@ -118,9 +155,16 @@ class XtvmBackendRep(BackendRep):
     """A prepared model: ``run(inputs)`` compiles (once per distinct input
     signature) and executes it."""
 
-    def __init__(self, model: onnx.ModelProto, freeze_params: bool = True) -> None:
+    def __init__(
+        self, model: onnx.ModelProto, freeze_params: bool = True, isolate: bool = False
+    ) -> None:
         self.model = model
         self.freeze_params = freeze_params
+        self.isolate = isolate
+        """Whether generated code runs in a child process (module docstring)."""
+        self._runner: IsolatedRunner | None = None
+        self._test_hook: str | None = None
+        """Tests only: passed to ``IsolatedRunner.run`` (``"null-deref"``)."""
         initializers = {t.name for t in model.graph.initializer}
         self.input_names = [i.name for i in model.graph.input if i.name not in initializers]
         self.specialized: list[str] = []
@@ -138,6 +182,8 @@ class XtvmBackendRep(BackendRep):
         graph-output order, with the ONNX shapes and dtypes."""
         arrays = self._arrays(inputs)
         compiled = self._compiled(arrays)
+        if self.isolate:
+            return self._run_isolated(compiled, arrays)
         gmod = compiled.executor
         for array, slot in zip(arrays, compiled.input_slots):
             if slot is not None:
@@ -145,6 +191,23 @@ class XtvmBackendRep(BackendRep):
         gmod["run"]()
         count = gmod["get_num_outputs"]()
         return tuple(gmod["get_output"](i).numpy() for i in range(count))
+
+    def _run_isolated(
+        self, compiled: _Compiled, arrays: Sequence[np.ndarray]
+    ) -> tuple[np.ndarray, ...]:
+        self._runner = self._runner or IsolatedRunner()
+        name = self.model.graph.name or "(unnamed)"
+        feeds = [(slot, a) for a, slot in zip(arrays, compiled.input_slots) if slot is not None]
+        outputs = self._runner.run(
+            _exported(compiled), feeds, what=f"model '{name}'", test_hook=self._test_hook
+        )
+        return tuple(outputs)
+
+    def close(self) -> None:
+        """Ends the child process of an isolated rep (a later run starts one)."""
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
 
     def compile_static(self) -> None:
         """Compiles for the model's declared input types, when they are
@@ -285,7 +348,7 @@ class XtvmBackendRep(BackendRep):
         slots = tuple(
             None if (i := gmod["get_input_index"](n)) < 0 else i for n in self.input_names
         )
-        return _Compiled(gmod, slots)
+        return _Compiled(gmod, slots, lib)
 
 
 class XtvmBackend(Backend):
@@ -297,10 +360,17 @@ class XtvmBackend(Backend):
     ) -> XtvmBackendRep:
         """Validates ``model`` and compiles it when its input types are
         static (see the module docstring); ``freeze_params=False`` keeps
-        initializers as module parameters instead of constants."""
+        initializers as module parameters instead of constants;
+        ``isolate=True`` runs the generated code in a child process, where
+        a crash becomes an ``IsolatedCrash`` (by default it runs in this
+        process)."""
         _check_device(device)
         check_model(model)
-        rep = XtvmBackendRep(model, freeze_params=kwargs.get("freeze_params", True))
+        rep = XtvmBackendRep(
+            model,
+            freeze_params=kwargs.get("freeze_params", True),
+            isolate=kwargs.get("isolate", False),
+        )
         rep.compile_static()
         return rep
 
