@@ -23,7 +23,7 @@ FUZZERS = {
 
 def fuzz(name: str, seed: int = 0, minutes: float | None = None, count: int | None = None,
          out: Path = Path("fuzz-findings"), timeout: float | None = None,
-         quiet: bool = False, jobs: int = 1) -> Report:
+         quiet: bool = False, jobs: int = 1, ops: list[str] | None = None) -> Report:
     """Runs fuzzer ``name`` for ``minutes`` or ``count`` cases (10 cases
     when neither is given) and returns its report."""
     if minutes is None and count is None:
@@ -34,6 +34,8 @@ def fuzz(name: str, seed: int = 0, minutes: float | None = None, count: int | No
     options: dict = {} if timeout is None else {"timeout": timeout}
     if jobs != 1:
         options["jobs"] = jobs
+    if ops:
+        options["ops"] = ops
     log = (lambda _: None) if quiet else (lambda line: print(line, flush=True))
     report.progress = log
     return module.run(report, seed, deadline, count, log=log, **options)
@@ -50,9 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, help="seconds a case may take (a hang after)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     parser.add_argument("--jobs", type=int, default=1, help="cases checked at once (onnx only)")
+    parser.add_argument("--ops", type=lambda t: t.split(","),
+                        help="onnx only: draw only these op types (comma-separated)")
     args = parser.parse_args(argv)
     report = fuzz(args.fuzzer, args.seed, args.minutes, args.count, args.out, args.timeout,
-                  args.quiet, args.jobs)
+                  args.quiet, args.jobs, args.ops)
     print(report.table())
     return 1 if report.xtvm_bugs else 0
 

@@ -34,7 +34,7 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -383,7 +383,8 @@ def graph_seed(seed: int, index: int) -> int:
 
 
 def run(report: Report, seed: int, deadline: float, count: int | None, timeout: float = 120.0,
-        reduce_budget: int = 30, log: Callable[[str], None] = print, jobs: int = 1) -> Report:
+        reduce_budget: int = 30, log: Callable[[str], None] = print, jobs: int = 1,
+        ops: Sequence[str] | None = None) -> Report:
     """The fuzz loop: random graphs until ``deadline`` (monotonic) or
     ``count`` graphs, checked by ``jobs`` workers at once (graph ``i`` is
     the same whatever the number of jobs)."""
@@ -402,7 +403,7 @@ def run(report: Report, seed: int, deadline: float, count: int | None, timeout: 
         checker = Checker(timeout, workdir)
         try:
             while (index := take()) is not None:
-                model, feeds, drawn = random_graph(graph_seed(seed, index))
+                model, feeds, drawn = random_graph(graph_seed(seed, index), ops=ops)
                 opset = model.opset_import[0].version
                 label = f"graph {index} of seed {seed} (opset {opset}: {', '.join(drawn)})"
                 outcome = checker(model, feeds)

@@ -948,14 +948,121 @@ def center_crop_pad(b: GraphBuilder, name: str) -> None:
     b.node(name, [x, b.const(np.array(sizes, np.int64))], axes=axes)
 
 
+@op("Constant")
+def constant(b: GraphBuilder, name: str) -> None:
+    x = b.pick()
+    value = numpy_helper.from_array(b.array(b.broadcastable(b.shape(x)), FLOAT), "value")
+    (c,) = b.node(name, [], value=value, keep=False)
+    b.node("Add", [x, c])
+
+
+# --- quantized ops (uint8/int8 tensors; scales and zero points are constants)
+
+UINT8, INT8 = np.dtype("uint8"), np.dtype("int8")
+
+
+def _quantized(b: GraphBuilder, dtype: np.dtype, shape: Sequence[int] | None = None) -> str:
+    """A quantized operand: ``QuantizeLinear`` of a float value (or a new input)."""
+    if shape is None and b.rng.random() < 0.7:
+        try:
+            x = b.pick()
+            scale = b.const(np.float32(b.rng.choice([0.01, 0.02, 0.05])))
+            zp = b.const(np.array(b.rng.randint(0, 255) if dtype == UINT8 else b.rng.randint(-20, 20),
+                                  dtype))
+            return b.node("QuantizeLinear", [x, scale, zp])[0]
+        except Skip:
+            pass
+    lo, hi = (0, 255) if dtype == UINT8 else (-128, 127)
+    return b.operand(shape or [b.rng.randint(1, 4) for _ in range(2)], dtype, low=lo, high=hi)
+
+
+def _zero_point(b: GraphBuilder, dtype: np.dtype) -> str:
+    return b.const(np.array(b.rng.randint(0, 255) if dtype == UINT8 else b.rng.randint(-20, 20), dtype))
+
+
+@op("QuantizeLinear", since=13)
+def quantize(b: GraphBuilder, name: str) -> None:
+    x = b.pick()
+    dtype = b.rng.choice([UINT8, INT8])
+    (q,) = b.node(name, [x, b.const(np.float32(b.rng.choice([0.01, 0.05, 0.3]))), _zero_point(b, dtype)])
+    b.node("Cast", [q], to=TensorProto.FLOAT)
+
+
+@op("DequantizeLinear", since=13)
+def dequantize(b: GraphBuilder, name: str) -> None:
+    dtype = b.rng.choice([UINT8, INT8])
+    q = _quantized(b, dtype)
+    b.node(name, [q, b.const(np.float32(b.rng.choice([0.01, 0.05]))), _zero_point(b, dtype)])
+
+
+@op("DynamicQuantizeLinear", since=11)
+def dynamic_quantize(b: GraphBuilder, name: str) -> None:
+    y, scale, zp = b.node(name, [b.pick()], outputs=3, keep=False)
+    b.node("DequantizeLinear", [y, scale, zp])
+
+
+@op("MatMulInteger", since=10)
+def matmul_integer(b: GraphBuilder, name: str) -> None:
+    dtype = b.rng.choice([UINT8, INT8])
+    a = _quantized(b, dtype)
+    if len(b.shape(a)) < 1:
+        raise Skip
+    k = b.shape(a)[-1]
+    w = b.const(b.array((k, b.rng.randint(1, 5)), INT8, -128, 127))
+    inputs = [a, w] + ([_zero_point(b, dtype), b.const(np.array(0, INT8))] if b.rng.random() < 0.5 else [])
+    (y,) = b.node(name, inputs, keep=False)
+    b.node("Cast", [y], to=TensorProto.FLOAT)
+
+
+@op("QLinearMatMul", since=10)
+def qlinear_matmul(b: GraphBuilder, name: str) -> None:
+    dtype = UINT8 if b.rng.random() < 0.5 else INT8
+    a = _quantized(b, dtype)
+    if len(b.shape(a)) != 2:
+        raise Skip
+    k = b.shape(a)[1]
+    lo, hi = (0, 255) if dtype == UINT8 else (-128, 127)
+    w = b.const(b.array((k, b.rng.randint(1, 5)), dtype, lo, hi))
+    f = lambda v: b.const(np.float32(v))  # noqa: E731
+    (y,) = b.node(name, [a, f(0.02), _zero_point(b, dtype), w, f(0.01), _zero_point(b, dtype),
+                         f(0.05), _zero_point(b, dtype)], keep=False)
+    b.node("DequantizeLinear", [y, f(0.05), b.const(np.array(0, dtype))])
+
+
+@op("ConvInteger", "QLinearConv", since=10)
+def conv_integer(b: GraphBuilder, name: str) -> None:
+    dtype = UINT8
+    x = _quantized(b, dtype)
+    if len(b.shape(x)) != 4:
+        x = b.operand([1, b.rng.randint(1, 3), b.rng.randint(2, 5), b.rng.randint(2, 5)], dtype,
+                      low=0, high=255)
+    n, c, *spatial = b.shape(x)
+    win = _window(b, tuple(spatial))
+    m = b.rng.randint(1, 3)
+    w = b.const(b.array((m, c, *win["kernel_shape"]), UINT8, 0, 255))
+    if name == "ConvInteger":
+        (y,) = b.node(name, [x, w, _zero_point(b, dtype)], keep=False, **win)
+        b.node("Cast", [y], to=TensorProto.FLOAT)
+        return
+    f = lambda v: b.const(np.float32(v))  # noqa: E731
+    inputs = [x, f(0.02), _zero_point(b, dtype), w, f(0.01), _zero_point(b, dtype), f(0.5),
+              _zero_point(b, dtype)]
+    if b.rng.random() < 0.5:
+        inputs.append(b.const(b.array((m,), np.dtype("int32"), -100, 100)))
+    (y,) = b.node(name, inputs, keep=False, **win)
+    b.node("Cast", [y], to=TensorProto.FLOAT)
+
+
 # --- whole graphs
 
 OPSETS = (13, 17, 18, 21, 23)
 """The opsets graphs import (ops newer than a graph's opset are not drawn)."""
 
 
-def random_graph(seed: int, max_nodes: int = 8) -> tuple[onnx.ModelProto, dict[str, np.ndarray], list[str]]:
-    """A random valid model, its inputs and the op types drawn, from ``seed``."""
+def random_graph(seed: int, max_nodes: int = 8, ops: Sequence[str] | None = None
+                 ) -> tuple[onnx.ModelProto, dict[str, np.ndarray], list[str]]:
+    """A random valid model, its inputs and the op types drawn, from
+    ``seed`` (drawing among ``ops``, default all)."""
     rng = random.Random(seed)
     for _attempt in range(20):
         b = GraphBuilder(rng, rng.choice(OPSETS))
@@ -963,7 +1070,7 @@ def random_graph(seed: int, max_nodes: int = 8) -> tuple[onnx.ModelProto, dict[s
             rank = rng.choice([1, 2, 2, 3, 4, 4])
             b.add_input([rng.randint(1, 5) for _ in range(rank)],
                         rng.choice([FLOAT] * 6 + [np.dtype("int32"), np.dtype("int64"), BOOL]))
-        names = [n for n in sorted(OPS) if SINCE[n] <= b.opset]
+        names = [n for n in sorted(ops or OPS) if SINCE[n] <= b.opset]
         drawn = []
         for _ in range(rng.randint(1, max_nodes)):
             for _try in range(8):
