@@ -9,14 +9,19 @@ dialect's files); :data:`CATEGORIES` lists them.
 
 from __future__ import annotations
 
+import hashlib
+import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import RewritePattern
+from xdsl.printer import Printer
 
 from xtvm.dialects import relay
 from xtvm.dialects.relay.primitive import is_primitive
@@ -123,6 +128,41 @@ def populate_relay_to_tir_patterns(
     ]
 
 
+_VALUE_NAME = re.compile(r"%[A-Za-z0-9_.$-]+")
+
+
+def structural_key(fn: func.FuncOp) -> str:
+    """The sha256 of a function's text with its name and its values' names
+    left out: equal keys, the same computation (TVM's structural hash of a
+    primitive function, the key of its ``TECompiler`` cache)."""
+    out = io.StringIO()
+    Printer(stream=out).print_op(fn)
+    text = out.getvalue().replace(f"@{fn.sym_name.data}(", "@_(", 1)
+    names: dict[str, str] = {}
+    text = _VALUE_NAME.sub(lambda m: names.setdefault(m.group(0), f"%{len(names)}"), text)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def merge_identical_primitives(module: ModuleOp) -> dict[str, str]:
+    """Primitive functions equal up to names (ResNet's repeated blocks)
+    become the first of them: its calls are redirected and the others
+    erased, so each computation lowers and compiles once. Returns the
+    merged names (erased → kept)."""
+    first: dict[str, str] = {}
+    merged: dict[str, str] = {}
+    for op in list(module.ops):
+        if isinstance(op, func.FuncOp) and is_primitive(op):
+            kept = first.setdefault(structural_key(op), op.sym_name.data)
+            if kept != op.sym_name.data:
+                merged[op.sym_name.data] = kept
+                module.body.block.erase_op(op)
+    if merged:
+        for op in module.walk():
+            if isinstance(op, func.CallOp) and op.callee.string_value() in merged:
+                op.callee = SymbolRefAttr(merged[op.callee.string_value()])
+    return merged
+
+
 @dataclass(frozen=True)
 class ConvertRelayToTirPass(ModulePass):
     """Lower relay compute ops to ``tir.prim_func`` kernels (TVM's ``LowerTE``).
@@ -150,6 +190,10 @@ class ConvertRelayToTirPass(ModulePass):
         attributes {arg_names = ["p0", "p1", "T_relu"]} { ... }
     %y = relay.call_lowered @fused_nn_dense_nn_relu(%x, %w) : (...) -> tensor<1x4xf32>
     ```
+
+    Primitive functions equal up to names (:func:`structural_key`) lower to
+    one kernel that each of their calls names (ResNet's repeated blocks: 58
+    fused groups, 29 kernels).
 
     Each kernel gets the schedule its computes name (:mod:`xtvm.topi.x86`);
     ``convert-relay-to-tir{schedules=false}`` keeps the default loop nests.
@@ -183,6 +227,7 @@ class ConvertRelayToTirPass(ModulePass):
         if schedules is None:
             schedules = bool(PassContext.current().config.get(SCHEDULES_KEY, True))
         op_patterns = patterns_of(self.categories) if self.categories else PATTERNS
+        merge_identical_primitives(op)
         apply_conversion(
             op,
             populate_relay_to_tir_patterns(op_patterns, schedules=schedules),
