@@ -219,6 +219,12 @@ CASES += [  # the packed-layout ops of the x86 kernels (test_x86_kernels.py has 
         {"kernel_layout": "OIHW16o", "strides": (2, 1), "padding": (1, 0, 2, 1)},
     ),
     (
+        "contrib_conv2d_int8_packed",
+        relay.Conv2dInt8PackedOp,
+        [((1, 6, 9, 11), "uint8"), ((2, 2, 3, 3, 16), I32)],
+        {"kernel_layout": "OIHW16o4i", "strides": (2, 1), "padding": (1, 0, 2, 1)},
+    ),
+    (
         "contrib_dense_pack",
         relay.DensePackOp,
         [((3, 7), F32), ((5, 7, 8), F32)],

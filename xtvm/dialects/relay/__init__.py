@@ -102,7 +102,12 @@ from xtvm.dialects.relay.nn import (
     ReluOp,
     SoftmaxOp,
 )
-from xtvm.dialects.relay.packed import Conv2dPackedOp, DensePackOp, LayoutTransformOp
+from xtvm.dialects.relay.packed import (
+    Conv2dInt8PackedOp,
+    Conv2dPackedOp,
+    DensePackOp,
+    LayoutTransformOp,
+)
 from xtvm.dialects.relay.pool import (
     AvgPool1dOp,
     AvgPool2dOp,
@@ -174,6 +179,7 @@ RELAY_OPS: list[type[RelayOp]] = [
     ConstOp,
     LayoutTransformOp,
     Conv2dPackedOp,
+    Conv2dInt8PackedOp,
     DensePackOp,
     AddOp,
     SubtractOp,
@@ -295,6 +301,7 @@ __all__ = [
     "Conv1dOp",
     "Conv1dTransposeOp",
     "Conv2dOp",
+    "Conv2dInt8PackedOp",
     "Conv2dPackedOp",
     "Conv2dTransposeOp",
     "Conv3dOp",

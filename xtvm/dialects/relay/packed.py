@@ -15,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -32,6 +38,7 @@ from xtvm.dialects.relay.base import (
 )
 from xtvm.dialects.relay.conv import Conv2dOp
 from xtvm.dialects.relay.nn import DenseOp
+from xtvm.dtypes import element_type
 from xtvm.layout import Layout, transform_shape
 
 
@@ -150,6 +157,81 @@ class Conv2dPackedOp(RelayOp):
             )
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation", "groups")}
         return Conv2dOp.infer([operand_types[0], oihw], conv_attrs)
+
+
+def _int8_block(cls: type[RelayOp], layout: str) -> int:
+    """``b`` of an int8 kernel layout ``"OIHW<b>o4i"``."""
+    parsed = _layout(cls, layout, "kernel layout")
+    if parsed.primal != "OIHW" or [f for _, f in parsed.axes[4:]] != [parsed.factor("O"), 4]:
+        raise RelayTypeError(f"'{cls.name}' expects kernel layout 'OIHW<b>o4i', got '{layout}'")
+    return parsed.factor("O")
+
+
+@irdl_op_definition
+class Conv2dInt8PackedOp(RelayOp):
+    """``relay.nn.conv2d`` of ``ui8`` data (NCHW) and an ``i8`` weight, accumulated in ``i32`` (TVM's ``contrib_conv2d_NCHWc_int8``
+    weight packing). The weight is packed ``kernel_layout`` ``"OIHW<b>o4i"``
+    with the four input channels of a group in one ``i32`` word (byte ``k``,
+    little-endian, holds input channel ``4·c + k``): ``[O/b, ceil(C/4), KH,
+    KW, b]`` of ``i32``, input channels past ``C`` zero. One ``b``-word row is
+    the weight operand of an AVX-512 VNNI ``vpdpbusd``. Attributes as
+    ``relay.nn.conv2d`` (``groups = 1``); the result is ``i32``.
+
+    ```mlir
+    %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x32x8x8xi32>
+    ```
+    """
+
+    name = "relay.nn.contrib_conv2d_int8_packed"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OUT_ELEMWISE_FUSABLE
+    data = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    result = result_def(TensorType)
+    kernel_layout = prop_def(StringAttr)
+    strides = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
+    padding = prop_def(DenseArrayBase, default_value=int_array([0, 0, 0, 0]))
+    dilation = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "weight")
+
+    def __init__(
+        self,
+        data: SSAValue,
+        weight: SSAValue,
+        kernel_layout: str,
+        strides: Sequence[int] | None = None,
+        padding: Sequence[int] | None = None,
+        dilation: Sequence[int] | None = None,
+    ):
+        super().__init__(
+            data,
+            weight,
+            kernel_layout=kernel_layout,
+            strides=strides,
+            padding=padding,
+            dilation=dilation,
+        )
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "data")
+        weight = tensor_type(cls, operand_types[1], "weight")
+        block = _int8_block(cls, attrs["kernel_layout"])
+        if data.element_type != element_type("uint8") or weight.element_type != i32:
+            raise RelayTypeError(
+                f"'{cls.name}' takes ui8 data and an i32 packed weight, got "
+                f"{data.element_type} and {weight.element_type}"
+            )
+        ds, ws = data.get_shape(), weight.get_shape()
+        if len(ds) != 4 or len(ws) != 5 or ws[4] != block or ws[1] != -(-ds[1] // 4):
+            raise RelayTypeError(
+                f"'{cls.name}' data {shape_str(ds)} (NCHW) does not fit the packed weight "
+                f"{shape_str(ws)} ([O/{block}, ceil(C/4), KH, KW, {block}])"
+            )
+        oihw = TensorType(data.element_type, [ws[0] * block, ds[1], ws[2], ws[3]])
+        conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation")}
+        conv_attrs |= {"groups": 1, "out_dtype": "int32"}
+        return Conv2dOp.infer([data, oihw], conv_attrs)
 
 
 @irdl_op_definition

@@ -1,11 +1,16 @@
 """Lowerings of the packed-layout x86 ops (TVM's ``relay/op/strategy/x86.py``):
-``relay.layout_transform``, ``relay.nn.contrib_conv2d_packed`` and
-``relay.nn.contrib_dense_pack``, whose te ops carry the x86 schedules
-(:mod:`xtvm.topi.x86`)."""
+``relay.layout_transform``, ``relay.nn.contrib_conv2d_packed``,
+``relay.nn.contrib_conv2d_int8_packed`` and ``relay.nn.contrib_dense_pack``,
+whose te ops carry the x86 schedules (:mod:`xtvm.topi.x86`)."""
 
 from __future__ import annotations
 
-from xtvm.dialects.relay.packed import Conv2dPackedOp, DensePackOp, LayoutTransformOp
+from xtvm.dialects.relay.packed import (
+    Conv2dInt8PackedOp,
+    Conv2dPackedOp,
+    DensePackOp,
+    LayoutTransformOp,
+)
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 from xtvm.topi import x86
 from xtvm.topi.packed import layout_transform
@@ -25,6 +30,12 @@ PATTERNS = [
             padding=attrs["padding"],
             dilation=attrs["dilation"],
             groups=attrs["groups"],
+        ),
+    ),
+    lower(
+        Conv2dInt8PackedOp,
+        lambda ins, attrs, outs: x86.conv2d_int8_packed(
+            *ins, strides=attrs["strides"], padding=attrs["padding"], dilation=attrs["dilation"]
         ),
     ),
     lower(DensePackOp, lambda ins, attrs, outs: x86.dense_pack(*ins)),

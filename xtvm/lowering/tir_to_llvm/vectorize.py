@@ -38,6 +38,7 @@ from xdsl.dialects import arith, llvm, math
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IntegerType,
     MemRefType,
     VectorType,
     i1,
@@ -46,10 +47,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xtvm.arith import compact_strides
-from xtvm.dialects.tir import CallExternOp, ForOp, IfOp, LoadOp, StoreOp, YieldOp
+from xtvm.dialects.tir import CallExternOp, CallIntrinOp, ForOp, IfOp, LoadOp, StoreOp, YieldOp
 from xtvm.lowering.tir_to_llvm.arith import FloatArithmetic, IntegerArithmetic, MinMax
 from xtvm.lowering.tir_to_llvm.math import Intrinsic
 from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
+from xtvm.lowering.tir_to_llvm.scalar_pattern import int_width
 from xtvm.lowering.tir_to_llvm.types import LoweringError, byte_size, intrinsic_suffix, llvm_type
 from xtvm.target import MAX_VECTOR_LANES
 
@@ -61,17 +63,56 @@ if TYPE_CHECKING:
 _FLOAT_BINARY: dict[type[Operation], type[Operation]] = dict(FloatArithmetic.LLVM)
 """addf, subf, mulf, divf: the llvm instruction on vectors."""
 _INT_BINARY: dict[type[Operation], type[Operation]] = {
-    op: IntegerArithmetic.LLVM[op][0] for op in (arith.AddiOp, arith.SubiOp, arith.MuliOp)
+    op: IntegerArithmetic.LLVM[op][0]
+    for op in (
+        arith.AddiOp,
+        arith.SubiOp,
+        arith.MuliOp,
+        arith.ShLIOp,
+        arith.ShRSIOp,
+        arith.ShRUIOp,
+        arith.AndIOp,
+        arith.OrIOp,
+        arith.XOrIOp,
+    )
 }
-"""addi, subi, muli: the llvm instruction on vectors (without overflow flags)."""
-_INTRINSICS: dict[type[Operation], str] = {
-    op: MinMax.INTRINSICS[op]
-    for op in (arith.MaximumfOp, arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp)
-} | {
+"""addi, subi, muli, shifts and bitwise ops: the llvm instruction on vectors
+(without overflow flags)."""
+_INTRINSICS: dict[type[Operation], str] = dict(MinMax.INTRINSICS) | {
     op: Intrinsic.INTRINSICS[op][0]
-    for op in (math.AbsFOp, math.SqrtOp, math.FloorOp, math.CeilOp, math.FmaOp)
+    for op in (
+        math.AbsFOp,
+        math.SqrtOp,
+        math.FloorOp,
+        math.CeilOp,
+        math.FmaOp,
+        math.RoundOp,
+        math.RoundEvenOp,
+        math.TruncOp,
+    )
 }
 """Ops whose vector form is the same LLVM intrinsic on a vector type."""
+_RESIZE: dict[type[Operation], tuple[type[Operation], type[Operation]]] = {
+    # op: (widening llvm op, narrowing llvm op)
+    arith.ExtSIOp: (llvm.SExtOp, llvm.TruncOp),
+    arith.ExtUIOp: (llvm.ZExtOp, llvm.TruncOp),
+    arith.TruncIOp: (llvm.SExtOp, llvm.TruncOp),
+}
+"""Integer width changes (IntegerResize's) on vectors."""
+_ROUNDING_MAGIC: dict[str, tuple[int, float, int]] = {
+    # float type: (bits, 1.5 * 2^mantissa bits, its bit pattern)
+    "f32": (32, 12582912.0, 0x4B400000),
+    "f64": (64, 6755399441055744.0, 0x4338000000000000),
+}
+"""An integral float x of magnitude under 2^(mantissa - 1) plus the constant
+has x's bits at the bottom: its bit pattern minus the constant's is x."""
+LANE_INTRINSICS: dict[str, int] = {
+    "llvm.x86.avx512.vpdpbusd.512": 16,
+    "llvm.x86.avx512.vpdpbusd.256": 8,
+}
+"""`tir.call_intrin` callees that act lane by lane on i32 words, by their
+lane count: the scalar call in the body of a vectorized loop of that many
+lanes is one call on vectors (int8 dot products: four bytes a word)."""
 
 
 @dataclass(frozen=True)
@@ -352,6 +393,17 @@ class VectorBody:
             name = f"llvm.{_INTRINSICS[cls]}.v{self.lanes}{intrinsic_suffix(result.type)}"
             operands = [self.vector(v) for v in op.operands]
             vec = em.value(llvm.CallIntrinsicOp(name, operands, [vty]))
+        elif cls in _RESIZE and result.type != op.operands[0].type:
+            widen, narrow = _RESIZE[cls]
+            wider = int_width(result.type) > int_width(op.operands[0].type)
+            vec = em.value((widen if wider else narrow)(self.vector(op.operands[0]), vty))
+        elif cls is arith.SIToFPOp:
+            vec = em.value(llvm.SIToFPOp(self.vector(op.operands[0]), vty))
+        elif cls in (arith.FPToSIOp, arith.FPToUIOp):
+            vec = self.float_to_int(op, vty)
+        elif isinstance(op, CallIntrinOp) and LANE_INTRINSICS.get(op.callee.data) == self.lanes:
+            operands = [self.vector(v) for v in op.operands]
+            vec = em.value(llvm.CallIntrinsicOp(op.callee.data, operands, [vty]))
         elif cls is arith.NegfOp:
             vec = em.value(llvm.FNegOp(self.vector(op.operands[0])))
         elif cls is arith.SelectOp and self.is_uniform(op.operands[0]):
@@ -362,6 +414,47 @@ class VectorBody:
         else:
             vec = self.lane_wise(op)
         self.vectors[result] = vec
+
+    def float_to_int(self, op: Operation, vty: VectorType) -> SSAValue:
+        """`fptosi`/`fptoui` on vectors, saturating (FloatIntConversion's
+        semantics: NaN gives 0). To fewer than 32 bits from f32 or f64, where
+        LLVM would convert lane by lane: clamped to the narrow range in the
+        float type (NaN dropped to 0 by `maxnum`/`minnum`), truncated toward
+        zero, made an integer by adding 1.5·2^mantissa and subtracting the
+        bits of that constant, then narrowed."""
+        em = self.em
+        signed = isinstance(op, arith.FPToSIOp)
+        source = llvm_type(op.operands[0].type)
+        x = self.vector(op.operands[0])
+        src = f"v{self.lanes}{intrinsic_suffix(source)}"
+        width = int_width(op.results[0].type)
+        if width >= 32 or intrinsic_suffix(source) not in _ROUNDING_MAGIC:
+            sign = "s" if signed else "u"
+            dst = f"v{self.lanes}{intrinsic_suffix(op.results[0].type)}"
+            name = f"llvm.fpto{sign}i.sat.{dst}.{src}"
+            return em.value(llvm.CallIntrinsicOp(name, [x], [vty]))
+        bits, offset, offset_bits = _ROUNDING_MAGIC[intrinsic_suffix(source)]
+        fty = VectorType(source, [self.lanes])
+
+        def splat(value: float) -> SSAValue:
+            attr = DenseIntOrFPElementsAttr.from_list(fty, [value] * self.lanes)
+            return em.value(llvm.ConstantOp(attr, fty))
+
+        def call(name: str, *args: SSAValue) -> SSAValue:
+            return em.value(llvm.CallIntrinsicOp(f"llvm.{name}.{src}", list(args), [fty]))
+
+        zero = splat(0.0)
+        high = splat(float((1 << (width - 1)) - 1 if signed else (1 << width) - 1))
+        clamped = call("minnum", call("maxnum", x, zero), high)
+        if signed:  # the negative part separately, so that NaN gives 0 + 0
+            low = call("maxnum", call("minnum", x, zero), splat(float(-(1 << (width - 1)))))
+            clamped = em.value(llvm.FAddOp(clamped, low))
+        shifted = em.value(llvm.FAddOp(call("trunc", clamped), splat(offset)))
+        ity = VectorType(IntegerType(bits), [self.lanes])
+        as_int = em.value(llvm.BitcastOp(shifted, ity))
+        attr = DenseIntOrFPElementsAttr.from_list(ity, [offset_bits] * self.lanes)
+        value = em.value(llvm.SubOp(as_int, em.value(llvm.ConstantOp(attr, ity))))
+        return em.value(llvm.TruncOp(value, vty))
 
     def _fusable_product(self, mul: Operation) -> Operation | None:
         """The addf that `mul` (a product of the loop body used only there) feeds."""

@@ -11,27 +11,42 @@ sets the register's f32 lanes, 0 = those of ``Target.current()``). With constant
 ``relay-fold-constant`` then packs them once at compile time. Convolutions
 whose block would be under 4 channels (depthwise ones) keep the generic
 kernel.
+
+On targets with AVX-512 VNNI, a ``conv2d`` of ``ui8`` data and an ``i8``
+weight accumulating in ``i32`` (``groups = 1``, 16 or else 8 dividing the
+output channels) becomes ``relay.nn.contrib_conv2d_int8_packed`` on the
+weight packed ``OIHW16o4i`` (``OIHW8o4i``) into ``i32`` words (:func:`int8_words`), which
+``relay-fold-constant`` also evaluates at compile time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from xtvm.constants import dense_from_numpy
 from xtvm.dialects.relay import (
+    BitwiseAndOp,
+    CastOp,
+    ConstOp,
+    Conv2dInt8PackedOp,
     Conv2dOp,
     Conv2dPackedOp,
     DenseOp,
     DensePackOp,
     LayoutTransformOp,
+    MultiplyOp,
+    PadOp,
+    SumOp,
 )
 from xtvm.dialects.relay.base import is_float
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
-from xtvm.topi.x86.config import conv2d_block, dense_block, lanes
+from xtvm.topi.x86.config import conv2d_block, dense_block, has_vnni, lanes
 
 MIN_BLOCK = 4
 """Smallest output-channel block worth a packed kernel."""
@@ -66,6 +81,67 @@ def dense_pack(x: SSAValue, w: SSAValue, block: int) -> list[Operation]:
     return [packed, DensePackOp(x, packed.result, layout)]
 
 
+INT8_BLOCKS = (16, 8)
+"""Output channels of an int8 conv block: 16 i32 lanes (one zmm register),
+else 8 (one ymm)."""
+
+
+def _const(array: np.ndarray) -> ConstOp:
+    return ConstOp(dense_from_numpy(array))
+
+
+def int8_words(w: SSAValue, layout: str) -> list[Operation]:
+    """The ops that pack an ``OIHW`` i8 weight into ``layout``
+    (``OIHW<b>o4i``) i32 words: input channels zero-padded to a multiple of
+    4, the four bytes of a group as ``(b0 & 255) + (b1 & 255)·2^8 + (b2 &
+    255)·2^16 + b3·2^24`` (exact in i32: the top byte carries the sign)."""
+    ops: list[Operation] = []
+    channels = w.type.get_shape()[1]
+    if channels % 4:
+        zero = _const(np.array(0, np.int8))
+        ops += [zero, PadOp(w, zero.result, [0, 0, 0, 4 - channels % 4, 0, 0, 0, 0])]
+        w = ops[-1].results[0]
+    grouped = LayoutTransformOp(w, "OIHW", layout)
+    wide = CastOp(grouped.result, "int32")
+    mask = _const(np.array([255, 255, 255, -1], np.int32))
+    masked = BitwiseAndOp(wide.result, mask.result)
+    weights = _const(np.array([1, 1 << 8, 1 << 16, 1 << 24], np.int32))
+    scaled = MultiplyOp(masked.result, weights.result)
+    words = SumOp(scaled.result, axis=[5])
+    words.result.name_hint = f"{w.name_hint}_packed" if w.name_hint else None
+    return [*ops, grouped, wide, mask, masked, weights, scaled, words]
+
+
+def _int8_block(w: SSAValue) -> int | None:
+    channels = w.type.get_shape()[0]
+    return next((b for b in INT8_BLOCKS if channels % b == 0), None)
+
+
+def conv2d_int8_packed(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operation]:
+    layout = f"OIHW{_int8_block(w)}o4i"
+    packing = int8_words(w, layout)
+    attrs = root.attrs
+    conv = Conv2dInt8PackedOp(
+        x,
+        packing[-1].results[0],
+        layout,
+        strides=attrs["strides"],
+        padding=attrs["padding"],
+        dilation=attrs["dilation"],
+    )
+    return [*packing, conv]
+
+
+def _u8_s8_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
+    return (
+        str(x.type.element_type) == "ui8"
+        and str(w.type.element_type) == "i8"
+        and root.attrs.get("out_dtype") == "int32"
+        and root.attrs["groups"] == 1
+        and _int8_block(w) is not None
+    )
+
+
 def _plain_float_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
     return (
         is_float(x.type.element_type)
@@ -74,9 +150,21 @@ def _plain_float_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
     )
 
 
-def rules(vector_lanes: int) -> list[Rule]:
-    """The rewrites for registers of ``vector_lanes`` f32 lanes."""
-    return [
+def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
+    """The rewrites for registers of ``vector_lanes`` f32 lanes (and, with
+    ``vnni``, AVX-512 VNNI's int8 dot products)."""
+    int8 = [
+        rewrite(
+            Pat(Conv2dOp, "x", "w"),
+            when=[_u8_s8_conv],
+            to=conv2d_int8_packed,
+            name="conv2d-int8-packed",
+            doc="conv2d(x: u8, w: i8) -> i32 = contrib_conv2d_int8_packed(x, i32 words of"
+            " layout_transform(w, OIHW -> OIHW<b>o4i)) for groups = 1, b = 16 (or 8)"
+            " dividing O, on AVX-512 VNNI targets",
+        )
+    ]
+    return int8 * vnni + [
         rewrite(
             Pat(Conv2dOp, "x", "w"),
             when=[
@@ -108,7 +196,8 @@ def rules(vector_lanes: int) -> list[Rule]:
 @documents_rules(rules(vector_lanes=16))  # names and docs are the same for any lanes
 @dataclass(frozen=True)
 class AlterOpLayoutPass(ModulePass):
-    """Pack the weights of float ``conv2d`` and ``dense`` for the x86 kernels.
+    """Pack the weights of float ``conv2d`` and ``dense`` (and of u8 × s8
+    ``conv2d`` on VNNI targets) for the x86 kernels.
 
     Input: relay IR with exact types. Output: ``relay.nn.contrib_conv2d_packed``
     / ``relay.nn.contrib_dense_pack`` reading ``relay.layout_transform`` of the
@@ -127,5 +216,10 @@ class AlterOpLayoutPass(ModulePass):
     lanes: int = 0
     """f32 lanes of a vector register; 0 = those of ``Target.current()``."""
 
+    vnni: int = -1
+    """1: pack u8 × s8 convs for AVX-512 VNNI, 0: do not, -1: if
+    ``Target.current()`` has it."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_rules(op, rules(self.lanes or lanes()))
+        vnni = has_vnni() if self.vnni < 0 else bool(self.vnni)
+        apply_rules(op, rules(self.lanes or lanes(), vnni))

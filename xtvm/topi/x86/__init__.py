@@ -2,6 +2,9 @@
 
 * ``conv2d``: NCHW convolution on weights packed ``OIHW<b>o`` (``b`` output
   channels, one vector register, innermost), register-blocked;
+* ``conv2d_int8``: u8 × s8 → s32 convolution on weights packed
+  ``OIHW<b>o4i`` (four input channels a word), one AVX-512 VNNI
+  ``vpdpbusd`` per step;
 * ``dense``: dense on weights packed ``NK<b>n``;
 * ``depthwise``: depthwise conv2d, vectorized along the output rows;
 * ``injective``: parallel, vectorized injective kernels and pools;
@@ -13,7 +16,8 @@ The package exports the kernels' computes.
 """
 
 from xtvm.topi.x86.conv2d import conv2d_packed
+from xtvm.topi.x86.conv2d_int8 import conv2d_int8_packed
 from xtvm.topi.x86.dense import dense_pack
 from xtvm.topi.x86.depthwise import depthwise_conv2d_nchw
 
-__all__ = ["conv2d_packed", "dense_pack", "depthwise_conv2d_nchw"]
+__all__ = ["conv2d_int8_packed", "conv2d_packed", "dense_pack", "depthwise_conv2d_nchw"]

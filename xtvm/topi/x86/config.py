@@ -18,6 +18,24 @@ def lanes(target: Target | None = None, dtype_bits: int = 32) -> int:
     return max(target.vector_width // dtype_bits, 1)
 
 
+VNNI_CPUS = frozenset(
+    {
+        *("cascadelake", "cooperlake", "icelake-server", "icelake-client", "tigerlake"),
+        *("sapphirerapids", "emeraldrapids", "graniterapids", "znver4", "znver5"),
+    }
+)
+"""Named CPUs with AVX-512 VNNI (a non-host target's features are only its ``-mattr``)."""
+
+
+def has_vnni(target: Target | None = None) -> bool:
+    """Whether the target (default: ``Target.current()``) has AVX-512 VNNI
+    (``vpdpbusd`` on zmm registers), which the int8 kernels need."""
+    target = target or Target.current()
+    if "avx512vnni" in target.features:
+        return True
+    return not target.is_host_cpu and target.mcpu in VNNI_CPUS and "-avx512vnni" not in target.mattr
+
+
 def use_threads(target: Target | None = None) -> bool:
     """Whether schedules should make loops parallel: unless the target
     (default: ``Target.current()``) says ``-num-cores=1``."""

@@ -29,3 +29,19 @@ func.func @block_across_groups(%x: tensor<1x8x8x8xf32>, %p: tensor<2x4x1x1x16xf3
   %y = relay.nn.contrib_conv2d_packed %x, %p {kernel_layout = "OIHW16o", groups = 4 : i64} : (tensor<1x8x8x8xf32>, tensor<2x4x1x1x16xf32>) -> tensor<1x32x8x8xf32>
   func.return %y : tensor<1x32x8x8xf32>
 }
+
+// -----
+
+func.func @int8_groups_do_not_fit(%x: tensor<1x9x8x8xui8>, %p: tensor<2x2x1x1x16xi32>) -> tensor<1x32x8x8xi32> {
+  // expected-error @+1 {{'relay.nn.contrib_conv2d_int8_packed' data 1x9x8x8 (NCHW) does not fit the packed weight 2x2x1x1x16 ([O/16, ceil(C/4), KH, KW, 16])}}
+  %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i"} : (tensor<1x9x8x8xui8>, tensor<2x2x1x1x16xi32>) -> tensor<1x32x8x8xi32>
+  func.return %y : tensor<1x32x8x8xi32>
+}
+
+// -----
+
+func.func @int8_float_data(%x: tensor<1x8x8x8xf32>, %p: tensor<2x2x1x1x16xi32>) -> tensor<1x32x8x8xi32> {
+  // expected-error @+1 {{'relay.nn.contrib_conv2d_int8_packed' takes ui8 data and an i32 packed weight, got f32 and i32}}
+  %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i"} : (tensor<1x8x8x8xf32>, tensor<2x2x1x1x16xi32>) -> tensor<1x32x8x8xi32>
+  func.return %y : tensor<1x32x8x8xi32>
+}

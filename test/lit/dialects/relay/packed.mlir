@@ -15,3 +15,10 @@ func.func @packed(%x: tensor<1x8x8x8xf32>, %w: tensor<32x8x3x3xf32>, %v: tensor<
   %z = relay.nn.contrib_dense_pack %v, %q {weight_layout = "NK8n"} : (tensor<2x5xf32>, tensor<3x5x8xf32>) -> tensor<2x24xf32>
   func.return %y, %u, %z : tensor<1x32x8x8xf32>, tensor<32x8x3x3xf32>, tensor<2x24xf32>
 }
+
+// CHECK-LABEL: func.func @int8_packed
+// CHECK-NEXT: %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x6x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x32x8x8xi32>
+func.func @int8_packed(%x: tensor<1x6x8x8xui8>, %p: tensor<2x2x3x3x16xi32>) -> tensor<1x32x8x8xi32> {
+  %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x6x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x32x8x8xi32>
+  func.return %y : tensor<1x32x8x8xi32>
+}

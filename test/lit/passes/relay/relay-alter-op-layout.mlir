@@ -1,6 +1,9 @@
 // RUN: xtvm-opt %s -p 'relay-alter-op-layout{lanes=16}' | filecheck %s
 // RUN: xtvm-opt %s -p 'relay-alter-op-layout{lanes=8}' | filecheck %s --check-prefix=AVX2
 // RUN: xtvm-opt %s -p 'relay-alter-op-layout{lanes=16},relay-fold-constant' | filecheck %s --check-prefix=FOLD
+// RUN: xtvm-opt %s -p 'relay-alter-op-layout{lanes=16 vnni=1}' | filecheck %s --check-prefix=VNNI
+// RUN: xtvm-opt %s -p 'relay-alter-op-layout{lanes=16 vnni=1},relay-fold-constant' | filecheck %s --check-prefix=VNNI-FOLD
+// RUN: xtvm-opt %s -p 'relay-alter-op-layout{lanes=16 vnni=0}' | filecheck %s --check-prefix=NO-VNNI
 
 // conv2d-packed: conv2d reads its weight packed with one register of output
 // channels innermost.
@@ -42,4 +45,29 @@ func.func @kept(%x: tensor<1x8x8x8xf32>, %dw: tensor<8x1x3x3xf32>, %i: tensor<1x
   %b = relay.nn.conv2d %i, %iw {out_dtype = "int32"} : (tensor<1x8x8x8xi8>, tensor<16x8x1x1xi8>) -> tensor<1x16x8x8xi32>
   %c = relay.nn.dense %d, %w : (tensor<2x3x8xf32>, tensor<16x8xf32>) -> tensor<2x3x16xf32>
   func.return %a, %b, %c : tensor<1x8x6x6xf32>, tensor<1x16x8x8xi32>, tensor<2x3x16xf32>
+}
+
+// conv2d-int8-packed: a u8 x s8 conv accumulating in i32 reads its weight as
+// i32 words of four input channels (3 channels padded to 4), 16 output
+// channels a row; the packing folds to one constant. Without VNNI it stays.
+// VNNI-LABEL: func.func @int8
+// VNNI: relay.nn.pad %w, %{{.*}} {pad_width = array<i64: 0, 0, 0, 1, 0, 0, 0, 0>} : (tensor<32x3x7x7xi8>, tensor<i8>) -> tensor<32x4x7x7xi8>
+// VNNI-NEXT: relay.layout_transform %{{.*}} {src_layout = "OIHW", dst_layout = "OIHW16o4i"} : (tensor<32x4x7x7xi8>) -> tensor<2x1x7x7x16x4xi8>
+// VNNI-NEXT: relay.cast
+// VNNI-NEXT: relay.const dense<[255, 255, 255, -1]> : tensor<4xi32>
+// VNNI-NEXT: relay.bitwise_and
+// VNNI-NEXT: relay.const dense<[1, 256, 65536, 16777216]> : tensor<4xi32>
+// VNNI-NEXT: relay.multiply
+// VNNI-NEXT: %[[W:.*]] = relay.sum %{{.*}} {axis = array<i64: 5>} : (tensor<2x1x7x7x16x4xi32>) -> tensor<2x1x7x7x16xi32>
+// VNNI-NEXT: relay.nn.contrib_conv2d_int8_packed %x, %[[W]] {kernel_layout = "OIHW16o4i", strides = array<i64: 2, 2>, padding = array<i64: 3, 3, 3, 3>} : (tensor<1x3x16x16xui8>, tensor<2x1x7x7x16xi32>) -> tensor<1x32x8x8xi32>
+// VNNI-FOLD-LABEL: func.func @int8
+// VNNI-FOLD-NEXT: relay.const dense<{{.*}}> : tensor<2x1x7x7x16xi32>
+// VNNI-FOLD-NEXT: relay.nn.contrib_conv2d_int8_packed
+// NO-VNNI-LABEL: func.func @int8
+// NO-VNNI-NOT: relay.layout_transform
+// NO-VNNI: relay.nn.conv2d
+func.func @int8(%x: tensor<1x3x16x16xui8>) -> tensor<1x32x8x8xi32> {
+  %w = relay.const dense<3> : tensor<32x3x7x7xi8>
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 3, 3, 3, 3>, out_dtype = "int32"} : (tensor<1x3x16x16xui8>, tensor<32x3x7x7xi8>) -> tensor<1x32x8x8xi32>
+  func.return %y : tensor<1x32x8x8xi32>
 }

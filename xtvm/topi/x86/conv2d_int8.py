@@ -1,0 +1,193 @@
+"""u8 × s8 conv2d with s32 accumulation on AVX-512 VNNI (TVM's
+``conv2d_NCHWc_int8`` with its ``dot_16x1x16_uint8_int8_int32`` tensor
+intrinsic).
+
+``vpdpbusd acc, a, b`` adds, in each of 16 i32 lanes, the four products of
+the unsigned bytes of ``a`` with the signed bytes of ``b``. The kernel feeds
+it four input channels at a time:
+
+* the weight is packed at compile time ``OIHW<b>o4i`` as i32 words
+  (``[O/b, C/4, KH, KW, b]``, byte ``k`` of a word = input channel
+  ``4·c + k``; see ``relay.nn.contrib_conv2d_int8_packed``): one row of
+  ``b = 16`` words is one zmm operand (``b = 8``, a ymm, when 16 does not
+  divide the output channels);
+* the (zero-padded) data is packed per call into the same words
+  (``[N, C/4, H, W]`` i32, :func:`pack_words`), so one word of an input
+  pixel is broadcast to the 16 lanes.
+
+The reduction is written ``sum(vpdpbusd(0, data_word, weight_word))``, one
+lane of the intrinsic per output channel; after ``cache_write`` the schedule
+folds the accumulator's add into the call (:func:`accumulate_into_call`), so
+each step of the reduction is a single ``vpdpbusd`` on the accumulator
+register, and the vectorizer emits the intrinsic on ``<16 x i32>``::
+
+    parallel for (n, fo, y) fused:
+      for xo:                                    # R-pixel tiles of the row
+        acc[R][16] = 0
+        for rc4, ry, rx:
+          for xi in R (unrolled):
+            for fi in 16 (vectorized):           # acc[xi] = vpdpbusd(acc[xi], bcast(in[rc4, y+ry, x+rx]), w[fo, rc4, ry, rx, :])
+        for fi, xi:                              # out[n, f, y, x] = epilogue(acc)
+
+The epilogue (zero-point corrections, requantization, clip and cast) runs
+on the tile while it is hot, as for the float kernels. On targets without
+VNNI the same kernel computes each lane with plain i32 arithmetic
+(:func:`dot4`: correct, not fast; ``relay-alter-op-layout`` only packs for
+VNNI targets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from xdsl.dialects import arith
+
+from xtvm import te
+from xtvm.dialects.tir import CallIntrinOp
+from xtvm.te.expr import PrimExpr
+from xtvm.topi.x86.config import has_vnni, row_block, use_threads
+from xtvm.topi.x86.conv2d import pad_nchw, schedule_padding, window_positions
+from xtvm.topi.x86.injective import schedule_injective
+from xtvm.topi.x86.tiling import vectorize_tile
+
+VPDPBUSD = {16: "llvm.x86.avx512.vpdpbusd.512", 8: "llvm.x86.avx512.vpdpbusd.256"}
+"""u8 × s8 dot products of 4-byte groups accumulated into 16 (zmm) or 8
+(ymm, AVX-512 VL) i32 lanes, by the output-channel block."""
+
+
+def pack_words(data: te.Tensor) -> te.Tensor:
+    """``[N, C, H, W]`` u8 → ``[N, ceil(C/4), H, W]`` i32: the bytes of input
+    channels ``4·c .. 4·c+3`` in one little-endian word (channels past ``C``
+    zero), materialized (its own loop nest)."""
+    n, c, h, w = data.shape
+    groups = -(-c // 4)
+
+    def fcompute(b: PrimExpr, g: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
+        word: PrimExpr | None = None
+        for k in range(4):
+            channel = g * 4 + k
+            byte = te.cast("int32", data[b, channel, y, x])
+            if groups * 4 - 4 + k >= c:  # the last group holds channels past C
+                byte = te.if_then_else(channel < c, byte, te.const(0, "int32"))
+            term = byte if k == 0 else te.shift_left(byte, te.const(8 * k, "int32"))
+            word = term if word is None else te.bitwise_or(word, term)
+        assert word is not None
+        return word
+
+    return te.compute(
+        (n, groups, h, w), fcompute, name="T_pack_words", tag="pack", attrs={"materialize": True}
+    )
+
+
+def dot4(a: PrimExpr, b: PrimExpr) -> PrimExpr:
+    """The portable ``vpdpbusd`` lane (targets without VNNI): the sum of the
+    products of the unsigned bytes of ``a`` and the signed bytes of ``b``,
+    in plain i32 shifts, masks and multiplies."""
+    total: PrimExpr | None = None
+    for k in range(4):
+        u = te.bitwise_and(te.shift_right(a, te.const(8 * k, "int32")), te.const(255, "int32"))
+        s = te.shift_left(b, te.const(24 - 8 * k, "int32")) if k < 3 else b
+        product = u * te.shift_right(s, te.const(24, "int32"))
+        total = product if total is None else total + product
+    assert total is not None
+    return total
+
+
+def conv2d_int8_packed(
+    data: te.Tensor,
+    weight: te.Tensor,
+    strides: Sequence[int] = (1, 1),
+    padding: Sequence[int] = (0, 0, 0, 0),
+    dilation: Sequence[int] = (1, 1),
+) -> te.Tensor:
+    """2-d convolution: u8 data ``[N, C, H, W]``, s8 weight packed
+    ``OIHW<b>o4i`` as i32 words (``[O/b, ceil(C/4), KH, KW, b]``) →
+    ``[N, O, OH, OW]`` i32."""
+    if data.ndim != 4 or weight.ndim != 5 or data.dtype != "uint8" or weight.dtype != "int32":
+        raise ValueError(
+            f"conv2d_int8_packed: data {list(data.shape)} {data.dtype} must be 4-d uint8 and "
+            f"the packed weight {list(weight.shape)} {weight.dtype} 5-d int32"
+        )
+    blocks, groups, kh, kw, b = weight.shape
+    if groups != -(-data.shape[1] // 4):
+        raise ValueError(
+            f"conv2d_int8_packed: the packed weight {list(weight.shape)} does not fit data "
+            f"{list(data.shape)}"
+        )
+    (sh, sw), (dh, dw) = strides, dilation
+    words = pack_words(pad_nchw(data, padding))
+    oh, ow = window_positions(words, (kh, kw), strides, dilation)
+    rc = te.reduce_axis((0, groups), name="rc")
+    ry = te.reduce_axis((0, kh), name="ry")
+    rx = te.reduce_axis((0, kw), name="rx")
+
+    vnni = has_vnni()
+    intrinsic = VPDPBUSD.get(b)
+    if vnni and intrinsic is None:
+        raise ValueError(f"conv2d_int8_packed: no VNNI form for blocks of {b} channels")
+
+    def fcompute(i: PrimExpr, f: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
+        pixel = words[i, rc, y * sh + ry * dh, x * sw + rx * dw]
+        kernel = weight[f // b, rc, ry, rx, f % b]
+        if vnni:
+            product = te.call_intrin("int32", intrinsic, te.const(0, "int32"), pixel, kernel)
+        else:
+            product = dot4(pixel, kernel)
+        return te.sum(product, axis=[rc, ry, rx])
+
+    return te.compute(
+        (data.shape[0], blocks * b, oh, ow),
+        fcompute,
+        name="T_conv2d_int8",
+        tag="conv2d_int8_packed",
+        attrs={"schedule": schedule_conv2d_int8_packed, "block": b},
+    )
+
+
+def accumulate_into_call(func, callee: str) -> int:
+    """``acc + callee(0, a, b)`` → ``callee(acc, a, b)`` wherever the call's
+    only use is that add (the tensorize step: the intrinsic accumulates
+    itself). Returns how many calls were folded."""
+    folded = 0
+    for call in [op for op in func.walk() if isinstance(op, CallIntrinOp)]:
+        if call.callee.data != callee or len(call.res) != 1 or not call.res[0].has_one_use():
+            continue
+        zero = call.args[0].owner
+        if not (isinstance(zero, arith.ConstantOp) and zero.value.value.data == 0):
+            continue
+        add = next(iter(call.res[0].uses)).operation
+        if not isinstance(add, arith.AddiOp):
+            continue
+        acc = add.lhs if add.rhs == call.res[0] else add.rhs
+        fused = CallIntrinOp(callee, [acc, *call.args[1:]], [add.result.type])
+        add.parent_block().insert_op_before(fused, add)
+        add.result.replace_all_uses_with(fused.res[0])
+        add.detach()
+        add.erase()
+        call.detach()
+        call.erase()
+        folded += 1
+    return folded
+
+
+def schedule_conv2d_int8_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
+    """The register-blocked schedule (see the module) of the kernel's one
+    output, whose loop nest computes ``conv`` (attached) and its epilogue."""
+    if len(outputs) != 1:
+        return  # several outputs: the default loop nests (correct, not tiled)
+    (out,) = outputs
+    n, f, y, x = sch.get_loops(out.name)
+    width, block = out.shape[3], conv.op.attrs["block"]
+    fo, fi = sch.split(f, [None, block])
+    xo, xi = sch.split(x, [None, row_block(width)])
+    sch.reorder(n, fo, y, xo, xi, fi)
+    tile = sch.fuse(n, fo, y)
+    nests = sch.cache_write(out.name, xo)
+    vectorize_tile(sch, nests)
+    accumulate_into_call(sch.func, VPDPBUSD[block])
+    if use_threads():
+        sch.parallel(tile)
+    words = conv.op.input_tensors[0]
+    schedule_injective(sch, words)
+    schedule_padding(sch, words)
