@@ -23,13 +23,14 @@ untrusted models and fuzzing, not for speed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
 import subprocess
 import sys
 from collections.abc import Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Self
 
 import numpy as np
 
@@ -62,17 +63,15 @@ class IsolatedRunner:
     def __init__(self) -> None:
         self._process: subprocess.Popen[bytes] | None = None
 
-    def __enter__(self) -> IsolatedRunner:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # at interpreter shutdown
             self.close()
-        except Exception:  # noqa: BLE001 - interpreter shutdown
-            pass
 
     def _start(self) -> subprocess.Popen[bytes]:
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

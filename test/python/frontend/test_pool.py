@@ -272,7 +272,7 @@ def test_window_larger_than_padded_input(op_type, attrs, shape):
 def test_window_leaving_no_position_is_an_error(op_type):
     feeds = {"x": randn(1, 2, 3, 3)}
     model = node_model(op_type, ["x"], feeds, kernel_shape=[5, 5])
-    with pytest.raises(Exception):  # noqa: B017, PT011 - onnxruntime refuses it too
+    with pytest.raises(Exception):  # noqa: B017 - onnxruntime refuses it too
         run_ort(model, feeds)
     kind = "max" if op_type == "MaxPool" else "avg"
     assert import_error(model) == (

@@ -60,10 +60,13 @@ from onnx.backend.base import Backend, BackendRep
 
 from xtvm.frontend.onnx.common import OnnxConstantInputRequired, OnnxImportError
 from xtvm.frontend.onnx.importer import check_model, from_onnx
-from xtvm.runtime.isolated import IsolatedCrash as IsolatedCrash  # re-exported
+from xtvm.runtime import isolated
 from xtvm.runtime.isolated import IsolatedRunner
 from xtvm.runtime.module import Module
 from xtvm.runtime.ndarray import cpu
+
+IsolatedCrash = isolated.IsolatedCrash
+"""What an isolated run raises when generated code crashes (an ``XTVMError``)."""
 
 _CACHE_SIZE = 64
 """How many compiled modules the process keeps (least recently used go first)."""

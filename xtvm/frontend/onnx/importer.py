@@ -161,11 +161,11 @@ def check_model(model: onnx.ModelProto) -> None:
     naming the node at fault when it is invalid."""
     from onnx import external_data_helper as external
 
-    for tensor in external._get_all_tensors(model):
-        if external.uses_external_data(tensor):
-            location = external.ExternalDataInfo(tensor).location
+    for data in external._get_all_tensors(model):
+        if external.uses_external_data(data):
+            location = external.ExternalDataInfo(data).location
             raise OnnxImportError(
-                f"tensor '{tensor.name}' keeps its data in external file '{location}', which "
+                f"tensor '{data.name}' keeps its data in external file '{location}', which "
                 "was not loaded: pass the model's path, or load it with onnx.load(path)"
             )
     try:
@@ -214,16 +214,16 @@ def _load_external_data(proto: onnx.ModelProto, path: str) -> None:
     from onnx import external_data_helper as external
 
     base_dir = os.path.dirname(path)
-    for tensor in external._get_all_tensors(proto):
-        if not external.uses_external_data(tensor):
+    for data in external._get_all_tensors(proto):
+        if not external.uses_external_data(data):
             continue
-        location = external.ExternalDataInfo(tensor).location
+        location = external.ExternalDataInfo(data).location
         file = os.path.join(base_dir, location)
-        where = f"tensor '{tensor.name}' of '{path}' keeps its data in external file '{file}'"
+        where = f"tensor '{data.name}' of '{path}' keeps its data in external file '{file}'"
         if not os.path.isfile(file):
             raise OnnxImportError(f"{where}, which does not exist")
         try:
-            external.load_external_data_for_tensor(tensor, base_dir)
+            external.load_external_data_for_tensor(data, base_dir)
         except (OSError, ValueError, onnx.checker.ValidationError) as e:
             raise OnnxImportError(f"{where}, which cannot be read: {e}") from None
 

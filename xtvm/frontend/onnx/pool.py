@@ -41,14 +41,26 @@ from xtvm.dialects.relay import (
     ReduceOp,
     SqrtOp,
 )
-from xtvm.dialects.relay.base import window_output_size
+from xtvm.dialects.relay.base import shape_str, window_output_size
 from xtvm.dtypes import dtype_name
 from xtvm.frontend.onnx.conv import Window, spatial_rank, window
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 
 
+def _check_empty_batch_only(node: OnnxNode) -> None:
+    """A pool's input may be empty in its batch axis only (onnxruntime's
+    rule: there is no maximum or mean of nothing)."""
+    shape = node.input_shape(0)
+    if math.prod(shape) == 0 and shape[0] != 0:
+        raise node.error(
+            f"{node.input_label(0)} has shape {shape_str(shape)}: a pool's input may be "
+            "empty in its batch axis (N) only"
+        )
+
+
 def _pool_window(node: OnnxNode, what: str) -> Window:
     spatial_rank(node, what)
+    _check_empty_batch_only(node)
     kernel = node.attrs["kernel_shape"]  # required: the checker ensures it
     if any(k < 1 for k in kernel):
         raise node.error(f"attribute 'kernel_shape' values must be >= 1, got {list(kernel)}")
@@ -183,6 +195,7 @@ class _GlobalPool(OnnxOpConverter):
             raise node.error(
                 f"{node.input_label(0)} must have rank >= 3 (N, C, spatial...), got rank {rank}"
             )
+        _check_empty_batch_only(node)
         if rank == 4:
             return node.emit(cls.OP(node.input(0)))
         axes = list(range(2, rank))
