@@ -19,7 +19,8 @@ from xtvm.testing.fuzz.worker import Worker
 def test_run_flags_keep_the_pipeline_and_diagnostic_flags() -> None:
     assert ir.run_flags("// RUN: xtvm-opt %s -p 'a{x=1},b' | filecheck %s") == ("-p", "a{x=1},b")
     assert ir.run_flags("// RUN: not xtvm-opt %s --split-input-file 2>&1 | filecheck %s") == (
-        "--split-input-file",)
+        "--split-input-file",
+    )
     assert ir.run_flags("// RUN: xtvm-opt --list-passes | filecheck %s") is None
 
 
@@ -49,7 +50,10 @@ def test_traceback_signature_names_the_exception_and_the_xtvm_frame() -> None:
         '  File "/v/site-packages/xdsl/parser/base.py", line 9, in parse_dense\n'
         "MemoryError\n"
     )
-    assert traceback_signature(text) == "MemoryError at ir/parse.py:parse_operation (in xdsl/parser/base.py:parse_dense)"
+    assert (
+        traceback_signature(text)
+        == "MemoryError at ir/parse.py:parse_operation (in xdsl/parser/base.py:parse_dense)"
+    )
 
 
 def test_random_graphs_are_valid_and_seeded() -> None:
@@ -71,13 +75,23 @@ def test_compare_tolerates_rounding_not_errors() -> None:
 def test_reduce_graph_finds_the_failing_node() -> None:
     from onnx import TensorProto, helper
 
-    nodes = [helper.make_node("Relu", ["x"], ["a"]), helper.make_node("Neg", ["a"], ["b"]),
-             helper.make_node("Exp", ["b"], ["c"]), helper.make_node("Abs", ["c"], ["y"])]
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])])
+    nodes = [
+        helper.make_node("Relu", ["x"], ["a"]),
+        helper.make_node("Neg", ["a"], ["b"]),
+        helper.make_node("Exp", ["b"], ["c"]),
+        helper.make_node("Abs", ["c"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     feeds = {"x": np.array([1.0, -2.0, 3.0], np.float32)}
-    small, small_feeds = reduce_graph(model, feeds, lambda m, f: any(n.op_type == "Exp" for n in m.graph.node))
+    small, small_feeds = reduce_graph(
+        model, feeds, lambda m, f: any(n.op_type == "Exp" for n in m.graph.node)
+    )
     assert [n.op_type for n in small.graph.node] == ["Exp"]
     assert set(small_feeds) == {"b"}
 
@@ -93,6 +107,7 @@ def test_the_worker_reports_crashes_and_hangs(tmp_path: Path) -> None:
         "    return {'status': 'ok'}\n"
     )
     import os
+
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = f"{tmp_path}:{old}" if old else str(tmp_path)
     try:

@@ -39,46 +39,103 @@ def xfail(reason: str):
 
 CASES = [
     # (id, text, xtvm-opt flags, marks)
-    ("huge-splat-4294967296", attribute("dense<1.0> : tensor<4294967296xf32>"), [],
-     xfail(f"MemoryError: a splat is expanded to its 2^32 elements ({PARSER}); ir-002")),
-    ("huge-splat-65536x65536", attribute("dense<1.0> : tensor<65536x65536xf32>"), [],
-     xfail(f"MemoryError: a splat is expanded to its 2^32 elements ({PARSER}); ir-002")),
-    ("splat-dim-2^63", attribute("dense<1.0> : tensor<9223372036854775808xf32>"), [],
-     xfail(f"OverflowError: cannot fit 'int' into an index-sized integer ({PARSER}); ir-003")),
-    ("splat-dim-2^64", attribute("dense<1.0> : tensor<18446744073709551616xf32>"), [],
-     xfail(f"OverflowError: cannot fit 'int' into an index-sized integer ({PARSER}); ir-003")),
-    ("f80-dense", attribute("dense<1.0> : tensor<f80>"), [],
-     xfail(f"NotImplementedError: f80 has no struct format ({PARSER}); ir-007")),
-    ("f80-dense-on-prim-func",
-     "tir.prim_func @k(%A: memref<4xf32>) attributes {fz = dense<1.0> : tensor<f80>} {\n"
-     "  tir.return\n}\n", ["-p", "tir-apply-schedule"],
-     xfail("NotImplementedError through tir.prim_func's parse (xtvm/dialects/tir/func.py); ir-012")),
-    ("i4294967295-dense", attribute("dense<1> : tensor<2xi4294967295>"), [],
-     xfail(f"NotImplementedError after 2 GB and 12 s building 2^4294967295 ({PARSER}); ir-013")),
-    ("nesting-1000-deep-array", attribute(DEEP), [],
-     ()),  # ir-004: RecursionError until the parser's fix
-    ("nesting-1000-deep-type", in_function('"test.op"() : () -> ' + "tuple<" * 1000 + "f32" + ">" * 1000), [],
-     ()),  # ir-004
-    ("nesting-1000-deep-on-prim-func",
-     "tir.prim_func @k(%A: memref<4xf32>) attributes {fz = " + DEEP + "} {\n  tir.return\n}\n", [],
-     ()),  # ir-006: RecursionError through tir.prim_func's parse
-    ("float-where-an-integer-property-goes",
-     in_function("%s = memory.alloc_storage {size = 16 : i64, alignment = 64 : f32} : !memory.storage"),
-     ["-p", "memory-plan"],
-     ()),  # ir-001: VerifyException escaped the custom format's property check
-    ("integer-out-of-range-in-a-relay-attribute-dict",
-     "func.func @f(%x: tensor<1x4x9x9xf32>, %w: tensor<6x1x3x3xf32>) {\n"
-     "  %y = relay.nn.conv2d %x, %w {fz = -1 : ui8, groups = 3 : i64} : "
-     "(tensor<1x4x9x9xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x7x7xf32>\n  func.return\n}\n", [],
-     ()),  # ir-010: VerifyException (-1 out of range for ui8) escaped
-    ("integer-out-of-range-on-prim-func",
-     "tir.prim_func @k(%A: memref<8xf32>) attributes {fz = 2 : i1} {\n  tir.return\n}\n", [],
-     ()),  # ir-011: VerifyException (2 out of range for i1) escaped tir.prim_func's parse
-    ("unterminated-string-with-a-long-tail",
-     in_function('%a = relay.gather %x, %i {axis = 2 : i64} : (tensor<2x3x4xf32>, "<2x3x2xi64>) '
-                 "-> tensor<2x3x2xf32> and some more text after it"), [],
-     xfail("hang: xDSL's string-literal regex backtracks exponentially on an unterminated "
-           "string (xdsl/utils/mlir_lexer.py, reached from xtvm/ir/parse.py); ir-009")),
+    (
+        "huge-splat-4294967296",
+        attribute("dense<1.0> : tensor<4294967296xf32>"),
+        [],
+        xfail(f"MemoryError: a splat is expanded to its 2^32 elements ({PARSER}); ir-002"),
+    ),
+    (
+        "huge-splat-65536x65536",
+        attribute("dense<1.0> : tensor<65536x65536xf32>"),
+        [],
+        xfail(f"MemoryError: a splat is expanded to its 2^32 elements ({PARSER}); ir-002"),
+    ),
+    (
+        "splat-dim-2^63",
+        attribute("dense<1.0> : tensor<9223372036854775808xf32>"),
+        [],
+        xfail(f"OverflowError: cannot fit 'int' into an index-sized integer ({PARSER}); ir-003"),
+    ),
+    (
+        "splat-dim-2^64",
+        attribute("dense<1.0> : tensor<18446744073709551616xf32>"),
+        [],
+        xfail(f"OverflowError: cannot fit 'int' into an index-sized integer ({PARSER}); ir-003"),
+    ),
+    (
+        "f80-dense",
+        attribute("dense<1.0> : tensor<f80>"),
+        [],
+        xfail(f"NotImplementedError: f80 has no struct format ({PARSER}); ir-007"),
+    ),
+    (
+        "f80-dense-on-prim-func",
+        "tir.prim_func @k(%A: memref<4xf32>) attributes {fz = dense<1.0> : tensor<f80>} {\n"
+        "  tir.return\n}\n",
+        ["-p", "tir-apply-schedule"],
+        xfail(
+            "NotImplementedError through tir.prim_func's parse (xtvm/dialects/tir/func.py); ir-012"
+        ),
+    ),
+    (
+        "i4294967295-dense",
+        attribute("dense<1> : tensor<2xi4294967295>"),
+        [],
+        xfail(f"NotImplementedError after 2 GB and 12 s building 2^4294967295 ({PARSER}); ir-013"),
+    ),
+    (
+        "nesting-1000-deep-array",
+        attribute(DEEP),
+        [],
+        (),
+    ),  # ir-004: RecursionError until the parser's fix
+    (
+        "nesting-1000-deep-type",
+        in_function('"test.op"() : () -> ' + "tuple<" * 1000 + "f32" + ">" * 1000),
+        [],
+        (),
+    ),  # ir-004
+    (
+        "nesting-1000-deep-on-prim-func",
+        "tir.prim_func @k(%A: memref<4xf32>) attributes {fz = " + DEEP + "} {\n  tir.return\n}\n",
+        [],
+        (),
+    ),  # ir-006: RecursionError through tir.prim_func's parse
+    (
+        "float-where-an-integer-property-goes",
+        in_function(
+            "%s = memory.alloc_storage {size = 16 : i64, alignment = 64 : f32} : !memory.storage"
+        ),
+        ["-p", "memory-plan"],
+        (),
+    ),  # ir-001: VerifyException escaped the custom format's property check
+    (
+        "integer-out-of-range-in-a-relay-attribute-dict",
+        "func.func @f(%x: tensor<1x4x9x9xf32>, %w: tensor<6x1x3x3xf32>) {\n"
+        "  %y = relay.nn.conv2d %x, %w {fz = -1 : ui8, groups = 3 : i64} : "
+        "(tensor<1x4x9x9xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x7x7xf32>\n  func.return\n}\n",
+        [],
+        (),
+    ),  # ir-010: VerifyException (-1 out of range for ui8) escaped
+    (
+        "integer-out-of-range-on-prim-func",
+        "tir.prim_func @k(%A: memref<8xf32>) attributes {fz = 2 : i1} {\n  tir.return\n}\n",
+        [],
+        (),
+    ),  # ir-011: VerifyException (2 out of range for i1) escaped tir.prim_func's parse
+    (
+        "unterminated-string-with-a-long-tail",
+        in_function(
+            '%a = relay.gather %x, %i {axis = 2 : i64} : (tensor<2x3x4xf32>, "<2x3x2xi64>) '
+            "-> tensor<2x3x2xf32> and some more text after it"
+        ),
+        [],
+        xfail(
+            "hang: xDSL's string-literal regex backtracks exponentially on an unterminated "
+            "string (xdsl/utils/mlir_lexer.py, reached from xtvm/ir/parse.py); ir-009"
+        ),
+    ),
     # the classes that are handled
     ("complex-dense", attribute("dense<(1.0, 2.0)> : tensor<complex<f32>>"), [], ()),
     ("memref-dim-2^64", attribute("memref<18446744073709551616xf32>"), [], ()),
@@ -90,8 +147,12 @@ CASES = [
 
 def run_opt(path: Path | str, flags: list[str], timeout: float = 20) -> tuple[int | None, str]:
     try:
-        proc = subprocess.run([*opt_command(), str(path), *flags], capture_output=True,
-                              timeout=timeout, preexec_fn=lambda: limit_memory(3 << 30))
+        proc = subprocess.run(
+            [*opt_command(), str(path), *flags],
+            capture_output=True,
+            timeout=timeout,
+            preexec_fn=lambda: limit_memory(3 << 30),
+        )
     except subprocess.TimeoutExpired:
         return None, "timed out"
     return proc.returncode, proc.stderr.decode(errors="replace")
@@ -103,7 +164,9 @@ def run_opt(path: Path | str, flags: list[str], timeout: float = 20) -> tuple[in
 )
 def test_bad_ir_is_a_clean_error(text: str, flags: list[str], tmp_path: Path) -> None:
     path = tmp_path / "case.mlir"
-    path.write_bytes(text.encode("utf-8", errors="surrogateescape") if isinstance(text, str) else text)
+    path.write_bytes(
+        text.encode("utf-8", errors="surrogateescape") if isinstance(text, str) else text
+    )
     code, stderr = run_opt(path, flags)
     assert code is not None, "xtvm-opt did not finish within 20 s"
     assert "Traceback" not in stderr, stderr[-1500:]
@@ -121,8 +184,13 @@ def test_the_known_classes_are_among_the_mutations() -> None:
     from xtvm.testing.fuzz import ir
 
     attrs = b"\n".join(ir.HUGE_ATTRIBUTES)
-    for needle in [b"tensor<4294967296xf32>", b"tensor<f80>", b"complex<f32>",
-                   b"memref<18446744073709551616xf32>", b"9223372036854775808"]:
+    for needle in [
+        b"tensor<4294967296xf32>",
+        b"tensor<f80>",
+        b"complex<f32>",
+        b"memref<18446744073709551616xf32>",
+        b"9223372036854775808",
+    ]:
         assert needle in attrs
     assert b"9223372036854775808" in ir.ODD_DIMS and b"18446744073709551616" in ir.ODD_DIMS
     assert "deep-nesting" in ir.MUTATIONS and ir.DIRECTORY == "directory-input"

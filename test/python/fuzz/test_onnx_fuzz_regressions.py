@@ -11,15 +11,26 @@ from onnx import TensorProto, helper, numpy_helper
 from xtvm.testing.fuzz.onnx_graphs import check
 
 
-def one_node(op: str, inputs: dict[str, np.ndarray], consts: dict[str, np.ndarray],
-             out_type: tuple[int, list[int]], opset: int, **attrs):
+def one_node(
+    op: str,
+    inputs: dict[str, np.ndarray],
+    consts: dict[str, np.ndarray],
+    out_type: tuple[int, list[int]],
+    opset: int,
+    **attrs,
+):
     """A model of one ``op`` node reading ``inputs`` then ``consts``, with
     one output of ``out_type`` (element type, dims)."""
     node = helper.make_node(op, [*inputs, *consts], ["y"], **attrs)
     graph = helper.make_graph(
-        [node], "regression",
-        [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), list(v.shape))
-         for n, v in inputs.items()],
+        [node],
+        "regression",
+        [
+            helper.make_tensor_value_info(
+                n, helper.np_dtype_to_tensor_dtype(v.dtype), list(v.shape)
+            )
+            for n, v in inputs.items()
+        ],
         [helper.make_tensor_value_info("y", *out_type)],
         [numpy_helper.from_array(v, n) for n, v in consts.items()],
     )
@@ -31,6 +42,12 @@ def test_reduce_log_sum_exp_without_keepdims(shape, axes) -> None:
     # onnx-001 of seed 1: the converter's reshape called reduced_shape without 'exclude' (KeyError)
     x = np.random.default_rng(0).uniform(-2, 2, shape).astype(np.float32)
     out = [d for i, d in enumerate(shape) if i not in axes]
-    model = one_node("ReduceLogSumExp", {"x": x}, {"axes": np.array(axes, np.int64)},
-                     (TensorProto.FLOAT, out), 18, keepdims=0)
+    model = one_node(
+        "ReduceLogSumExp",
+        {"x": x},
+        {"axes": np.array(axes, np.int64)},
+        (TensorProto.FLOAT, out),
+        18,
+        keepdims=0,
+    )
     assert check(model, {"x": x}) == {"status": "ok"}

@@ -18,7 +18,9 @@ def artifacts(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("out", ["out", 3, np.zeros((2, 4), "float32")])
-def test_get_output_and_get_input_refuse_an_out_that_is_not_an_ndarray(artifacts: Path, out) -> None:
+def test_get_output_and_get_input_refuse_an_out_that_is_not_an_ndarray(
+    artifacts: Path, out
+) -> None:
     # runtime-002 of seed 1: get_output(0, "out") raised AttributeError ('str' has no copyfrom)
     gmod = load_module(artifacts / "model.so")["default"](cpu(0))
     with pytest.raises(XTVMError, match="get_output: 'out' must be an NDArray"):
@@ -80,10 +82,21 @@ def _damage(data: bytearray, kind: str) -> None:
         data[at + 2] = (data[at + 2] + 1) & 0xFF
 
 
-@pytest.mark.parametrize("kind", ["a-load-segment-becomes-null", "unknown-segment-type", "a-segment-moved",
-                                  "a-segment-grown", "code-not-executable", "metadata-size-too-large",
-                                  "metadata-size-a-little-too-large"])
-def test_a_library_with_damaged_headers_is_an_error_not_a_crash(artifacts: Path, tmp_path: Path, kind) -> None:
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "a-load-segment-becomes-null",
+        "unknown-segment-type",
+        "a-segment-moved",
+        "a-segment-grown",
+        "code-not-executable",
+        "metadata-size-too-large",
+        "metadata-size-a-little-too-large",
+    ],
+)
+def test_a_library_with_damaged_headers_is_an_error_not_a_crash(
+    artifacts: Path, tmp_path: Path, kind
+) -> None:
     import subprocess
     import sys
 

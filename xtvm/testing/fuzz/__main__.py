@@ -21,9 +21,17 @@ FUZZERS = {
 }
 
 
-def fuzz(name: str, seed: int = 0, minutes: float | None = None, count: int | None = None,
-         out: Path = Path("fuzz-findings"), timeout: float | None = None,
-         quiet: bool = False, jobs: int = 1, ops: list[str] | None = None) -> Report:
+def fuzz(
+    name: str,
+    seed: int = 0,
+    minutes: float | None = None,
+    count: int | None = None,
+    out: Path = Path("fuzz-findings"),
+    timeout: float | None = None,
+    quiet: bool = False,
+    jobs: int = 1,
+    ops: list[str] | None = None,
+) -> Report:
     """Runs fuzzer ``name`` for ``minutes`` or ``count`` cases (10 cases
     when neither is given) and returns its report."""
     if minutes is None and count is None:
@@ -47,16 +55,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, help="stop after this long")
     parser.add_argument("--count", type=int, help="stop after this many cases")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("fuzz-findings"),
-                        help="directory of the reproducers (default fuzz-findings/)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("fuzz-findings"),
+        help="directory of the reproducers (default fuzz-findings/)",
+    )
     parser.add_argument("--timeout", type=float, help="seconds a case may take (a hang after)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     parser.add_argument("--jobs", type=int, default=1, help="cases checked at once (onnx only)")
-    parser.add_argument("--ops", type=lambda t: t.split(","),
-                        help="onnx only: draw only these op types (comma-separated)")
+    parser.add_argument(
+        "--ops",
+        type=lambda t: t.split(","),
+        help="onnx only: draw only these op types (comma-separated)",
+    )
     args = parser.parse_args(argv)
-    report = fuzz(args.fuzzer, args.seed, args.minutes, args.count, args.out, args.timeout,
-                  args.quiet, args.jobs, args.ops)
+    report = fuzz(
+        args.fuzzer,
+        args.seed,
+        args.minutes,
+        args.count,
+        args.out,
+        args.timeout,
+        args.quiet,
+        args.jobs,
+        args.ops,
+    )
     print(report.table())
     return 1 if report.xtvm_bugs else 0
 

@@ -121,9 +121,7 @@ def swap_tokens(rng: random.Random, text: bytes) -> bytes:
     if len(tokens) < 2:
         return text
     a, b = sorted(rng.sample(tokens, 2), key=lambda m: m.start())
-    return (
-        text[: a.start()] + b.group() + text[a.end() : b.start()] + a.group() + text[b.end() :]
-    )
+    return text[: a.start()] + b.group() + text[a.end() : b.start()] + a.group() + text[b.end() :]
 
 
 def _replace_one(rng: random.Random, text: bytes, pattern: bytes, choices: list[bytes]) -> bytes:
@@ -135,9 +133,29 @@ def _replace_one(rng: random.Random, text: bytes, pattern: bytes, choices: list[
 
 
 ELEMENT_TYPES = [
-    b"f16", b"f32", b"f64", b"bf16", b"i1", b"i8", b"i32", b"i64", b"index", b"ui8",
-    b"si32", b"f80", b"f128", b"tf32", b"complex<f32>", b"complex<f64>", b"i0",
-    b"i4294967295", b"f8E4M3FN", b"none", b"!llvm.ptr", b"tensor<2xf32>", b"vector<4xf32>",
+    b"f16",
+    b"f32",
+    b"f64",
+    b"bf16",
+    b"i1",
+    b"i8",
+    b"i32",
+    b"i64",
+    b"index",
+    b"ui8",
+    b"si32",
+    b"f80",
+    b"f128",
+    b"tf32",
+    b"complex<f32>",
+    b"complex<f64>",
+    b"i0",
+    b"i4294967295",
+    b"f8E4M3FN",
+    b"none",
+    b"!llvm.ptr",
+    b"tensor<2xf32>",
+    b"vector<4xf32>",
 ]
 
 
@@ -146,8 +164,17 @@ def change_type(rng: random.Random, text: bytes) -> bytes:
 
 
 ODD_DIMS = [
-    b"0", b"1", b"3", b"65536", b"4294967296", b"9223372036854775807",
-    b"9223372036854775808", b"18446744073709551616", b"?", b"-1", b"99999999999999999999999",
+    b"0",
+    b"1",
+    b"3",
+    b"65536",
+    b"4294967296",
+    b"9223372036854775807",
+    b"9223372036854775808",
+    b"18446744073709551616",
+    b"?",
+    b"-1",
+    b"99999999999999999999999",
 ]
 
 
@@ -244,13 +271,35 @@ def odd_attribute(rng: random.Random, text: bytes) -> bytes:
 def replace_dense(rng: random.Random, text: bytes) -> bytes:
     """An existing ``dense<...> : type`` becomes a huge or odd one."""
     return _replace_one(
-        rng, text, rb"dense<[^>\n]*>\s*:\s*tensor<[^>\n]*>",
+        rng,
+        text,
+        rb"dense<[^>\n]*>\s*:\s*tensor<[^>\n]*>",
         [a for a in HUGE_ATTRIBUTES if a.startswith(b"dense")],
     )
 
 
-BAD_BYTES = [b"\x00", b"\xff", b"\xc3\x28", b"\x1b[0m", b"\r", b"\t", b"\xef\xbb\xbf", "é".encode(),
-             b"\x7f", b"\\", b'"', b"{", b"}", b"(", b">", b"<", b"%", b"@", b"#", b"\n// -----\n"]
+BAD_BYTES = [
+    b"\x00",
+    b"\xff",
+    b"\xc3\x28",
+    b"\x1b[0m",
+    b"\r",
+    b"\t",
+    b"\xef\xbb\xbf",
+    "é".encode(),
+    b"\x7f",
+    b"\\",
+    b'"',
+    b"{",
+    b"}",
+    b"(",
+    b">",
+    b"<",
+    b"%",
+    b"@",
+    b"#",
+    b"\n// -----\n",
+]
 
 
 def bad_bytes(rng: random.Random, text: bytes) -> bytes:
@@ -299,7 +348,9 @@ def opt_command() -> list[str]:
 def classify(returncode: int | None, stderr: str, what: str) -> Outcome:
     """An ``xtvm-opt`` run's outcome (``returncode`` None: timed out)."""
     if returncode is None:
-        return Outcome(Category.HANG, f"no answer within 4 times the timeout ({what})", f"hang in {what}")
+        return Outcome(
+            Category.HANG, f"no answer within 4 times the timeout ({what})", f"hang in {what}"
+        )
     if "Traceback (most recent call last)" in stderr:
         return Outcome(Category.TRACEBACK, last_exception_line(stderr), traceback_signature(stderr))
     if returncode < 0:
@@ -309,7 +360,9 @@ def classify(returncode: int | None, stderr: str, what: str) -> Outcome:
     return Outcome(Category.CLEAN_ERROR, last_exception_line(stderr))
 
 
-def run_opt(path: str, flags: tuple[str, ...], timeout: float, retry: bool = True) -> tuple[int | None, str]:
+def run_opt(
+    path: str, flags: tuple[str, ...], timeout: float, retry: bool = True
+) -> tuple[int | None, str]:
     """Runs ``xtvm-opt path flags``: its return code (None on timeout) and
     stderr. A timeout is tried once more with three times the time, so a
     loaded machine's slowness is not taken for a hang."""
@@ -326,7 +379,9 @@ def run_opt(path: str, flags: tuple[str, ...], timeout: float, retry: bool = Tru
     return proc.returncode, proc.stderr.decode(errors="replace")
 
 
-def check_text(text: bytes, flags: tuple[str, ...], timeout: float, workdir: Path) -> tuple[Outcome, str]:
+def check_text(
+    text: bytes, flags: tuple[str, ...], timeout: float, workdir: Path
+) -> tuple[Outcome, str]:
     """Writes ``text`` to a file and runs ``xtvm-opt`` on it."""
     path = workdir / "case.mlir"
     path.write_bytes(text)
@@ -334,7 +389,9 @@ def check_text(text: bytes, flags: tuple[str, ...], timeout: float, workdir: Pat
     return classify(code, stderr, " ".join(flags) or "parse"), stderr
 
 
-def reduce_lines(lines: list[bytes], fails: Callable[[list[bytes]], bool], budget: int) -> list[bytes]:
+def reduce_lines(
+    lines: list[bytes], fails: Callable[[list[bytes]], bool], budget: int
+) -> list[bytes]:
     """Delta debugging by lines: the smallest sublist found (within
     ``budget`` checks) for which ``fails`` still holds."""
     granularity = 2
@@ -356,7 +413,9 @@ def reduce_lines(lines: list[bytes], fails: Callable[[list[bytes]], bool], budge
     return lines
 
 
-def _reproducer(text: bytes, flags: tuple[str, ...], outcome: Outcome, stderr: str, case: str) -> bytes:
+def _reproducer(
+    text: bytes, flags: tuple[str, ...], outcome: Outcome, stderr: str, case: str
+) -> bytes:
     tail = [line for line in stderr.strip().splitlines()[-12:]]
     header = [
         f"fuzz finding: {outcome.label}: {outcome.signature}",
@@ -370,8 +429,15 @@ def _reproducer(text: bytes, flags: tuple[str, ...], outcome: Outcome, stderr: s
     return b"\n".join(lines) + b"\n" + text
 
 
-def run(report: Report, seed: int, deadline: float, count: int | None, timeout: float = 20.0,
-        reduce_budget: int = 48, log: Callable[[str], None] = print) -> Report:
+def run(
+    report: Report,
+    seed: int,
+    deadline: float,
+    count: int | None,
+    timeout: float = 20.0,
+    reduce_budget: int = 48,
+    log: Callable[[str], None] = print,
+) -> Report:
     """The fuzz loop: cases until ``deadline`` (monotonic) or ``count`` cases."""
     rng = random.Random(seed)
     corpus = load_corpus()
@@ -402,8 +468,15 @@ def run(report: Report, seed: int, deadline: float, count: int | None, timeout: 
     return report
 
 
-def _reduce(text: bytes, flags: tuple[str, ...], outcome: Outcome, timeout: float, workdir: Path,
-            budget: int, deadline: float) -> bytes:
+def _reduce(
+    text: bytes,
+    flags: tuple[str, ...],
+    outcome: Outcome,
+    timeout: float,
+    workdir: Path,
+    budget: int,
+    deadline: float,
+) -> bytes:
     def fails(lines: list[bytes]) -> bool:
         if time.monotonic() > deadline + 60:
             return False

@@ -73,8 +73,9 @@ def _ort_run(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[np.nd
     options = ort.SessionOptions()
     options.log_severity_level = 3
     options.intra_op_num_threads = 1
-    session = ort.InferenceSession(model.SerializeToString(), options,
-                                   providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
     return session.run(None, feeds)
 
 
@@ -89,7 +90,8 @@ def compare(got: np.ndarray, want: np.ndarray) -> str | None:
         bad = got != want
         if bad.any():
             at = tuple(int(i) for i in np.argwhere(bad)[0])
-            return f"{int(bad.sum())} of {got.size} values differ, e.g. at {at}: {got[at]} vs {want[at]}"
+            count = int(bad.sum())
+            return f"{count} of {got.size} values differ, e.g. at {at}: {got[at]} vs {want[at]}"
         return None
     g, w = got.astype(np.float64), want.astype(np.float64)
     nan = np.isnan(g) != np.isnan(w)
@@ -101,11 +103,15 @@ def compare(got: np.ndarray, want: np.ndarray) -> str | None:
     if not bad.any():
         return None
     at = tuple(int(i) for i in np.argwhere(bad)[0])
-    return (f"{int(bad.sum())} of {got.size} values differ, e.g. at {at}: {g[at]!r} vs {w[at]!r}"
-            f" (max |diff| {float(np.nanmax(np.where(both, np.abs(g - w), 0))):.3g}, scale {scale:.3g})")
+    return (
+        f"{int(bad.sum())} of {got.size} values differ, e.g. at {at}: {g[at]!r} vs {w[at]!r}"
+        f" (max |diff| {float(np.nanmax(np.where(both, np.abs(g - w), 0))):.3g}, scale {scale:.3g})"
+    )
 
 
-def _compare_all(got: list[np.ndarray], want: list[np.ndarray], names: list[str]) -> tuple[str, str] | None:
+def _compare_all(
+    got: list[np.ndarray], want: list[np.ndarray], names: list[str]
+) -> tuple[str, str] | None:
     """The first output that differs, and how; None when all match."""
     if len(got) != len(want):
         return "", f"{len(got)} outputs instead of {len(want)}"
@@ -118,8 +124,12 @@ def _compare_all(got: list[np.ndarray], want: list[np.ndarray], names: list[str]
 
 def _perturbed(feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(0)
-    return {k: (v * (1 + 1e-6 * rng.choice([-1.0, 1.0], v.shape))).astype(v.dtype)
-            if v.dtype.kind == "f" else v for k, v in feeds.items()}
+    return {
+        k: (v * (1 + 1e-6 * rng.choice([-1.0, 1.0], v.shape))).astype(v.dtype)
+        if v.dtype.kind == "f"
+        else v
+        for k, v in feeds.items()
+    }
 
 
 def _producer(model: onnx.ModelProto, name: str) -> str:
@@ -151,8 +161,12 @@ def check(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> dict[str, Any
         text = traceback.format_exc()
         if type(err).__module__.startswith("xtvm"):
             message = f"{type(err).__name__}: {err}"
-            return {"status": "compile-error", "detail": message[:500], "traceback": text[-3000:],
-                    "signature": f"{type(err).__name__}: {_normalized(str(err))}"}
+            return {
+                "status": "compile-error",
+                "detail": message[:500],
+                "traceback": text[-3000:],
+                "signature": f"{type(err).__name__}: {_normalized(str(err))}",
+            }
         return {"status": "traceback", "traceback": text[-4000:]}
     names = [o.name for o in model.graph.output]
     diff = _compare_all(got, want, names)
@@ -160,15 +174,20 @@ def check(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> dict[str, Any
         return {"status": "ok"}
     name, why = diff
     where = f"{_producer(model, name)} output '{name}'" if name else "outputs"
-    answer = {"status": "mismatch", "detail": f"{where}: xtvm vs onnxruntime: {why}",
-              "signature": _producer(model, name) if name else "outputs"}
+    answer = {
+        "status": "mismatch",
+        "detail": f"{where}: xtvm vs onnxruntime: {why}",
+        "signature": _producer(model, name) if name else "outputs",
+    }
     try:
         from onnx.reference import ReferenceEvaluator
 
         ref = list(ReferenceEvaluator(model).run(None, feeds))
     except Exception as err:  # noqa: BLE001 - no referee
-        answer.update(cls=MismatchClass.ILL_CONDITIONED.value,
-                      detail=answer["detail"] + f"; the reference failed: {str(err)[:200]}")
+        answer.update(
+            cls=MismatchClass.ILL_CONDITIONED.value,
+            detail=answer["detail"] + f"; the reference failed: {str(err)[:200]}",
+        )
         return answer
     # the referee judges the output where xtvm and onnxruntime differ
     k = names.index(name) if name in names else 0
@@ -178,8 +197,10 @@ def check(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> dict[str, Any
     if ref_vs_ort is None and ref_vs_xtvm is not None:
         moved = compare(_ort_run(model, _perturbed(feeds))[k], want[k])
         if moved is not None:
-            answer.update(cls=MismatchClass.ILL_CONDITIONED.value,
-                          detail=answer["detail"] + f"; inputs changed by 1e-6 move the result: {moved}")
+            answer.update(
+                cls=MismatchClass.ILL_CONDITIONED.value,
+                detail=answer["detail"] + f"; inputs changed by 1e-6 move the result: {moved}",
+            )
         else:
             answer["cls"] = MismatchClass.XTVM_WRONG.value
     elif ref_vs_xtvm is None and ref_vs_ort is not None:
@@ -217,12 +238,17 @@ def outcome_of(answer: dict[str, Any]) -> Outcome:
         return Outcome(Category.TRACEBACK, last_exception_line(text), traceback_signature(text))
     if status == "crash":
         rc = answer.get("returncode")
-        return Outcome(Category.CRASH, f"return code {rc}; {answer.get('stderr', '')[-300:]}",
-                       f"signal {-rc}" if isinstance(rc, int) and rc < 0 else f"exit {rc}")
+        return Outcome(
+            Category.CRASH,
+            f"return code {rc}; {answer.get('stderr', '')[-300:]}",
+            f"signal {-rc}" if isinstance(rc, int) and rc < 0 else f"exit {rc}",
+        )
     if status == "hang":
         return Outcome(Category.HANG, "no answer within the timeout", "timeout")
     cls = MismatchClass(answer["cls"])
-    return Outcome(Category.MISMATCH, answer["detail"], f"{cls.value} in {answer['signature']}", cls)
+    return Outcome(
+        Category.MISMATCH, answer["detail"], f"{cls.value} in {answer['signature']}", cls
+    )
 
 
 class Checker:
@@ -260,8 +286,9 @@ def _all_values(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> dict[st
     return values
 
 
-def subgraph(model: onnx.ModelProto, values: dict[str, np.ndarray], targets: list[str],
-             cuts: set[str]) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+def subgraph(
+    model: onnx.ModelProto, values: dict[str, np.ndarray], targets: list[str], cuts: set[str]
+) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
     """The nodes computing ``targets``, where each value in ``cuts`` becomes
     a graph input (fed its value from ``values``)."""
     producer = {o: n for n in model.graph.node for o in n.output}
@@ -284,23 +311,35 @@ def subgraph(model: onnx.ModelProto, values: dict[str, np.ndarray], targets: lis
             keep.append(node)
             stack.extend(node.input)
     order = [n for n in model.graph.node if n in keep]
-    inputs = [helper.make_tensor_value_info(
-        n, helper.np_dtype_to_tensor_dtype(values[n].dtype), list(values[n].shape))
-        for n in sorted(needed_inputs)]
-    outputs = [helper.make_tensor_value_info(
-        n, helper.np_dtype_to_tensor_dtype(values[n].dtype), list(values[n].shape)) for n in targets]
+    inputs = [
+        helper.make_tensor_value_info(
+            n, helper.np_dtype_to_tensor_dtype(values[n].dtype), list(values[n].shape)
+        )
+        for n in sorted(needed_inputs)
+    ]
+    outputs = [
+        helper.make_tensor_value_info(
+            n, helper.np_dtype_to_tensor_dtype(values[n].dtype), list(values[n].shape)
+        )
+        for n in targets
+    ]
     used = {i for n in order for i in n.input}
-    graph = helper.make_graph(order, "reduced", inputs, outputs,
-                              [initializers[n] for n in initializers if n in used])
-    reduced = helper.make_model(graph, opset_imports=list(model.opset_import),
-                                producer_name="xtvm-fuzz-reducer")
+    graph = helper.make_graph(
+        order, "reduced", inputs, outputs, [initializers[n] for n in initializers if n in used]
+    )
+    reduced = helper.make_model(
+        graph, opset_imports=list(model.opset_import), producer_name="xtvm-fuzz-reducer"
+    )
     reduced.ir_version = model.ir_version
     return reduced, {n: values[n] for n in sorted(needed_inputs)}
 
 
-def reduce_graph(model: onnx.ModelProto, feeds: dict[str, np.ndarray],
-                 fails: Callable[[onnx.ModelProto, dict[str, np.ndarray]], bool],
-                 budget: int = 30) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
+def reduce_graph(
+    model: onnx.ModelProto,
+    feeds: dict[str, np.ndarray],
+    fails: Callable[[onnx.ModelProto, dict[str, np.ndarray]], bool],
+    budget: int = 30,
+) -> tuple[onnx.ModelProto, dict[str, np.ndarray]]:
     """The smallest failing subgraph found within ``budget`` checks: one
     output, then the earliest failing value, then nodes cut away one by one
     (their outputs fed as inputs)."""
@@ -314,8 +353,12 @@ def reduce_graph(model: onnx.ModelProto, feeds: dict[str, np.ndarray],
     for names in ([[t] for t in targets] if len(targets) > 1 else []), None:
         if names is None:
             cone = {o for n in best[0].graph.node for o in n.output}
-            names = [[o] for n in model.graph.node for o in n.output
-                     if o in values and o in cone and [o] != targets]
+            names = [
+                [o]
+                for n in model.graph.node
+                for o in n.output
+                if o in values and o in cone and [o] != targets
+            ]
         for name in names:
             if budget <= 0:
                 return best
@@ -337,8 +380,9 @@ def reduce_graph(model: onnx.ModelProto, feeds: dict[str, np.ndarray],
     return best
 
 
-def reproducer(model: onnx.ModelProto, feeds: dict[str, np.ndarray], outcome: Outcome,
-               case: str) -> str:
+def reproducer(
+    model: onnx.ModelProto, feeds: dict[str, np.ndarray], outcome: Outcome, case: str
+) -> str:
     """A Python script holding the model and inputs that re-runs the check."""
     buffer = io.BytesIO()
     np.savez(buffer, **feeds)
@@ -382,9 +426,17 @@ def graph_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
-def run(report: Report, seed: int, deadline: float, count: int | None, timeout: float = 120.0,
-        reduce_budget: int = 30, log: Callable[[str], None] = print, jobs: int = 1,
-        ops: Sequence[str] | None = None) -> Report:
+def run(
+    report: Report,
+    seed: int,
+    deadline: float,
+    count: int | None,
+    timeout: float = 120.0,
+    reduce_budget: int = 30,
+    log: Callable[[str], None] = print,
+    jobs: int = 1,
+    ops: Sequence[str] | None = None,
+) -> Report:
     """The fuzz loop: random graphs until ``deadline`` (monotonic) or
     ``count`` graphs, checked by ``jobs`` workers at once (graph ``i`` is
     the same whatever the number of jobs)."""
@@ -413,7 +465,9 @@ def run(report: Report, seed: int, deadline: float, count: int | None, timeout: 
                     continue
                 log(f"  new finding: [{outcome.label}] {outcome.signature} ({label})")
 
-                def fails(m: onnx.ModelProto, f: dict[str, np.ndarray], want: Outcome = outcome) -> bool:
+                def fails(
+                    m: onnx.ModelProto, f: dict[str, np.ndarray], want: Outcome = outcome
+                ) -> bool:
                     if time.monotonic() > deadline + 120:
                         return False
                     got = checker(m, f)

@@ -55,7 +55,9 @@ class GraphBuilder:
         self._count += 1
         return f"{prefix}{self._count}"
 
-    def array(self, shape: Sequence[int], dtype: np.dtype, low: float = -2.0, high: float = 2.0) -> np.ndarray:
+    def array(
+        self, shape: Sequence[int], dtype: np.dtype, low: float = -2.0, high: float = 2.0
+    ) -> np.ndarray:
         nprng = np.random.default_rng(self.rng.getrandbits(32))
         if dtype == BOOL:
             return np.asarray(nprng.random(shape) < 0.5)
@@ -74,8 +76,12 @@ class GraphBuilder:
         self.tensors.append(name)
         return name
 
-    def const(self, value: np.ndarray | Sequence[int] | Sequence[float], dtype: str | None = None,
-              name: str = "c") -> str:
+    def const(
+        self,
+        value: np.ndarray | Sequence[int] | Sequence[float],
+        dtype: str | None = None,
+        name: str = "c",
+    ) -> str:
         array = np.asarray(value, dtype=dtype)
         if array.dtype == np.float64:
             array = array.astype(np.float32)
@@ -90,12 +96,22 @@ class GraphBuilder:
             return self.add_input(shape, dtype, **bounds)
         return self.const(self.array(shape, dtype, **bounds))
 
-    def pick(self, dtypes: Sequence[np.dtype] = (FLOAT,), min_rank: int = 0, max_rank: int = 6,
-             where: Callable[[tuple[int, ...]], bool] = lambda s: True) -> str:
+    def pick(
+        self,
+        dtypes: Sequence[np.dtype] = (FLOAT,),
+        min_rank: int = 0,
+        max_rank: int = 6,
+        where: Callable[[tuple[int, ...]], bool] = lambda s: True,
+    ) -> str:
         """A value of one of ``dtypes`` with a suitable shape (preferring
         recent ones, so graphs are chains more than forests)."""
-        fits = [n for n in self.tensors if self.types[n][0] in dtypes
-                and min_rank <= len(self.types[n][1]) <= max_rank and where(self.types[n][1])]
+        fits = [
+            n
+            for n in self.tensors
+            if self.types[n][0] in dtypes
+            and min_rank <= len(self.types[n][1]) <= max_rank
+            and where(self.types[n][1])
+        ]
         if not fits:
             raise Skip
         if self.rng.random() < 0.6:
@@ -121,8 +137,11 @@ class GraphBuilder:
                 outs.append(helper.make_empty_tensor_value_info(name))
                 continue
             dtype, shape = self.types[name]
-            outs.append(helper.make_tensor_value_info(
-                name, helper.np_dtype_to_tensor_dtype(dtype), list(shape)))
+            outs.append(
+                helper.make_tensor_value_info(
+                    name, helper.np_dtype_to_tensor_dtype(dtype), list(shape)
+                )
+            )
         graph = helper.make_graph(self.nodes, "fuzz", self.inputs, outs, self.initializers)
         model = helper.make_model(
             graph, opset_imports=[helper.make_opsetid("", self.opset)], producer_name="xtvm-fuzz"
@@ -130,8 +149,15 @@ class GraphBuilder:
         model.ir_version = min(model.ir_version, 10)
         return model
 
-    def node(self, op: str, inputs: Sequence[str], outputs: int = 1, keep: bool = True,
-             same_as: str | None = None, **attrs: object) -> list[str]:
+    def node(
+        self,
+        op: str,
+        inputs: Sequence[str],
+        outputs: int = 1,
+        keep: bool = True,
+        same_as: str | None = None,
+        **attrs: object,
+    ) -> list[str]:
         """Adds an ``op`` node, learns its outputs' types by shape inference
         (raising Skip when it fails or a type is unknown) and returns their
         names. ``same_as``: the output has that value's type (for function
@@ -142,7 +168,9 @@ class GraphBuilder:
         if same_as is not None:
             self.types[names[0]] = self.types[same_as]
         try:
-            inferred = shape_inference.infer_shapes(self.model(names), strict_mode=True, data_prop=True)
+            inferred = shape_inference.infer_shapes(
+                self.model(names), strict_mode=True, data_prop=True
+            )
             onnx.checker.check_model(inferred)
         except Exception as err:  # noqa: BLE001 - an invalid node: drop it
             self.nodes.pop()
@@ -151,12 +179,18 @@ class GraphBuilder:
         for name in names:
             info = known.get(name)
             tensor = info.type.tensor_type if info is not None else None
-            if (tensor is None or not tensor.HasField("shape")
-                    or any(not d.HasField("dim_value") for d in tensor.shape.dim)):
+            if (
+                tensor is None
+                or not tensor.HasField("shape")
+                or any(not d.HasField("dim_value") for d in tensor.shape.dim)
+            ):
                 self.nodes.pop()
                 raise Skip(f"{op}: unknown output type")
             dims = tuple(d.dim_value for d in tensor.shape.dim)
-            if int(np.prod(dims, dtype=np.int64)) > 1 << 16 or int(np.prod(dims, dtype=np.int64)) == 0:
+            if (
+                int(np.prod(dims, dtype=np.int64)) > 1 << 16
+                or int(np.prod(dims, dtype=np.int64)) == 0
+            ):
                 self.nodes.pop()
                 raise Skip(f"{op}: output too large or empty")
             self.types[name] = (np.dtype(helper.tensor_dtype_to_np_dtype(tensor.elem_type)), dims)
@@ -183,7 +217,7 @@ class GraphBuilder:
         if kind == 0 or not shape:
             return shape
         if kind == 1:
-            return shape[rng.randrange(len(shape) + 1):]
+            return shape[rng.randrange(len(shape) + 1) :]
         if kind == 2:
             return tuple(d if rng.random() < 0.5 else 1 for d in shape)
         return ()
@@ -221,9 +255,31 @@ def op(*names: str, since: int = 1) -> Callable[[Callable[[GraphBuilder, str], N
     return register
 
 
-@op("Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Sin", "Cos", "Atan", "Asinh", "Erf", "Floor",
-    "Ceil", "Round", "Sign", "Softplus", "Softsign", "Selu", "HardSwish", "Identity", "Exp",
-    "Sinh", "Cosh", "Tan")
+@op(
+    "Abs",
+    "Neg",
+    "Relu",
+    "Sigmoid",
+    "Tanh",
+    "Sin",
+    "Cos",
+    "Atan",
+    "Asinh",
+    "Erf",
+    "Floor",
+    "Ceil",
+    "Round",
+    "Sign",
+    "Softplus",
+    "Softsign",
+    "Selu",
+    "HardSwish",
+    "Identity",
+    "Exp",
+    "Sinh",
+    "Cosh",
+    "Tan",
+)
 def unary(b: GraphBuilder, name: str) -> None:
     x = b.pick()
     if name in ("Exp", "Sinh", "Cosh", "Tan"):
@@ -381,7 +437,11 @@ def bitshift(b: GraphBuilder, name: str) -> None:
 def where(b: GraphBuilder, name: str) -> None:
     x = b.pick((FLOAT, *INT_DTYPES))
     conds = [n for n in b.tensors if b.dtype(n) == BOOL]
-    cond = b.rng.choice(conds) if conds and b.rng.random() < 0.7 else b.operand(b.broadcastable(b.shape(x)), BOOL)
+    cond = (
+        b.rng.choice(conds)
+        if conds and b.rng.random() < 0.7
+        else b.operand(b.broadcastable(b.shape(x)), BOOL)
+    )
     b.node(name, [cond, x, _second(b, x, b.dtype(x))])
 
 
@@ -412,8 +472,18 @@ def cast_like(b: GraphBuilder, name: str) -> None:
 # --- reductions and normalizations
 
 
-@op("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
-    "ReduceSumSquare", "ReduceLogSumExp", "ReduceLogSum")
+@op(
+    "ReduceSum",
+    "ReduceMean",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceProd",
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceSumSquare",
+    "ReduceLogSumExp",
+    "ReduceLogSum",
+)
 def reduce(b: GraphBuilder, name: str) -> None:
     x = b.pick(min_rank=1)
     if name == "ReduceLogSum":
@@ -433,8 +503,13 @@ def reduce(b: GraphBuilder, name: str) -> None:
 @op("ArgMax", "ArgMin")
 def argmax(b: GraphBuilder, name: str) -> None:
     x = b.pick(min_rank=1)
-    b.node(name, [x], axis=b.axis(len(b.shape(x))), keepdims=b.rng.choice([0, 1]),
-           select_last_index=b.rng.choice([0, 1]))
+    b.node(
+        name,
+        [x],
+        axis=b.axis(len(b.shape(x))),
+        keepdims=b.rng.choice([0, 1]),
+        select_last_index=b.rng.choice([0, 1]),
+    )
 
 
 @op("Softmax", "LogSoftmax", "Hardmax")
@@ -462,8 +537,10 @@ def topk(b: GraphBuilder, name: str) -> None:
 def batch_norm(b: GraphBuilder, name: str) -> None:
     x = b.pick(min_rank=2)
     c = b.shape(x)[1]
-    params = [b.const(b.array((c,), FLOAT, low=lo, high=hi)) for lo, hi in
-              [(0.5, 1.5), (-1, 1), (-1, 1), (0.5, 2)]]
+    params = [
+        b.const(b.array((c,), FLOAT, low=lo, high=hi))
+        for lo, hi in [(0.5, 1.5), (-1, 1), (-1, 1), (0.5, 2)]
+    ]
     b.node(name, [x, *params], epsilon=b.rng.choice([1e-5, 1e-3]))
 
 
@@ -471,8 +548,11 @@ def batch_norm(b: GraphBuilder, name: str) -> None:
 def instance_norm(b: GraphBuilder, name: str) -> None:
     x = b.pick(min_rank=3)
     c = b.shape(x)[1]
-    b.node(name, [x, b.const(b.array((c,), FLOAT, 0.5, 1.5)), b.const(b.array((c,), FLOAT))],
-           epsilon=1e-3)
+    b.node(
+        name,
+        [x, b.const(b.array((c,), FLOAT, 0.5, 1.5)), b.const(b.array((c,), FLOAT))],
+        epsilon=1e-3,
+    )
 
 
 @op("LayerNormalization", since=17)
@@ -480,7 +560,7 @@ def layer_norm(b: GraphBuilder, name: str) -> None:
     x = b.pick(min_rank=1)
     rank = len(b.shape(x))
     axis = b.axis(rank)
-    norm_shape = b.shape(x)[axis % rank:]
+    norm_shape = b.shape(x)[axis % rank :]
     scale = b.const(b.array(norm_shape, FLOAT, 0.5, 1.5))
     inputs = [x, scale] + ([b.const(b.array(norm_shape, FLOAT))] if b.rng.random() < 0.7 else [])
     b.node(name, inputs, axis=axis, epsilon=1e-3)
@@ -491,8 +571,13 @@ def group_norm(b: GraphBuilder, name: str) -> None:
     x = b.pick(min_rank=3)
     c = b.shape(x)[1]
     groups = b.rng.choice([g for g in range(1, c + 1) if c % g == 0])
-    b.node(name, [x, b.const(b.array((c,), FLOAT, 0.5, 1.5)), b.const(b.array((c,), FLOAT))],
-           num_groups=groups, epsilon=1e-3, same_as=x)
+    b.node(
+        name,
+        [x, b.const(b.array((c,), FLOAT, 0.5, 1.5)), b.const(b.array((c,), FLOAT))],
+        num_groups=groups,
+        epsilon=1e-3,
+        same_as=x,
+    )
 
 
 @op("RMSNormalization", since=23)
@@ -500,8 +585,12 @@ def rms_norm(b: GraphBuilder, name: str) -> None:
     x = b.pick(min_rank=1)
     rank = len(b.shape(x))
     axis = b.axis(rank)
-    b.node(name, [x, b.const(b.array(b.shape(x)[axis % rank:], FLOAT, 0.5, 1.5))], axis=axis,
-           epsilon=1e-3)
+    b.node(
+        name,
+        [x, b.const(b.array(b.shape(x)[axis % rank :], FLOAT, 0.5, 1.5))],
+        axis=axis,
+        epsilon=1e-3,
+    )
 
 
 @op("MeanVarianceNormalization")
@@ -535,7 +624,7 @@ def matmul(b: GraphBuilder, name: str) -> None:
     else:
         batch = shape[:-2]
         if batch and b.rng.random() < 0.5:
-            batch = batch[b.rng.randrange(len(batch) + 1):]
+            batch = batch[b.rng.randrange(len(batch) + 1) :]
         w = (*batch, shape[-1], n)
     y = b.operand(w, FLOAT)
     b.node(name, [x, y] if b.rng.random() < 0.8 or len(w) < 2 else [y, b.node("Transpose", [x])[0]])
@@ -554,8 +643,14 @@ def gemm(b: GraphBuilder, name: str) -> None:
     inputs = [x, w]
     if b.rng.random() < 0.7:
         inputs.append(b.operand(b.rng.choice([(m, n), (n,), (1, n), (m, 1), ()])))
-    b.node(name, inputs, transA=trans_a, transB=trans_b, alpha=b.rng.choice([1.0, 0.5]),
-           beta=b.rng.choice([1.0, 2.0]))
+    b.node(
+        name,
+        inputs,
+        transA=trans_a,
+        transB=trans_b,
+        alpha=b.rng.choice([1.0, 0.5]),
+        beta=b.rng.choice([1.0, 2.0]),
+    )
 
 
 @op("Einsum", since=12)
@@ -564,11 +659,19 @@ def einsum(b: GraphBuilder, name: str) -> None:
     shape = b.shape(x)
     n = b.rng.randint(1, 4)
     if len(shape) == 2:
-        eq, other = b.rng.choice([("ij,jk->ik", (shape[1], n)), ("ij,kj->ik", (n, shape[1])),
-                                  ("ij->ji", None), ("ij->i", None), ("ij,ij->ij", shape)])
+        eq, other = b.rng.choice(
+            [
+                ("ij,jk->ik", (shape[1], n)),
+                ("ij,kj->ik", (n, shape[1])),
+                ("ij->ji", None),
+                ("ij->i", None),
+                ("ij,ij->ij", shape),
+            ]
+        )
     else:
-        eq, other = b.rng.choice([("bij,bjk->bik", (shape[0], shape[2], n)), ("bij->bji", None),
-                                  ("bij->j", None)])
+        eq, other = b.rng.choice(
+            [("bij,bjk->bik", (shape[0], shape[2], n)), ("bij->bji", None), ("bij->j", None)]
+        )
     inputs = [x] if other is None else [x, b.operand(other)]
     b.node(name, inputs, equation=eq)
 
@@ -591,10 +694,17 @@ def _window(b: GraphBuilder, spatial: tuple[int, ...]) -> dict:
             hi += 1
         if hi > k - 1 or lo > k - 1:
             raise Skip  # pads must stay below the kernel for pools
-        kernel.append(k); pads_begin.append(lo); pads_end.append(hi)
-        strides.append(r.choice([1, 1, 2])); dilations.append(dil)
-    return {"kernel_shape": kernel, "pads": pads_begin + pads_end, "strides": strides,
-            "dilations": dilations}
+        kernel.append(k)
+        pads_begin.append(lo)
+        pads_end.append(hi)
+        strides.append(r.choice([1, 1, 2]))
+        dilations.append(dil)
+    return {
+        "kernel_shape": kernel,
+        "pads": pads_begin + pads_end,
+        "strides": strides,
+        "dilations": dilations,
+    }
 
 
 @op("Conv")
@@ -675,8 +785,9 @@ def resize(b: GraphBuilder, name: str) -> None:
         attrs["nearest_mode"] = b.rng.choice(["floor", "round_prefer_floor", "ceil"])
         attrs["coordinate_transformation_mode"] = b.rng.choice(["asymmetric", "half_pixel"])
     else:
-        attrs["coordinate_transformation_mode"] = b.rng.choice(["half_pixel", "align_corners",
-                                                                 "asymmetric", "pytorch_half_pixel"])
+        attrs["coordinate_transformation_mode"] = b.rng.choice(
+            ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"]
+        )
     b.node(name, [x, "", b.const(np.array(scales, np.float32))], **attrs)
 
 
@@ -763,9 +874,16 @@ def slice_(b: GraphBuilder, name: str) -> None:
             start, end = max(hi - 1, lo), lo - 1 if lo > 0 else -d - 1
         if b.rng.random() < 0.2:
             end = 2**62 if step > 0 else -(2**62)
-        starts.append(start); ends.append(end); steps.append(step)
-    inputs = [x, b.const(np.array(starts, np.int64)), b.const(np.array(ends, np.int64)),
-              b.const(np.array(axes, np.int64)), b.const(np.array(steps, np.int64))]
+        starts.append(start)
+        ends.append(end)
+        steps.append(step)
+    inputs = [
+        x,
+        b.const(np.array(starts, np.int64)),
+        b.const(np.array(ends, np.int64)),
+        b.const(np.array(axes, np.int64)),
+        b.const(np.array(steps, np.int64)),
+    ]
     b.node(name, inputs)
 
 
@@ -813,8 +931,12 @@ def scatter_elements(b: GraphBuilder, name: str) -> None:
     other[axis] = k
     nprng = np.random.default_rng(b.rng.getrandbits(32))
     idx = np.stack([nprng.permutation(d)[:k] for _ in range(int(np.prod(other)) // k)], -1)
-    idx = np.moveaxis(idx.reshape(k, *[o for i, o in enumerate(other) if i != axis % len(shape)]), 0, axis)
-    reductions = ["none", "add", "mul", "max", "min"][: 5 if b.opset >= 18 else 3 if b.opset >= 16 else 1]
+    idx = np.moveaxis(
+        idx.reshape(k, *[o for i, o in enumerate(other) if i != axis % len(shape)]), 0, axis
+    )
+    reductions = ["none", "add", "mul", "max", "min"][
+        : 5 if b.opset >= 18 else 3 if b.opset >= 16 else 1
+    ]
     attrs = {"reduction": b.rng.choice(reductions)} if b.opset >= 16 else {}
     b.node(name, [x, b.const(idx.astype(np.int64)), b.operand(other)], axis=axis, **attrs)
 
@@ -926,7 +1048,9 @@ def one_hot(b: GraphBuilder, name: str) -> None:
     depth = b.rng.randint(2, 5)
     indices = b.const(b.array((b.rng.randint(1, 4),), np.dtype("int64"), -depth, depth - 1))
     values = b.const(np.array([b.rng.choice([0.0, -1.0]), 1.0], np.float32))
-    b.node(name, [indices, b.const(np.array([depth], np.int64)), values], axis=b.rng.choice([-1, 0]))
+    b.node(
+        name, [indices, b.const(np.array([depth], np.int64)), values], axis=b.rng.choice([-1, 0])
+    )
 
 
 @op("ReverseSequence")
@@ -967,8 +1091,9 @@ def _quantized(b: GraphBuilder, dtype: np.dtype, shape: Sequence[int] | None = N
         try:
             x = b.pick()
             scale = b.const(np.float32(b.rng.choice([0.01, 0.02, 0.05])))
-            zp = b.const(np.array(b.rng.randint(0, 255) if dtype == UINT8 else b.rng.randint(-20, 20),
-                                  dtype))
+            zp = b.const(
+                np.array(b.rng.randint(0, 255) if dtype == UINT8 else b.rng.randint(-20, 20), dtype)
+            )
             return b.node("QuantizeLinear", [x, scale, zp])[0]
         except Skip:
             pass
@@ -977,14 +1102,18 @@ def _quantized(b: GraphBuilder, dtype: np.dtype, shape: Sequence[int] | None = N
 
 
 def _zero_point(b: GraphBuilder, dtype: np.dtype) -> str:
-    return b.const(np.array(b.rng.randint(0, 255) if dtype == UINT8 else b.rng.randint(-20, 20), dtype))
+    return b.const(
+        np.array(b.rng.randint(0, 255) if dtype == UINT8 else b.rng.randint(-20, 20), dtype)
+    )
 
 
 @op("QuantizeLinear", since=13)
 def quantize(b: GraphBuilder, name: str) -> None:
     x = b.pick()
     dtype = b.rng.choice([UINT8, INT8])
-    (q,) = b.node(name, [x, b.const(np.float32(b.rng.choice([0.01, 0.05, 0.3]))), _zero_point(b, dtype)])
+    (q,) = b.node(
+        name, [x, b.const(np.float32(b.rng.choice([0.01, 0.05, 0.3]))), _zero_point(b, dtype)]
+    )
     b.node("Cast", [q], to=TensorProto.FLOAT)
 
 
@@ -1009,7 +1138,9 @@ def matmul_integer(b: GraphBuilder, name: str) -> None:
         raise Skip
     k = b.shape(a)[-1]
     w = b.const(b.array((k, b.rng.randint(1, 5)), INT8, -128, 127))
-    inputs = [a, w] + ([_zero_point(b, dtype), b.const(np.array(0, INT8))] if b.rng.random() < 0.5 else [])
+    inputs = [a, w] + (
+        [_zero_point(b, dtype), b.const(np.array(0, INT8))] if b.rng.random() < 0.5 else []
+    )
     (y,) = b.node(name, inputs, keep=False)
     b.node("Cast", [y], to=TensorProto.FLOAT)
 
@@ -1024,8 +1155,20 @@ def qlinear_matmul(b: GraphBuilder, name: str) -> None:
     lo, hi = (0, 255) if dtype == UINT8 else (-128, 127)
     w = b.const(b.array((k, b.rng.randint(1, 5)), dtype, lo, hi))
     f = lambda v: b.const(np.float32(v))  # noqa: E731
-    (y,) = b.node(name, [a, f(0.02), _zero_point(b, dtype), w, f(0.01), _zero_point(b, dtype),
-                         f(0.05), _zero_point(b, dtype)], keep=False)
+    (y,) = b.node(
+        name,
+        [
+            a,
+            f(0.02),
+            _zero_point(b, dtype),
+            w,
+            f(0.01),
+            _zero_point(b, dtype),
+            f(0.05),
+            _zero_point(b, dtype),
+        ],
+        keep=False,
+    )
     b.node("DequantizeLinear", [y, f(0.05), b.const(np.array(0, dtype))])
 
 
@@ -1034,8 +1177,12 @@ def conv_integer(b: GraphBuilder, name: str) -> None:
     dtype = UINT8
     x = _quantized(b, dtype)
     if len(b.shape(x)) != 4:
-        x = b.operand([1, b.rng.randint(1, 3), b.rng.randint(2, 5), b.rng.randint(2, 5)], dtype,
-                      low=0, high=255)
+        x = b.operand(
+            [1, b.rng.randint(1, 3), b.rng.randint(2, 5), b.rng.randint(2, 5)],
+            dtype,
+            low=0,
+            high=255,
+        )
     n, c, *spatial = b.shape(x)
     win = _window(b, tuple(spatial))
     m = b.rng.randint(1, 3)
@@ -1045,8 +1192,16 @@ def conv_integer(b: GraphBuilder, name: str) -> None:
         b.node("Cast", [y], to=TensorProto.FLOAT)
         return
     f = lambda v: b.const(np.float32(v))  # noqa: E731
-    inputs = [x, f(0.02), _zero_point(b, dtype), w, f(0.01), _zero_point(b, dtype), f(0.5),
-              _zero_point(b, dtype)]
+    inputs = [
+        x,
+        f(0.02),
+        _zero_point(b, dtype),
+        w,
+        f(0.01),
+        _zero_point(b, dtype),
+        f(0.5),
+        _zero_point(b, dtype),
+    ]
     if b.rng.random() < 0.5:
         inputs.append(b.const(b.array((m,), np.dtype("int32"), -100, 100)))
     (y,) = b.node(name, inputs, keep=False, **win)
@@ -1059,8 +1214,9 @@ OPSETS = (13, 17, 18, 21, 23)
 """The opsets graphs import (ops newer than a graph's opset are not drawn)."""
 
 
-def random_graph(seed: int, max_nodes: int = 8, ops: Sequence[str] | None = None
-                 ) -> tuple[onnx.ModelProto, dict[str, np.ndarray], list[str]]:
+def random_graph(
+    seed: int, max_nodes: int = 8, ops: Sequence[str] | None = None
+) -> tuple[onnx.ModelProto, dict[str, np.ndarray], list[str]]:
     """A random valid model, its inputs and the op types drawn, from
     ``seed`` (drawing among ``ops``, default all)."""
     rng = random.Random(seed)
@@ -1068,8 +1224,10 @@ def random_graph(seed: int, max_nodes: int = 8, ops: Sequence[str] | None = None
         b = GraphBuilder(rng, rng.choice(OPSETS))
         for _ in range(rng.randint(1, 2)):
             rank = rng.choice([1, 2, 2, 3, 4, 4])
-            b.add_input([rng.randint(1, 5) for _ in range(rank)],
-                        rng.choice([FLOAT] * 6 + [np.dtype("int32"), np.dtype("int64"), BOOL]))
+            b.add_input(
+                [rng.randint(1, 5) for _ in range(rank)],
+                rng.choice([FLOAT] * 6 + [np.dtype("int32"), np.dtype("int64"), BOOL]),
+            )
         names = [n for n in sorted(ops or OPS) if SINCE[n] <= b.opset]
         drawn = []
         for _ in range(rng.randint(1, max_nodes)):
@@ -1081,7 +1239,7 @@ def random_graph(seed: int, max_nodes: int = 8, ops: Sequence[str] | None = None
                     drawn.append(op_type)
                     break
                 except Skip:
-                    del b.nodes[marks[0]:], b.tensors[marks[1]:]
+                    del b.nodes[marks[0] :], b.tensors[marks[1] :]
         if b.nodes:
             model = b.model()
             used = {i for node in model.graph.node for i in node.input}

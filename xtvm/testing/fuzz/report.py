@@ -35,7 +35,9 @@ class MismatchClass(str, Enum):
 
     XTVM_WRONG = "xtvm-wrong"  # the reference agrees with onnxruntime, not with xtvm
     ORT_WRONG = "ort-wrong"  # the reference agrees with xtvm, not with onnxruntime
-    ILL_CONDITIONED = "ill-conditioned"  # the reference agrees with neither, or the values are unstable
+    ILL_CONDITIONED = (
+        "ill-conditioned"  # the reference agrees with neither, or the values are unstable
+    )
 
 
 BUG_CATEGORIES = (Category.TRACEBACK, Category.CRASH, Category.HANG, Category.COMPILE_ERROR)

@@ -35,8 +35,6 @@ libraries may be loaded (``load_module``'s docstring).
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import shutil
 import struct
@@ -98,11 +96,16 @@ def prepare(workdir: Path) -> dict[str, str]:
         helper.make_node("Mul", ["n", "n"], ["square"]),
     ]
     graph = helper.make_graph(
-        nodes, "fuzz_model",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8]),
-         helper.make_tensor_value_info("n", TensorProto.INT32, [3])],
-        [helper.make_tensor_value_info("relu", TensorProto.FLOAT, [2, 4]),
-         helper.make_tensor_value_info("square", TensorProto.INT32, [3])],
+        nodes,
+        "fuzz_model",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8]),
+            helper.make_tensor_value_info("n", TensorProto.INT32, [3]),
+        ],
+        [
+            helper.make_tensor_value_info("relu", TensorProto.FLOAT, [2, 4]),
+            helper.make_tensor_value_info("square", TensorProto.INT32, [3]),
+        ],
         [numpy_helper.from_array(w, "w")],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -120,8 +123,10 @@ def prepare(workdir: Path) -> dict[str, str]:
     xtvm.build(te.create_prim_func([a, b], "scale")).export_library(workdir / "kernel.so")
 
     (workdir / "plain.c").write_text("int plain(void) { return 42; }\n")
-    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(workdir / "plain.so"),
-                    str(workdir / "plain.c")], check=True)
+    subprocess.run(
+        ["cc", "-shared", "-fPIC", "-o", str(workdir / "plain.so"), str(workdir / "plain.c")],
+        check=True,
+    )
     (workdir / "text.so").write_text("this is not a library\n")
     (workdir / "empty.so").write_bytes(b"")
     (workdir / "garbage.onnx").write_bytes(bytes(rng.integers(0, 256, 300, dtype=np.uint8)))
@@ -180,22 +185,60 @@ def odd_values(rng: random.Random, shape: tuple[int, ...], dtype: str) -> list[A
     wrong_dtype = rng.choice(["float64", "int64", "int32", "float16", "bool", "uint8", "float32"])
     bigger = tuple(d + 1 for d in shape)
     return [
-        None, 1, 1.5, "data", b"\x00", object(), [1, 2], [[1.0] * 8] * 2, {"x": 1},
-        np.zeros(shape, wrong_dtype), np.zeros(bigger, dtype), np.zeros(shape[::-1], dtype),
-        np.zeros((), dtype), np.zeros((0,), dtype), np.zeros((*shape, 1), dtype),
+        None,
+        1,
+        1.5,
+        "data",
+        b"\x00",
+        object(),
+        [1, 2],
+        [[1.0] * 8] * 2,
+        {"x": 1},
+        np.zeros(shape, wrong_dtype),
+        np.zeros(bigger, dtype),
+        np.zeros(shape[::-1], dtype),
+        np.zeros((), dtype),
+        np.zeros((0,), dtype),
+        np.zeros((*shape, 1), dtype),
         np.asfortranarray(np.zeros(shape, dtype)),
         np.zeros(tuple(2 * d for d in shape), dtype)[::2, ::2] if len(shape) == 2 else good[::-1],
-        np.zeros(shape, object), np.full(shape, np.nan, "float32"), np.zeros(shape, "complex64"),
-        nd_array(np.zeros(bigger, dtype)), nd_array(np.zeros(shape, wrong_dtype)), good.tolist(),
-        np.zeros(shape, np.dtype(dtype).newbyteorder(">")), np.ma.masked_array(good),
-        np.datetime64("2020-01-01"), float("nan"), 10**30, -1, True,
+        np.zeros(shape, object),
+        np.full(shape, np.nan, "float32"),
+        np.zeros(shape, "complex64"),
+        nd_array(np.zeros(bigger, dtype)),
+        nd_array(np.zeros(shape, wrong_dtype)),
+        good.tolist(),
+        np.zeros(shape, np.dtype(dtype).newbyteorder(">")),
+        np.ma.masked_array(good),
+        np.datetime64("2020-01-01"),
+        float("nan"),
+        10**30,
+        -1,
+        True,
     ]
 
 
 def scenario_set_input(ctx: Context) -> None:
     gmod = ctx.executor()
     r = ctx.rng
-    keys = ["x", "n", 0, 1, 2, -1, "nope", "w", "", None, 1.0, True, b"x", np.int64(0), 10**20, ("x",)]
+    keys = [
+        "x",
+        "n",
+        0,
+        1,
+        2,
+        -1,
+        "nope",
+        "w",
+        "",
+        None,
+        1.0,
+        True,
+        b"x",
+        np.int64(0),
+        10**20,
+        ("x",),
+    ]
     for _ in range(r.randint(1, 6)):
         key = r.choice(keys)
         shape, dtype = ((2, 8), "float32") if key in ("x", 0) else ((3,), "int32")
@@ -214,10 +257,32 @@ def scenario_get_output(ctx: Context) -> None:
     gmod = ctx.executor()
     ctx.check_outputs(gmod, "before")
     r = ctx.rng
-    indices = [0, 1, 2, -1, 10**20, "relu", "square", "nope", None, 1.5, True, np.int32(1), [0], b"relu"]
-    outs = [None, nd_array(np.zeros((2, 4), "float32")), nd_array(np.zeros((3,), "int32")),
-            nd_array(np.zeros((4, 2), "float32")), nd_array(np.zeros((2, 4), "float64")),
-            np.zeros((2, 4), "float32"), "out", 3]
+    indices = [
+        0,
+        1,
+        2,
+        -1,
+        10**20,
+        "relu",
+        "square",
+        "nope",
+        None,
+        1.5,
+        True,
+        np.int32(1),
+        [0],
+        b"relu",
+    ]
+    outs = [
+        None,
+        nd_array(np.zeros((2, 4), "float32")),
+        nd_array(np.zeros((3,), "int32")),
+        nd_array(np.zeros((4, 2), "float32")),
+        nd_array(np.zeros((2, 4), "float64")),
+        np.zeros((2, 4), "float32"),
+        "out",
+        3,
+    ]
     for _ in range(r.randint(1, 6)):
         ctx.attempt("get_output", gmod.get_output, r.choice(indices), r.choice(outs))
     ctx.check_outputs(gmod, "after get_output misuse")
@@ -228,20 +293,37 @@ def scenario_executor_api(ctx: Context) -> None:
 
     r = ctx.rng
     factory = load_module(ctx.dir / "model.so")
-    devices = [lambda: None, lambda: 0, lambda: "cpu", lambda: cpu(5), lambda: Device(2, 0),
-               lambda: [cpu(0), cpu(0)], lambda: [], lambda: (cpu(0),), lambda: object()]
+    devices = [
+        lambda: None,
+        lambda: 0,
+        lambda: "cpu",
+        lambda: cpu(5),
+        lambda: Device(2, 0),
+        lambda: [cpu(0), cpu(0)],
+        lambda: [],
+        lambda: (cpu(0),),
+        lambda: object(),
+    ]
     for _ in range(r.randint(1, 3)):
         ctx.attempt("factory['default'](dev)", lambda d: factory["default"](d()), r.choice(devices))
     for name in r.sample(["nope", "", "default", "__xtvm_metadata", "x" * 1000, "\x00", "run"], 2):
         ctx.attempt(f"factory[{name!r}]", lambda n: factory[n], name)
     gmod = ctx.executor()
     valid = save_param_dict({"x": ctx.io["x"]})
-    blobs = [b"", b"\x00" * 8, valid[: r.randrange(len(valid))], valid + b"junk",
-             bytes(r.getrandbits(8) for _ in range(64)), save_param_dict({"nope": ctx.io["x"]}),
-             save_param_dict({"x": ctx.io["x"][:1]}),
-             # a wrong-shaped "w": a right-shaped one would legitimately replace the weights
-             save_param_dict({"w": np.zeros((4, 8), "float32")}),
-             "text", None, 12]
+    blobs = [
+        b"",
+        b"\x00" * 8,
+        valid[: r.randrange(len(valid))],
+        valid + b"junk",
+        bytes(r.getrandbits(8) for _ in range(64)),
+        save_param_dict({"nope": ctx.io["x"]}),
+        save_param_dict({"x": ctx.io["x"][:1]}),
+        # a wrong-shaped "w": a right-shaped one would legitimately replace the weights
+        save_param_dict({"w": np.zeros((4, 8), "float32")}),
+        "text",
+        None,
+        12,
+    ]
     calls: list[tuple[str, Callable[[], Any]]] = [
         ("load_params", lambda: gmod.load_params(r.choice(blobs))),
         ("get_input", lambda: gmod.get_input(r.choice(["x", 5, "nope", None, -1, "w"]))),
@@ -249,9 +331,15 @@ def scenario_executor_api(ctx: Context) -> None:
         ("get_input_info", lambda: gmod.get_input_info()),
         ("get_num_outputs", lambda: gmod.get_num_outputs()),
         ("gmod[name]", lambda: gmod[r.choice(["run", "nope", "", 3])]),
-        ("time_evaluator", lambda: gmod.time_evaluator(
-            r.choice(["run", "nope"]), cpu(0), number=r.choice([1, 0, -1]),
-            repeat=r.choice([1, 0, -2]))()),
+        (
+            "time_evaluator",
+            lambda: gmod.time_evaluator(
+                r.choice(["run", "nope"]),
+                cpu(0),
+                number=r.choice([1, 0, -1]),
+                repeat=r.choice([1, 0, -2]),
+            )(),
+        ),
         ("packed run with args", lambda: gmod["run"](r.choice([1, "x", None]))),
         ("packed set_input", lambda: gmod["set_input"](*r.choice([(), ("x",), (0, 1, 2, 3)]))),
     ]
@@ -271,7 +359,9 @@ def scenario_kernel(ctx: Context) -> None:
     good_a = np.arange(35, dtype="float32").reshape(5, 7)
     for _ in range(r.randint(1, 6)):
         count = r.choice([0, 1, 2, 2, 2, 3])
-        args = [r.choice(odd_values(r, (5, 7), "float32") + [nd_array(good_a)]) for _ in range(count)]
+        args = [
+            r.choice(odd_values(r, (5, 7), "float32") + [nd_array(good_a)]) for _ in range(count)
+        ]
         ctx.attempt(f"scale({count} args)", scale, *args)
     out = nd_array(np.zeros((5, 7), "float32"))
     scale(nd_array(good_a), out)
@@ -285,7 +375,18 @@ def scenario_ndarray(ctx: Context) -> None:
 
     r = ctx.rng
     shapes = [(2, 3), (), (0,), -1, (-1, 2), (2**40, 2**40), "3", None, (1.5,), [2, 2], 3]
-    dtypes = ["float32", "int8", "bool", "float16", "complex64", "nope", None, np.float64, "object", "uint64"]
+    dtypes = [
+        "float32",
+        "int8",
+        "bool",
+        "float16",
+        "complex64",
+        "nope",
+        None,
+        np.float64,
+        "object",
+        "uint64",
+    ]
     for _ in range(r.randint(1, 6)):
         choice = r.randrange(4)
         if choice == 0:
@@ -297,8 +398,12 @@ def scenario_ndarray(ctx: Context) -> None:
             ctx.attempt("copyfrom", target.copyfrom, r.choice(odd_values(r, (2, 3), "float32")))
         else:
             a = nd_array(np.ones((2, 3), "float32"))
-            ctx.attempt("setitem", a.__setitem__, r.choice([slice(None), 0, (5, 5), "x"]),
-                        r.choice([1.0, "x", np.zeros((7,)), None]))
+            ctx.attempt(
+                "setitem",
+                a.__setitem__,
+                r.choice([slice(None), 0, (5, 5), "x"]),
+                r.choice([1.0, "x", np.zeros((7,)), None]),
+            )
     a = nd_array(np.arange(6, dtype="float32").reshape(2, 3))
     if not np.array_equal(a.numpy(), np.arange(6, dtype="float32").reshape(2, 3)):
         raise Mismatch("nd.array does not round-trip")
@@ -319,8 +424,20 @@ def _load_and_run(ctx: Context, path: Path, what: str) -> None:
 
 def scenario_truncated_library(ctx: Context) -> None:
     data = (ctx.dir / "model.so").read_bytes()
-    cut = ctx.rng.choice([0, 1, 4, 16, 63, 64, 65, ctx.rng.randrange(len(data)), len(data) - 1,
-                          len(data) - ctx.rng.randrange(1, 4096)])
+    cut = ctx.rng.choice(
+        [
+            0,
+            1,
+            4,
+            16,
+            63,
+            64,
+            65,
+            ctx.rng.randrange(len(data)),
+            len(data) - 1,
+            len(data) - ctx.rng.randrange(1, 4096),
+        ]
+    )
     path = Path(tempfile.mkdtemp(prefix="xtvm-fuzz-")) / "cut.so"
     path.write_bytes(data[:cut])
     try:
@@ -363,12 +480,31 @@ def scenario_flipped_library(ctx: Context) -> None:
 def scenario_foreign_file(ctx: Context) -> None:
     from xtvm.runtime import load_module
 
-    libm = next((p for p in ("/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6")
-                 if Path(p).exists()), "/nonexistent/libm.so")
-    paths: list[Any] = [ctx.dir / "plain.so", ctx.dir / "text.so", ctx.dir / "empty.so",
-                        ctx.dir / "a-directory", ctx.dir / "missing.so", libm, "/dev/null",
-                        ctx.dir / "model.onnx", __file__, "a\x00b.so", b"/dev/null", 3, None,
-                        Path("/proc/self/status"), ""]
+    libm = next(
+        (
+            p
+            for p in ("/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6")
+            if Path(p).exists()
+        ),
+        "/nonexistent/libm.so",
+    )
+    paths: list[Any] = [
+        ctx.dir / "plain.so",
+        ctx.dir / "text.so",
+        ctx.dir / "empty.so",
+        ctx.dir / "a-directory",
+        ctx.dir / "missing.so",
+        libm,
+        "/dev/null",
+        ctx.dir / "model.onnx",
+        __file__,
+        "a\x00b.so",
+        b"/dev/null",
+        3,
+        None,
+        Path("/proc/self/status"),
+        "",
+    ]
     path = ctx.rng.choice(paths)
     fmt = ctx.rng.choice(["", "so", "o", "tar"])
     ctx.attempt(f"load_module({path!r}, {fmt!r})", load_module, path, fmt)
@@ -382,8 +518,15 @@ def scenario_shared_executor(ctx: Context) -> None:
     errors: list[str] = []
 
     def other() -> None:
-        for call in ctx.rng.sample([lambda: gmod.run(), lambda: gmod.set_input("x", ctx.io["x"]),
-                                    lambda: gmod.get_output(0), lambda: gmod.get_input(0)], 2):
+        for call in ctx.rng.sample(
+            [
+                lambda: gmod.run(),
+                lambda: gmod.set_input("x", ctx.io["x"]),
+                lambda: gmod.get_output(0),
+                lambda: gmod.get_input(0),
+            ],
+            2,
+        ):
             try:
                 call()
             except XTVMError as err:
@@ -441,8 +584,15 @@ def _cli(ctx: Context, tool: str, args: list[str], timeout: float = 120) -> None
     command = [str(script)] if script.exists() else [sys.executable, "-m", f"xtvm.tools.{tool[5:]}"]
     shown = f"{tool} {' '.join(args)}"
     try:
-        proc = subprocess.run([*command, *args], capture_output=True, text=True, timeout=timeout,
-                              cwd=ctx.dir, preexec_fn=limit_memory, errors="replace")
+        proc = subprocess.run(
+            [*command, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=ctx.dir,
+            preexec_fn=limit_memory,
+            errors="replace",
+        )
     except subprocess.TimeoutExpired:
         raise Found("hang", f"{shown}: no answer in {timeout} s") from None
     if "Traceback (most recent call last)" in proc.stderr:
@@ -457,31 +607,101 @@ def _cli(ctx: Context, tool: str, args: list[str], timeout: float = 120) -> None
 
 def scenario_cli_run(ctx: Context) -> None:
     r = ctx.rng
-    library = r.choice(["model.so", "model.so", "model.so", "kernel.so", "plain.so", "text.so",
-                        "empty.so", "a-directory", "missing.so", "model.onnx"])
+    library = r.choice(
+        [
+            "model.so",
+            "model.so",
+            "model.so",
+            "kernel.so",
+            "plain.so",
+            "text.so",
+            "empty.so",
+            "a-directory",
+            "missing.so",
+            "model.onnx",
+        ]
+    )
     args = [library]
     for _ in range(r.randint(0, 3)):
-        args += r.choice([
-            ["--input", r.choice(["x=x.npy", "x=x_wrong.npy", "x=missing.npy", "x=text.so", "x",
-                                  "=x.npy", "nope=x.npy", "n=x.npy", "x=a-directory", "x=model.so"])],
-            ["--fill", r.choice(["random", "zeros", "none", "ones"])],
-            ["--repeat", r.choice(["1", "0", "-1", "abc", "2"])],
-            ["--output", r.choice(["out.npz", "a-directory", "/proc/out.npz", "missing/out.npz"])],
-            [r.choice(["--bogus", "-x", "--input"])],
-        ])
+        args += r.choice(
+            [
+                [
+                    "--input",
+                    r.choice(
+                        [
+                            "x=x.npy",
+                            "x=x_wrong.npy",
+                            "x=missing.npy",
+                            "x=text.so",
+                            "x",
+                            "=x.npy",
+                            "nope=x.npy",
+                            "n=x.npy",
+                            "x=a-directory",
+                            "x=model.so",
+                        ]
+                    ),
+                ],
+                ["--fill", r.choice(["random", "zeros", "none", "ones"])],
+                ["--repeat", r.choice(["1", "0", "-1", "abc", "2"])],
+                [
+                    "--output",
+                    r.choice(["out.npz", "a-directory", "/proc/out.npz", "missing/out.npz"]),
+                ],
+                [r.choice(["--bogus", "-x", "--input"])],
+            ]
+        )
     _cli(ctx, "xtvm-run", args)
 
 
 def scenario_cli_compile(ctx: Context) -> None:
     r = ctx.rng
-    model = r.choice(["model.onnx", "model.onnx", "model.onnx", "garbage.onnx", "truncated.onnx",
-                      "garbage.mlir", "missing.onnx", "a-directory", "text.so"])
+    model = r.choice(
+        [
+            "model.onnx",
+            "model.onnx",
+            "model.onnx",
+            "garbage.onnx",
+            "truncated.onnx",
+            "garbage.mlir",
+            "missing.onnx",
+            "a-directory",
+            "text.so",
+        ]
+    )
     args = [model]
     options = [
-        ["--shape", r.choice(["x=2,8", "x=a,b", "x=-1,8", "x=", "nope=1,2", "x=2,99999999999", "x",
-                              "x=2,8,1", "n=3", "x=0,8"])],
-        ["--target", r.choice(["llvm", "llvm -mcpu=nope", "cuda", "", "llvm -num-cores=0",
-                               "llvm -mattr=+nope", "llvm -mcpu=haswell"])],
+        [
+            "--shape",
+            r.choice(
+                [
+                    "x=2,8",
+                    "x=a,b",
+                    "x=-1,8",
+                    "x=",
+                    "nope=1,2",
+                    "x=2,99999999999",
+                    "x",
+                    "x=2,8,1",
+                    "n=3",
+                    "x=0,8",
+                ]
+            ),
+        ],
+        [
+            "--target",
+            r.choice(
+                [
+                    "llvm",
+                    "llvm -mcpu=nope",
+                    "cuda",
+                    "",
+                    "llvm -num-cores=0",
+                    "llvm -mattr=+nope",
+                    "llvm -mcpu=haswell",
+                ]
+            ),
+        ],
         ["--opt-level", r.choice(["0", "3", "9", "-1", "x"])],
         ["--emit", r.choice(["relay", "tir", "llvm-ir", "nope"])],
         ["-o", r.choice(["out.so", "a-directory", "missing/dir/out.so", "/proc/out.so"])],
@@ -518,7 +738,11 @@ def handle(task: dict[str, Any]) -> dict[str, Any]:
     except Mismatch as err:
         return {"status": "mismatch", "detail": str(err)[:500]}
     except Found as found:
-        return {"status": found.status, "detail": found.detail[:500], "traceback": found.text[-4000:]}
+        return {
+            "status": found.status,
+            "detail": found.detail[:500],
+            "traceback": found.text[-4000:],
+        }
     except Exception:  # noqa: BLE001 - reported
         return {"status": "traceback", "traceback": traceback.format_exc()[-4000:]}
     if ctx.rejected:
@@ -536,21 +760,36 @@ def outcome_of(answer: dict[str, Any], scenario: str) -> Outcome:
     if status == "clean-error":
         return Outcome(Category.CLEAN_ERROR, answer["detail"])
     if status == "mismatch":
-        return Outcome(Category.MISMATCH, answer["detail"], f"{scenario}: wrong result",
-                       MismatchClass.XTVM_WRONG)
+        return Outcome(
+            Category.MISMATCH,
+            answer["detail"],
+            f"{scenario}: wrong result",
+            MismatchClass.XTVM_WRONG,
+        )
     if status == "traceback":
         text = answer.get("traceback", "")
-        return Outcome(Category.TRACEBACK, answer.get("detail") or last_exception_line(text),
-                       f"{scenario}: {traceback_signature(text)}")
+        return Outcome(
+            Category.TRACEBACK,
+            answer.get("detail") or last_exception_line(text),
+            f"{scenario}: {traceback_signature(text)}",
+        )
     if status == "crash":
         rc = answer.get("returncode")
         detail = answer.get("detail") or f"return code {rc}: {answer.get('stderr', '')[-300:]}"
         return Outcome(Category.CRASH, detail, f"{scenario}: crash")
-    return Outcome(Category.HANG, answer.get("detail", "no answer within the timeout"), f"{scenario}: hang")
+    return Outcome(
+        Category.HANG, answer.get("detail", "no answer within the timeout"), f"{scenario}: hang"
+    )
 
 
-def run(report: Report, seed: int, deadline: float, count: int | None, timeout: float = 240.0,
-        log: Callable[[str], None] = print) -> Report:
+def run(
+    report: Report,
+    seed: int,
+    deadline: float,
+    count: int | None,
+    timeout: float = 240.0,
+    log: Callable[[str], None] = print,
+) -> Report:
     """The fuzz loop: scenarios until ``deadline`` (monotonic) or ``count`` cases."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="xtvm-fuzz-runtime-") as tmp:
@@ -598,5 +837,6 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         artifacts = prepare(Path(tmp))
         with Worker("xtvm.testing.fuzz.runtime", timeout=240) as worker:
-            print(json.dumps(worker.call({{"scenario": {scenario!r}, "seed": {case_seed}, **artifacts}}), indent=1))
+            task = {{"scenario": {scenario!r}, "seed": {case_seed}, **artifacts}}
+            print(json.dumps(worker.call(task), indent=1))
 '''

@@ -39,8 +39,13 @@ def limit_memory(limit: int = DEFAULT_MEMORY_LIMIT) -> None:
 class Worker:
     """A child process running ``module.handle`` on one task at a time."""
 
-    def __init__(self, module: str, timeout: float, recycle: int = 100,
-                 memory_limit: int = DEFAULT_MEMORY_LIMIT):
+    def __init__(
+        self,
+        module: str,
+        timeout: float,
+        recycle: int = 100,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    ):
         self.module = module
         self.timeout = timeout
         self.recycle = recycle  # a fresh child after this many tasks (bounds leaks)
