@@ -52,6 +52,9 @@ class LocatedParser(Parser):
             raise _at_op_name(e) from None
         except VerifyException as e:  # an attribute that does not verify, built while parsing
             raise ParseError(self._current_token.span, str(e)) from None
+        except (OverflowError, MemoryError) as e:  # xDSL materialises huge dense splats
+            what = str(e) or "out of memory"
+            raise ParseError(self._current_token.span, f"cannot build this value: {what}") from None
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(span.input.content, span.input.name, span.start)
         return op

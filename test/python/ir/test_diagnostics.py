@@ -123,3 +123,13 @@ def test_attribute_that_fails_verification_is_a_parse_error():
     except ParseError as e:
         d = Diagnostic.from_parse_error(e)
     assert d.line == 1 and "out of range for type i0" in d.message
+
+
+def test_a_value_xdsl_cannot_build_is_a_parse_error():
+    # found by the IR fuzzer: xDSL raises OverflowError building this splat
+    try:
+        parse_module("%c = relay.const dense<1.0> : tensor<18446744073709551616xf32>\n", "o.mlir")
+        raise AssertionError("should not parse")
+    except ParseError as e:
+        d = Diagnostic.from_parse_error(e)
+    assert d.line == 1 and d.message.startswith("cannot build this value:")
