@@ -100,6 +100,9 @@ NAMES = [
     "avg_pool2d",
     "matmul",
     "quantize_blocked",
+    "conv2d_uint8_weight",
+    "conv2d_int8_weight",
+    "conv2d_uint8_weight_128",
 ]
 
 

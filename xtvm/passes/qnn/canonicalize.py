@@ -210,36 +210,84 @@ def _requantize_int64(root: qnn.RequantizeOp) -> list[Operation]:
 
 
 def _conv2d(root: qnn.Conv2dOp) -> list[Operation]:
+    """``conv(x, w - zw) - zx · Σ (w - zw)``, the data padded with ``zx``."""
     b = _Builder()
-    a = root.attrs
-    data, weight = root.data, root.weight
-    padding = list(a["padding"])
-    x_zero = _is_zero(root.data_zero_point)
+    weight = root.weight
     if not _is_zero(root.weight_zero_point):
         weight = b.centred(weight, root.weight_zero_point, 0)
-    if any(padding) and not x_zero:  # pad with zx, a real zero
-        zx = b.along(root.data_zero_point, 0, 0)
-        top, left, bottom, right = padding
-        data = b(PadOp(data, b.cast(zx, _dtype(data)), [0, 0, 0, 0, top, bottom, left, right]))
-        padding = [0, 0, 0, 0]
-    conv = b(
-        Conv2dOp(
-            data,
-            weight,
-            strides=a["strides"],
-            padding=padding,
-            dilation=a["dilation"],
-            groups=a["groups"],
-            out_dtype="int32",
-        )
-    )
-    if not x_zero:
-        sums = b(SumOp(b.cast(weight, "int32"), axis=[1, 2, 3]))
-        o = _shape(root.weight)[0]
-        zx = b.cast(b.along(root.data_zero_point, 0, 1), "int32")
-        correction = b(ReshapeOp(b(MultiplyOp(sums, zx)), [1, o, 1, 1]))
-        b(SubtractOp(conv, correction))
+    data, padding = _padded(b, root)
+    conv = b(_conv(root, data, weight, padding))
+    _minus_zx_correction(b, root, conv, weight)
     return b.ops
+
+
+def _conv2d_uint8_weight(root: qnn.Conv2dOp) -> list[Operation]:
+    """A ``uint8`` weight shifted into ``int8`` (``w - 128``), so the
+    convolution stays ``uint8 × int8``:
+
+        Σ x (w - zw) = conv(x, w - 128) + (128 - zw) · Σ_window x
+
+    the window sums being a convolution with an all-ones ``int8`` weight,
+    one output channel per group."""
+    b = _Builder()
+    a = root.attrs
+    o, cg, kh, kw = _shape(root.weight)
+    groups = a["groups"]
+    shifted = b(SubtractOp(b.cast(root.weight, "int32"), b.const(np.int32(128))))
+    data, padding = _padded(b, root)
+    conv = b(_conv(root, data, b.cast(shifted, "int8"), padding))
+    zw = qnn_params.constant(root.weight_zero_point)
+    if zw is None or np.any(zw != 128):
+        zw_along = b.cast(b.along(root.weight_zero_point, 1, 4), "int32")
+        k = b(SubtractOp(b.const(np.int32(128)), zw_along))
+        ones = b.const(np.ones((groups, cg, kh, kw), np.int8))
+        sums = b(_conv(root, data, ones, padding))
+        if groups > 1:  # each output channel reads its group's window sum
+            n, _, oh, ow = _shape(sums)
+            split = b(ReshapeOp(sums, [n, groups, 1, oh, ow]))
+            wide = b(BroadcastToOp(split, [n, groups, o // groups, oh, ow]))
+            sums = b(ReshapeOp(wide, [n, o, oh, ow]))
+        conv = b(AddOp(conv, b(MultiplyOp(sums, k))))
+    if not _is_zero(root.data_zero_point):
+        _minus_zx_correction(b, root, conv, b.centred(root.weight, root.weight_zero_point, 0))
+    return b.ops
+
+
+def _padded(b: _Builder, root: qnn.Conv2dOp) -> tuple[SSAValue, list[int]]:
+    """The data padded with its zero point (a real zero) and the padding
+    left to the convolution: none then, or all of it when ``zx`` is 0."""
+    padding = list(root.attrs["padding"])
+    if not any(padding) or _is_zero(root.data_zero_point):
+        return root.data, padding
+    zx = b.cast(b.along(root.data_zero_point, 0, 0), _dtype(root.data))
+    top, left, bottom, right = padding
+    return b(PadOp(root.data, zx, [0, 0, 0, 0, top, bottom, left, right])), [0, 0, 0, 0]
+
+
+def _conv(root: qnn.Conv2dOp, data: SSAValue, weight: SSAValue, padding) -> Conv2dOp:
+    """``relay.nn.conv2d`` with ``root``'s window, ``int32`` out; an all-ones
+    weight of one channel a group gives the window sums."""
+    a = root.attrs
+    return Conv2dOp(
+        data,
+        weight,
+        strides=a["strides"],
+        padding=padding,
+        dilation=a["dilation"],
+        groups=a["groups"],
+        out_dtype="int32",
+    )
+
+
+def _minus_zx_correction(b: _Builder, root: qnn.Conv2dOp, conv: SSAValue, weight) -> None:
+    """``conv - zx · Σ_{c,kh,kw} weight`` per output channel (constants fold)."""
+    if _is_zero(root.data_zero_point):
+        return
+    sums = b(SumOp(b.cast(weight, "int32"), axis=[1, 2, 3]))
+    o = _shape(root.weight)[0]
+    zx = b.cast(b.along(root.data_zero_point, 0, 1), "int32")
+    correction = b(ReshapeOp(b(MultiplyOp(sums, zx)), [1, o, 1, 1]))
+    b(SubtractOp(conv, correction))
 
 
 def _dense(root: qnn.DenseOp) -> list[Operation]:
@@ -348,6 +396,13 @@ RULES: list[Rule] = [
         to=_requantize_int64,
         name="requantize-fixed-point",
         doc="saturate(((q - zi) * m + 2^(t-1)) >> t + zo) in int64, constant scales",
+    ),
+    rewrite(
+        Pat(qnn.Conv2dOp),
+        when=[lambda root: _dtype(root.data) == _dtype(root.weight) == "uint8"],
+        to=_conv2d_uint8_weight,
+        name="conv2d-uint8-weight",
+        doc="a uint8 weight as w - 128 in int8, plus (128 - zw) * window sums of the data",
     ),
     rewrite(
         Pat(qnn.Conv2dOp),

@@ -163,3 +163,45 @@ func.func @quantize_blocked(%x: tensor<2x3xf32>, %s: tensor<2x2xf32>, %z: tensor
   %q = qnn.quantize %x, %s, %z {block_size = 2 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>, tensor<2x2xi8>) -> tensor<2x3xi8>
   func.return %q : tensor<2x3xi8>
 }
+
+// Rule conv2d-uint8-weight: a uint8 weight becomes w - 128 in int8 (the conv stays
+// u8 x i8), plus (128 - zw) times the window sums (a conv with all-ones int8
+// weights, one channel per group, here broadcast to the 2 channels of each group).
+// CHECK-LABEL: func.func @conv2d_uint8_weight
+// CHECK:      relay.nn.conv2d %x, %{{.*}} {groups = 2 : i64, out_dtype = "int32"} : (tensor<1x4x5x5xui8>, tensor<4x2x3x3xi8>) -> tensor<1x4x3x3xi32>
+// CHECK:      relay.const dense<1> : tensor<2x2x3x3xi8>
+// CHECK-NEXT: relay.nn.conv2d %x, %{{.*}} {groups = 2 : i64, out_dtype = "int32"} : (tensor<1x4x5x5xui8>, tensor<2x2x3x3xi8>) -> tensor<1x2x3x3xi32>
+// CHECK-NEXT: relay.reshape %{{.*}} {newshape = array<i64: 1, 2, 1, 3, 3>}
+// CHECK-NEXT: relay.broadcast_to %{{.*}} {shape = array<i64: 1, 2, 2, 3, 3>}
+// CHECK:      relay.add
+func.func @conv2d_uint8_weight(%x: tensor<1x4x5x5xui8>, %w: tensor<4x2x3x3xui8>, %s: tensor<f32>) -> tensor<1x4x3x3xi32> {
+  %xz = relay.const dense<0> : tensor<ui8>
+  %wz = relay.const dense<3> : tensor<ui8>
+  %y = qnn.conv2d %x, %w, %xz, %wz, %s, %s {groups = 2 : i64} : (tensor<1x4x5x5xui8>, tensor<4x2x3x3xui8>, tensor<ui8>, tensor<ui8>, tensor<f32>, tensor<f32>) -> tensor<1x4x3x3xi32>
+  func.return %y : tensor<1x4x3x3xi32>
+}
+
+// Near miss of conv2d-uint8-weight (an int8 weight): rule conv2d, no window sums.
+// CHECK-LABEL: func.func @conv2d_int8_weight
+// CHECK-COUNT-1: relay.nn.conv2d
+// CHECK-NOT:  relay.nn.conv2d
+func.func @conv2d_int8_weight(%x: tensor<1x4x5x5xui8>, %w: tensor<4x2x3x3xi8>, %s: tensor<f32>) -> tensor<1x4x3x3xi32> {
+  %xz = relay.const dense<0> : tensor<ui8>
+  %wz = relay.const dense<3> : tensor<i8>
+  %y = qnn.conv2d %x, %w, %xz, %wz, %s, %s {groups = 2 : i64} : (tensor<1x4x5x5xui8>, tensor<4x2x3x3xi8>, tensor<ui8>, tensor<i8>, tensor<f32>, tensor<f32>) -> tensor<1x4x3x3xi32>
+  func.return %y : tensor<1x4x3x3xi32>
+}
+
+// Rule conv2d-uint8-weight with zero points of 128 and a padded, shifted input:
+// no window sums; pad with zx; minus zx * sum(w - zw).
+// CHECK-LABEL: func.func @conv2d_uint8_weight_128
+// CHECK:      relay.nn.pad %x
+// CHECK-COUNT-1: relay.nn.conv2d
+// CHECK-NOT:  relay.nn.conv2d
+// CHECK:      relay.sum
+func.func @conv2d_uint8_weight_128(%x: tensor<1x4x5x5xui8>, %w: tensor<4x4x3x3xui8>, %s: tensor<f32>) -> tensor<1x4x5x5xi32> {
+  %xz = relay.const dense<9> : tensor<ui8>
+  %wz = relay.const dense<128> : tensor<ui8>
+  %y = qnn.conv2d %x, %w, %xz, %wz, %s, %s {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x5x5xui8>, tensor<4x4x3x3xui8>, tensor<ui8>, tensor<ui8>, tensor<f32>, tensor<f32>) -> tensor<1x4x5x5xi32>
+  func.return %y : tensor<1x4x5x5xi32>
+}
