@@ -50,11 +50,12 @@ class LocatedParser(Parser):
             op = super().parse_operation()
         except ParseError as e:
             raise _at_op_name(e) from None
-        except VerifyException as e:  # an attribute that does not verify, built while parsing
-            raise ParseError(self._current_token.span, str(e)) from None
+        # errors raised while building the op's attributes are placed at the op
+        except VerifyException as e:  # an attribute that does not verify
+            raise ParseError(span, str(e)) from None
         except (OverflowError, MemoryError) as e:  # xDSL materialises huge dense splats
             what = str(e) or "out of memory"
-            raise ParseError(self._current_token.span, f"cannot build this value: {what}") from None
+            raise ParseError(span, f"cannot build this value: {what}") from None
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(span.input.content, span.input.name, span.start)
         return op
