@@ -65,13 +65,17 @@ def split(consts: Constants, loop: ForOp, factors: Sequence[int | None]) -> list
     """Split `loop` into `len(factors)` nested loops of the given extents
     (outermost first). At most one factor is None: it is inferred as the
     ceiling of the extent over the others. When the factors' product exceeds
-    the extent, the body is guarded by `i < ub`."""
+    the extent, the body is guarded by `i < ub`. A loop of extent 0 (a
+    zero-size tensor) may also be split by 0, as a schedule computing its
+    factors from the extent (`min(16, n)`) does: the nest runs nothing."""
     lb, extent = constant_bounds(loop, "split")
     _require_serial(loop, "split")
     if not factors:
         raise ScheduleError("split needs at least one factor")
     if sum(f is None for f in factors) > 1:
         raise ScheduleError(f"split: at most one factor may be None, got {list(factors)}")
+    if extent == 0:
+        factors = [1 if f == 0 else f for f in factors]
     for f in factors:
         if f is not None and (not isinstance(f, int) or isinstance(f, bool) or f < 1):
             raise ScheduleError(
@@ -216,8 +220,10 @@ def tile(consts: Constants, loops: Sequence[ForOp], factors: Sequence[int]) -> l
     nested = sorted(loops, key=_depth)
     band_between(nested[0], nested[-1], "tile")  # checked before anything changes
     for loop, factor in zip(loops, factors):
-        constant_bounds(loop, "tile")
+        _, extent = constant_bounds(loop, "tile")
         _require_serial(loop, "tile")
+        if factor == 0 and extent == 0:
+            continue  # split accepts it: a zero-extent loop runs nothing
         if not isinstance(factor, int) or isinstance(factor, bool) or factor < 1:
             raise ScheduleError(f"tile: factors must be positive integers, got {list(factors)}")
     outers, inners = [], []

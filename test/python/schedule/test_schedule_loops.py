@@ -116,3 +116,21 @@ def test_reorder_needs_one_nest() -> None:
     with pytest.raises(ScheduleError, match="not in one loop nest"):
         sch.reorder(i, x)
     assert sum(isinstance(op, ForOp) for op in func.walk()) == 2
+
+
+def test_schedule_on_zero_extent_loops_runs_nothing() -> None:
+    # A schedule computing its factors from the extent (min(16, n)) splits a
+    # zero-size tensor's loop by 0: the nest runs nothing, no error.
+    for tiled in (False, True):
+        func, _ = _elementwise(0, 13)
+        sch = Schedule(func)
+        i, j = sch.get_loops("C")
+        if tiled:
+            sch.tile(i, j, 0, 4)
+        else:
+            io, _ = sch.split(i, [None, min(16, 0)])
+            sch.parallel(io)
+        (c,) = run(func, [random(0, 13), random(13)])
+        assert c.shape == (0, 13)
+        with pytest.raises(ScheduleError, match="factors must be positive"):
+            sch.split(sch.get_loops("C")[-1], [None, 0])  # j has 13 iterations
