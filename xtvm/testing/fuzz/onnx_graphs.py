@@ -48,6 +48,7 @@ from xtvm.testing.fuzz.report import (
     MismatchClass,
     Outcome,
     Report,
+    clip,
     last_exception_line,
     traceback_signature,
 )
@@ -164,10 +165,10 @@ def check(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> dict[str, Any
             return {
                 "status": "compile-error",
                 "detail": message[:500],
-                "traceback": text[-3000:],
+                "traceback": clip(text),
                 "signature": f"{type(err).__name__}: {_normalized(str(err))}",
             }
-        return {"status": "traceback", "traceback": text[-4000:]}
+        return {"status": "traceback", "traceback": clip(text)}
     names = [o.name for o in model.graph.output]
     diff = _compare_all(got, want, names)
     if diff is None:

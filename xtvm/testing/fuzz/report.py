@@ -76,6 +76,18 @@ class Outcome:
 _FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
 
 
+def _exception_line(tail: str) -> str:
+    """The ``Type: message`` line of a traceback: the first unindented line
+    after its last frame (a message may span lines, e.g. a printed IR)."""
+    lines = tail.splitlines()
+    last_frame = max((i for i, line in enumerate(lines) if _FRAME.search(line)), default=-1)
+    for line in lines[last_frame + 1 :]:
+        if line.strip() and not line.startswith(" "):
+            return line
+    rest = [line for line in lines if line.strip()]
+    return rest[-1] if rest else "?"
+
+
 def traceback_signature(text: str) -> str:
     """``ExceptionType at module:function`` for the last traceback in
     ``text``: the exception's type and its innermost frame inside xtvm
@@ -84,15 +96,20 @@ def traceback_signature(text: str) -> str:
     start = text.rfind("Traceback (most recent call last)")
     tail = text[start:] if start >= 0 else text
     frames = _FRAME.findall(tail)
-    lines = [line for line in tail.splitlines() if line and not line.startswith(" ")]
-    last = lines[-1] if lines else "?"
-    exc = last.split(":", 1)[0].strip()
+    exc = _exception_line(tail).split(":", 1)[0].strip()
     own = [f for f in frames if "/xtvm/" in f[0] and "/xtvm/testing/" not in f[0]]
     frame = (own or frames or [("?", "0", "?")])[-1]
     signature = f"{exc} at {_short(frame[0])}:{frame[2]}"
     if frames and frames[-1] != frame and exc != "RecursionError":  # raised outside xtvm
         signature += f" (in {_short(frames[-1][0])}:{frames[-1][2]})"
     return signature
+
+
+def clip(text: str, keep: int = 6000) -> str:
+    """``text`` with its middle cut when longer than twice ``keep``."""
+    if len(text) <= 2 * keep:
+        return text
+    return text[:keep] + "\n[... cut ...]\n" + text[-keep:]
 
 
 def _short(path: str) -> str:
@@ -103,7 +120,11 @@ def _short(path: str) -> str:
 
 
 def last_exception_line(text: str) -> str:
-    """The ``Type: message`` line that ends a traceback (shortened)."""
+    """The ``Type: message`` line of the last traceback in ``text``, else
+    its last line (shortened)."""
+    start = text.rfind("Traceback (most recent call last)")
+    if start >= 0:
+        return _exception_line(text[start:])[:300]
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return (lines[-1] if lines else "")[:300]
 

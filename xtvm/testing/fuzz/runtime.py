@@ -55,6 +55,7 @@ from xtvm.testing.fuzz.report import (
     MismatchClass,
     Outcome,
     Report,
+    clip,
     last_exception_line,
     traceback_signature,
 )
@@ -741,10 +742,10 @@ def handle(task: dict[str, Any]) -> dict[str, Any]:
         return {
             "status": found.status,
             "detail": found.detail[:500],
-            "traceback": found.text[-4000:],
+            "traceback": clip(found.text),
         }
     except Exception:  # noqa: BLE001 - reported
-        return {"status": "traceback", "traceback": traceback.format_exc()[-4000:]}
+        return {"status": "traceback", "traceback": clip(traceback.format_exc())}
     if ctx.rejected:
         return {"status": "clean-error", "detail": " | ".join(ctx.rejected)[:500]}
     return {"status": "ok"}

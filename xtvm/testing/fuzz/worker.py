@@ -70,7 +70,7 @@ class Worker:
         if self._stderr is None:
             return ""
         self._stderr.seek(0)
-        return self._stderr.read()[-4000:].decode(errors="replace")
+        return self._stderr.read()[-12000:].decode(errors="replace")
 
     def call(self, task: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """Runs one task; see the module docstring for the answers."""
