@@ -172,7 +172,9 @@ def error_message(e: Exception) -> str | None:
         return f"xtvm-compile: error: {e.problem}: give its static shape, e.g. --shape {e.input_name}={dims}"
     if isinstance(e, OSError) and e.filename is not None:
         return f"xtvm-compile: error: {e.strerror}: {e.filename}"
-    if isinstance(e, ValueError | KeyError | OSError | DiagnosticException):
+    from xtvm.codegen import CodegenError  # a bad -mcpu/-mattr, a failed link
+
+    if isinstance(e, ValueError | KeyError | OSError | DiagnosticException | CodegenError):
         return f"xtvm-compile: error: {e}"
     return None
 
