@@ -77,6 +77,18 @@ def load_model(path: Path, shapes: dict[str, tuple[int, ...]]):
     return from_onnx(str(path), shape=shapes or None)
 
 
+def next_stage_comment(stage: str) -> str:
+    """The comment line giving the ``xtvm-opt`` pipeline from ``stage`` to the
+    next stage (with the passes the active ``PassContext`` enables), or ""."""
+    from xtvm.driver.pipeline import enabled, next_stage, pipeline_string, stage_steps
+
+    after = next_stage(stage) if stage != "llvm-ir" else None
+    if after is None:
+        return ""
+    spec = pipeline_string(enabled(stage_steps(after)))
+    return f"// next stage ({after}): xtvm-opt FILE -p '{spec}'\n"
+
+
 def check_entry(module: ModuleOp, path: Path) -> None:
     """A relay module must name its graph function ``@main`` (a module of
     ``tir.prim_func``s alone is a kernel library and needs none)."""
@@ -210,7 +222,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
                 module = lower(module, params, args.emit)
             text = module_text(module, elide_larger_than=args.elide_large_constants)
     comment = ";" if args.emit == "llvm-ir" else "//"
-    out = f"{comment} {command}\n{text}"
+    out = f"{comment} {command}\n{next_stage_comment(args.emit)}{text}"
     if args.output:
         args.output.write_text(out)
     else:
