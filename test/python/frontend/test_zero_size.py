@@ -256,6 +256,47 @@ CASES = [
     Case("maxpool_c0", "MaxPool", {"x": z(1, 0, 4, 4)}, {"kernel_shape": [2, 2]}),
     Case("lppool_b0", "LpPool", {"x": z(0, 2, 4, 4)}, {"kernel_shape": [2, 2]}),
     Case("reduce_max_all_empty", "ReduceMax", {"x": z(0, 3)}, {"keepdims": 0}),
+    # quantization
+    Case(
+        "quantize",
+        "QuantizeLinear",
+        {"x": z(0, 3)},
+        consts={"s": np.array(0.5, F), "zp": np.array(3, np.uint8)},
+    ),
+    Case(
+        "dequantize",
+        "DequantizeLinear",
+        {"x": z(0, 3, dtype=np.uint8)},
+        consts={"s": np.array(0.5, F), "zp": np.array(3, np.uint8)},
+    ),
+    Case(
+        "qlinear_matmul_m0",
+        "QLinearMatMul",
+        {"a": z(0, 4, dtype=np.uint8)},
+        consts={
+            "as": np.array(0.5, F),
+            "az": np.array(1, np.uint8),
+            "b": z(4, 3, dtype=np.uint8),
+            "bs": np.array(0.25, F),
+            "bz": np.array(2, np.uint8),
+            "ys": np.array(1.0, F),
+            "yz": np.array(0, np.uint8),
+        },
+    ),
+    Case(
+        "qlinear_conv_b0",
+        "QLinearConv",
+        {"x": z(0, 2, 5, 5, dtype=np.uint8)},
+        consts={
+            "xs": np.array(0.5, F),
+            "xz": np.array(1, np.uint8),
+            "w": z(4, 2, 3, 3, dtype=np.uint8),
+            "ws": np.array(0.25, F),
+            "wz": np.array(2, np.uint8),
+            "ys": np.array(1.0, F),
+            "yz": np.array(0, np.uint8),
+        },
+    ),
     # constant weights: the x86 schedules (packed dense, NCHWc conv) see batch 0
     Case("gemm_m0_const", "Gemm", {"a": z(0, 64)}, {"transB": 1}, {"b": z(32, 64), "c": z(32)}),
     Case("gemm_k0_const", "Gemm", {"a": z(4, 0)}, {"transB": 1}, {"b": z(32, 0), "c": z(32)}),
