@@ -11,6 +11,8 @@ GEMM micro-benchmark: ``1024 × 1024 × 1024`` float32 through xtvm's
 ``dense`` kernel against NumPy's BLAS, same thread counts. Absolute times on
 a shared machine are noisy; the ratios, taken in the same run, are the
 measure.
+
+``--int8`` runs the quantized models instead (:mod:`xtvm.bench.int8`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 MODELS = ("resnet50", "squeezenet", "vgg19", "bvlc_alexnet")
 
@@ -117,11 +120,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", default="1,2", help="thread counts, e.g. 1,2")
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--no-gemm", action="store_true")
+    parser.add_argument(
+        "--int8", action="store_true", help="the quantized models instead (xtvm.bench.int8)"
+    )
+    parser.add_argument("--formats", default="qdq,qop,dynamic", help="with --int8")
+    parser.add_argument(
+        "--model-dir", help="with --int8: where the quantized models are (made when missing)"
+    )
     parser.add_argument("--model", help=argparse.SUPPRESS)  # child: one model, JSON out
     parser.add_argument("--engine", help=argparse.SUPPRESS)  # child: xtvm or ort
     parser.add_argument("--gemm", type=int, help=argparse.SUPPRESS)  # child: one GEMM run
     args = parser.parse_args(argv)
     threads = [int(t) for t in args.threads.split(",")]
+    if args.int8:
+        from xtvm.bench import int8
+
+        if args.model:
+            int8.child_main(args.engine, args.model, threads, args.repeat)
+        else:
+            models = args.models if args.models != ",".join(MODELS) else ",".join(int8.MODELS)
+            model_dir = Path(args.model_dir) if args.model_dir else int8.DEFAULT_DIR
+            int8.main(models, args.formats, threads, args.repeat, model_dir)
+        return
     if args.model:
         measure = measure_xtvm if args.engine == "xtvm" else measure_ort
         print(json.dumps(measure(args.model, threads, args.repeat)))

@@ -164,6 +164,23 @@ def test_vpdpbusd_in_the_object_code(tmp_path):
     assert "vpdpbusd" in disassembly
 
 
+@needs_vnni
+def test_unscheduled_int8_conv_calls_vpdpbusd_on_one_lane():
+    """Without schedules (or in a kernel the schedule leaves), the scalar
+    call of the lane-wise intrinsic runs it on vectors holding lane 0."""
+    cfg = CONVS["dilated"]
+    x, wt = _data_and_weight(cfg, np.random.default_rng(7))
+    g = GraphBuilder(TensorType(ui8, list(x.shape)))
+    out = _conv(g, g.args[0], wt, cfg)
+    with PassContext(opt_level=3, config={"tir.apply_schedules": False}):
+        lib = xtvm.build(g.module([out]))
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(0, x)
+    gmod.run()
+    want = conv2d(x, wt, *cfg[5:], out_dtype="int32")
+    np.testing.assert_array_equal(gmod.get_output(0).numpy(), want)
+
+
 def test_without_vnni_the_generic_conv_stays_exact():
     """-mcpu=haswell: no VNNI, the conv keeps the generic kernel, same result."""
     cfg = CONVS["3x3-row-fits"]

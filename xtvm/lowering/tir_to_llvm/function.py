@@ -51,7 +51,11 @@ from xtvm.dialects.tir import (
 from xtvm.lowering.tir_to_llvm.emitter import Emitter, Externs
 from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
 from xtvm.lowering.tir_to_llvm.types import PTR, LoweringError, byte_size, llvm_type
-from xtvm.lowering.tir_to_llvm.vectorize import lower_vectorized_for
+from xtvm.lowering.tir_to_llvm.vectorize import (
+    LANE_INTRINSICS,
+    lane_intrinsic_on_scalars,
+    lower_vectorized_for,
+)
 
 STACK_LIMIT_BYTES = 1024 * 1024
 """Allocations up to this size live on the stack, larger ones on the heap."""
@@ -234,6 +238,9 @@ class BodyLowering:
             self.values[op.res[0]] = value
 
     def lower_call_intrin(self, op: CallIntrinOp) -> None:
+        if op.callee.data in LANE_INTRINSICS and op.res:  # one lane of a vector intrinsic
+            self.values[op.res[0]] = lane_intrinsic_on_scalars(self, op)
+            return
         results = [llvm_type(r.type) for r in op.res]
         call = self.em.emit(
             llvm.CallIntrinsicOp(op.callee.data, [self.get(a) for a in op.args], results)

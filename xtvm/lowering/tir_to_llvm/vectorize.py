@@ -507,6 +507,25 @@ class VectorBody:
         return self.gather([lowering(op, a, self.em, self.body.externs) for a in lane_args])
 
 
+def lane_intrinsic_on_scalars(body: BodyLowering, op: CallIntrinOp) -> SSAValue:
+    """A call of a `LANE_INTRINSICS` callee on scalars, outside a
+    vectorized loop: the intrinsic on vectors holding the arguments in lane
+    0, and lane 0 of its result."""
+    em = body.em
+    lanes = LANE_INTRINSICS[op.callee.data]
+    scalar = llvm_type(op.res[0].type)
+    vty = VectorType(scalar, [lanes])
+    zero = body.index_constant(0)
+    args = [
+        em.value(llvm.InsertElementOp(em.value(llvm.UndefOp(vty)), body.get(a), zero))
+        for a in op.args
+    ]
+    vec = em.value(llvm.CallIntrinsicOp(op.callee.data, args, [vty]))
+    mask = DenseArrayBase.from_list(i32, [0])
+    one = em.value(llvm.ShuffleVectorOp(vec, vec, mask, VectorType(scalar, [1])))
+    return em.value(llvm.BitcastOp(one, scalar))
+
+
 def lower_vectorized_for(body: BodyLowering, op: ForOp) -> bool:
     """Lower `op` as one vector iteration if it qualifies; False otherwise
     (the caller then emits the scalar loop)."""

@@ -27,7 +27,12 @@ register, and the vectorizer emits the intrinsic on ``<16 x i32>``::
         for rc4, ry, rx:
           for xi in R (unrolled):
             for fi in 16 (vectorized):           # acc[xi] = vpdpbusd(acc[xi], bcast(in[rc4, y+ry, x+rx]), w[fo, rc4, ry, rx, :])
-        for fi, xi:                              # out[n, f, y, x] = epilogue(acc)
+        for xi in R (unrolled):
+          for fi in 16 (vectorized):             # out[n, f, y, x] = epilogue(acc[xi])
+
+The write-back runs across the channels too: the epilogue works on whole
+vectors and each pixel's 16 channels are stored at their NCHW addresses
+(transposing the tile lane by lane into rows cost more).
 
 The epilogue (zero-point corrections, requantization, clip and cast) runs
 on the tile while it is hot, as for the float kernels. On targets without
@@ -39,8 +44,6 @@ VNNI targets).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-
 from xdsl.dialects import arith
 
 from xtvm import te
@@ -183,8 +186,7 @@ def schedule_conv2d_int8_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tenso
     xo, xi = sch.split(x, [None, row_block(width)])
     sch.reorder(n, fo, y, xo, xi, fi)
     tile = sch.fuse(n, fo, y)
-    nests = sch.cache_write(out.name, xo)
-    vectorize_tile(sch, nests)
+    vectorize_tile(sch, sch.cache_write(out.name, xo))
     accumulate_into_call(sch.func, VPDPBUSD[block])
     if use_threads():
         sch.parallel(tile)
