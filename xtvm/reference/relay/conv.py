@@ -54,7 +54,7 @@ def conv(
         )
         cols[(slice(None), slice(None), *offset)] = x[(slice(None), slice(None), *window)]
     size = cg * int(np.prod(kernel))
-    cols = cols.reshape(n_batch, groups, size, -1)
+    cols = cols.reshape(n_batch, groups, size, int(np.prod(out)))  # no -1: batch 0
     kernels = weight.astype(acc).reshape(groups, o // groups, size)
     result = np.matmul(kernels[np.newaxis], cols)  # [n, groups, o / groups, prod(out)]
     return result.reshape(n_batch, o, *out).astype(result_dtype)

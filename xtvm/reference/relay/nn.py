@@ -30,18 +30,24 @@ def bias_add(data: np.ndarray, bias: np.ndarray, axis: int = 1) -> np.ndarray:
 
 
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    if x.size == 0:  # NumPy's max has no value over an empty axis
+        return x.copy()
     shifted = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
 
 
 def log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    if x.size == 0:
+        return x.copy()
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return (shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))).astype(x.dtype)
 
 
 def hardmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     """1 at the first maximum along ``axis``, 0 elsewhere."""
+    if x.size == 0:
+        return x.copy()
     index = np.expand_dims(np.argmax(x, axis=axis), axis)
     out = np.zeros_like(x)
     np.put_along_axis(out, index, 1, axis=axis)
@@ -95,7 +101,7 @@ def lrn(
 
 
 def batch_flatten(x: np.ndarray) -> np.ndarray:
-    return x.reshape(x.shape[0], -1)
+    return x.reshape(x.shape[0], int(np.prod(x.shape[1:])))
 
 
 REFERENCES = {

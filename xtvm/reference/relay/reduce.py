@@ -28,6 +28,14 @@ def _highest(dtype: np.dtype) -> float | int | bool:
     return np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).max
 
 
+def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    """The mean; over an empty set 0, as the compiled kernel (the sum over
+    a count of at least 1) and onnxruntime give, not NumPy's NaN."""
+    if any(x.shape[a] == 0 for a in axis):
+        return np.zeros_like(np.sum(x, axis=axis, keepdims=keepdims))
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
 def _reduce(
     fn: Callable[..., np.ndarray], initial: Callable[[np.dtype], float | int | bool] | None = None
 ):
@@ -58,7 +66,7 @@ def arg_reduce(
     axes = reduced_axes(x.ndim, axis, exclude)
     kept = [a for a in range(x.ndim) if a not in axes]
     moved = np.transpose(x, kept + list(axes))
-    flat = moved.reshape(*moved.shape[: len(kept)], -1)
+    flat = moved.reshape(*moved.shape[: len(kept)], int(np.prod(moved.shape[len(kept) :])))
     if select_last_index:
         flat = flat[..., ::-1]
     index = (np.argmax if largest else np.argmin)(flat, axis=-1)
@@ -78,7 +86,7 @@ def _arg(largest: bool):
 
 REFERENCES = {
     "relay.sum": _reduce(np.sum),
-    "relay.mean": _reduce(np.mean),
+    "relay.mean": _reduce(_mean),
     "relay.prod": _reduce(np.prod),
     "relay.max": _reduce(np.max, _lowest),
     "relay.min": _reduce(np.min, _highest),
