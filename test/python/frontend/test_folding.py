@@ -19,7 +19,7 @@ from onnx_testing import (
     tensor,
 )
 
-from xtvm.frontend import from_onnx
+from xtvm.frontend import OnnxImportError, from_onnx
 
 
 def const(name: str, array: np.ndarray):
@@ -145,3 +145,26 @@ def test_frozen_weights_fold():
     assert params == {}
     x = randn(3)
     np.testing.assert_allclose(run_relay(module, {"x": x})[0], run_ort(model, {"x": x})[0])
+
+
+def test_a_reference_failing_to_fold_is_an_error_naming_the_node(monkeypatch):
+    from xtvm.reference import relay as reference
+
+    def broken(ins, attrs):
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+
+    monkeypatch.setitem(reference.REFERENCES, "relay.nn.relu", broken)
+    model = make_model(
+        [
+            const("c", np.ones((2, 3), np.float32)),
+            helper.make_node("Relu", ["c"], ["y"], name="relu0"),
+        ],
+        [],
+        [tensor("y", [2, 3])],
+    )
+    with pytest.raises(OnnxImportError) as info:
+        from_onnx(model)
+    assert str(info.value) == (
+        "node 'relu0' (Relu, opset 13): folding 'relay.nn.relu' on constant inputs failed: "
+        "zero-size array to reduction operation maximum which has no identity"
+    )

@@ -412,8 +412,15 @@ class OnnxNode:
             self._folded[op.result] = numpy_from_const(op)
             return
         inputs = [self._folded[o] for o in op.operands]
-        with np.errstate(all="ignore"):  # IEEE results (inf, nan) fold as they are
-            values = evaluate_results(op.name, inputs, op.attrs)
+        try:
+            with np.errstate(all="ignore"):  # IEEE results (inf, nan) fold as they are
+                values = evaluate_results(op.name, inputs, op.attrs)
+        except OnnxImportError:
+            raise
+        except (ValueError, IndexError, KeyError, ZeroDivisionError, OverflowError) as e:
+            # A reference that cannot evaluate these values (an edge case such
+            # as a zero-size tensor): an error naming the node, not a traceback.
+            raise self.error(f"folding '{op.name}' on constant inputs failed: {e}") from None
         for value, result in zip(values, op.results, strict=True):
             ty = result.type
             assert isinstance(ty, TensorType)
