@@ -181,6 +181,23 @@ def test_unscheduled_int8_conv_calls_vpdpbusd_on_one_lane():
     np.testing.assert_array_equal(gmod.get_output(0).numpy(), want)
 
 
+@needs_vnni
+def test_constant_i32_weight_within_i8_takes_the_vnni_kernel():
+    """ConvInteger's u8 weight minus its zero point folds to an i32
+    constant; when every value fits in i8 it is narrowed and packed."""
+    from xtvm.driver.build_module import lower
+
+    cfg = CONVS["3x3-row-fits"]
+    x, wt = _data_and_weight(cfg, np.random.default_rng(8))
+    g = GraphBuilder(TensorType(ui8, list(x.shape)))
+    out = _conv(g, g.args[0], wt.astype(np.int32), cfg)
+    module = g.module([out])
+    with PassContext(opt_level=3):
+        assert "llvm.x86.avx512.vpdpbusd.512" in str(lower(module.clone(), stage="tir"))
+    got, _ = _run(module, [x])
+    np.testing.assert_array_equal(got, conv2d(x, wt, *cfg[5:], out_dtype="int32"))
+
+
 def test_without_vnni_the_generic_conv_stays_exact():
     """-mcpu=haswell: no VNNI, the conv keeps the generic kernel, same result."""
     cfg = CONVS["3x3-row-fits"]

@@ -13,7 +13,7 @@ whose block would be under 4 channels (depthwise ones) keep the generic
 kernel.
 
 On targets with AVX-512 VNNI, a ``conv2d`` of ``ui8`` data and an ``i8``
-weight accumulating in ``i32`` (``groups = 1``, 16 or else 8 dividing the
+weight (or a constant one whose values fit in ``i8``) accumulating in ``i32`` (``groups = 1``, 16 or else 8 dividing the
 output channels) becomes ``relay.nn.contrib_conv2d_int8_packed`` on the
 weight packed ``OIHW16o4i`` (``OIHW8o4i``) into ``i32`` words (:func:`int8_words`), which
 ``relay-fold-constant`` also evaluates at compile time.
@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from xtvm.constants import dense_from_numpy
+from xtvm.constants import dense_from_numpy, numpy_from_const
 from xtvm.dialects.relay import (
     BitwiseAndOp,
     CastOp,
@@ -117,9 +117,25 @@ def _int8_block(w: SSAValue) -> int | None:
     return next((b for b in INT8_BLOCKS if channels % b == 0), None)
 
 
+def _int8_weight(w: SSAValue) -> bool:
+    """An ``i8`` weight, or a constant integer one whose values all fit in
+    ``i8`` (a ``u8`` weight minus its zero point, folded: ``ConvInteger``)."""
+    element = str(w.type.element_type)
+    if element == "i8":
+        return True
+    if element not in ("i16", "i32", "i64") or not isinstance(w.owner, ConstOp):
+        return False
+    values = numpy_from_const(w.owner)
+    return values.size > 0 and values.min() >= -128 and values.max() <= 127
+
+
 def conv2d_int8_packed(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operation]:
     layout = f"OIHW{_int8_block(w)}o4i"
-    packing = int8_words(w, layout)
+    narrowed: list[Operation] = []
+    if str(w.type.element_type) != "i8":  # exact: every value fits
+        narrowed = [CastOp(w, "int8")]
+        w = narrowed[0].results[0]
+    packing = narrowed + int8_words(w, layout)
     attrs = root.attrs
     conv = Conv2dInt8PackedOp(
         x,
@@ -135,10 +151,10 @@ def conv2d_int8_packed(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operati
 def _u8_s8_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
     return (
         str(x.type.element_type) == "ui8"
-        and str(w.type.element_type) == "i8"
         and root.attrs.get("out_dtype") == "int32"
         and root.attrs["groups"] == 1
         and _int8_block(w) is not None
+        and _int8_weight(w)
     )
 
 
