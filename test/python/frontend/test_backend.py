@@ -306,6 +306,8 @@ def test_isolated_run_turns_a_crash_into_an_error():
     (y,) = rep.run([2 * x])  # a new child
     np.testing.assert_array_equal(y, np.maximum(2 * x, 0))
     rep.close()
+    (y,) = XtvmBackend.run_node(helper.make_node("Neg", ["x"], ["y"]), [x], isolate=True)
+    np.testing.assert_array_equal(y, -x)
 
 
 def test_isolated_runner_raises_the_childs_errors(tmp_path):

@@ -394,7 +394,7 @@ class XtvmBackend(Backend):
     ) -> tuple[np.ndarray, ...]:
         """Runs one node on ``inputs`` (one array per node input, in order;
         ``""`` inputs are skipped) in a model of opset ``opset_version``
-        (default: the installed onnx's latest)."""
+        (default: the installed onnx's latest); ``isolate`` as in ``prepare``."""
         _check_device(device)
         opset = kwargs.get("opset_version", onnx.defs.onnx_opset_version())
         present = [name for name in node.input if name]
@@ -423,7 +423,8 @@ class XtvmBackend(Backend):
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid(domain, opset)])
         if outputs_info is None:
             model = _infer_output_types(model)
-        return cls.prepare(model, device).run(list(values.values()))
+        rep = cls.prepare(model, device, isolate=kwargs.get("isolate", False))
+        return rep.run(list(values.values()))
 
     @classmethod
     def supports_device(cls, device: str) -> bool:
