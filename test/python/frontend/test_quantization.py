@@ -224,3 +224,33 @@ def test_dequantize_then_quantize_dtypes_and_axes(dtype, axis):
     for w, g in zip(want, got, strict=True):
         assert w.dtype == g.dtype
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize(
+    "c,o,k,stride,pad", [(3, 96, 7, 2, 0), (96, 16, 1, 1, 0), (16, 64, 3, 1, 1)]
+)
+def test_conv_integer_uint8_weights_compiled_exactly(c, o, k, stride, pad):
+    """ConvInteger with uint8 weights and zero points (the dynamic models'
+    convolutions, SqueezeNet's shapes), through qnn-canonicalize's
+    conv2d-uint8-weight rule and the int8 kernels: exactly NumPy's integers."""
+    from node_testing import node_model
+
+    from xtvm.reference.relay.conv import conv
+
+    x = RNG.integers(0, 256, (1, c, 15, 15)).astype(np.uint8)
+    w = RNG.integers(0, 256, (o, c, k, k)).astype(np.uint8)
+    inits = {"w": w, "xz": np.array(7, np.uint8), "wz": np.array(131, np.uint8)}
+    model = node_model(
+        "ConvInteger",
+        ["x", "w", "xz", "wz"],
+        {"x": x},
+        inits,
+        opset=10,
+        pads=[pad] * 4,
+        strides=[stride] * 2,
+    )
+    want = conv(
+        x.astype(np.int32) - 7, w.astype(np.int32) - 131, (stride,) * 2, (pad,) * 4
+    )
+    (got,) = run_compiled(model, {"x": x})
+    np.testing.assert_array_equal(got, want)

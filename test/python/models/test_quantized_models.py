@@ -8,8 +8,8 @@ ops), QOperator (QLinearConv and the ``com.microsoft`` QLinear ops) and
 dynamic (DynamicQuantizeLinear + ConvInteger/MatMulInteger). The static
 models end in a DequantizeLinear: their float outputs may differ from
 onnxruntime's by at most one step of its scale. The dynamic models end in a
-float softmax. ResNet-50 (about a minute each: the integer convolutions use
-the generic compute) is marked ``slow``.
+float softmax (see the README's "Quantized models" for what differs).
+ResNet-50 (minutes to compile) is marked ``slow``.
 """
 
 from __future__ import annotations
@@ -96,8 +96,10 @@ def test_quantized_model_matches_onnxruntime(models, name, fmt):
     diff = np.abs(ours.astype(np.float64) - theirs.astype(np.float64)).max()
     if scale is not None:
         assert diff <= scale * 1.0001, f"max |Δ| {diff} > one output step {scale}"
-    else:  # dynamic: a float softmax after run-time quantized layers
-        assert diff <= 1e-2, f"max |Δ| {diff}"
+    else:  # dynamic: a float softmax after run-time quantized layers; a float
+        # rounding difference before a DynamicQuantizeLinear can move one
+        # activation by one step (SqueezeNet: 1.2e-3 with the int8 kernels)
+        assert diff <= 5e-3, f"max |Δ| {diff}"
 
 
 def test_emit_relay_shows_qnn_ops(models, tmp_path):
@@ -115,5 +117,4 @@ def test_emit_relay_shows_qnn_ops(models, tmp_path):
         texts[stage] = out.read_text()
     assert "qnn.conv2d" in texts["relay"] and "qnn.concatenate" in texts["relay"]
     assert "qnn." not in texts["relay-opt"].split("{-#")[0].replace("qnn-", "")
-    assert 'out_dtype = "int32"' in texts["relay-opt"]
-    assert "tensor<1x96x111x111xui8>" in texts["relay-opt"] or "xui8>" in texts["relay-opt"]
+    assert "xui8>" in texts["relay-opt"]  # the activations stay uint8
