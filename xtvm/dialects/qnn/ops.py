@@ -51,7 +51,6 @@ from xtvm.dialects.relay.base import (
     tensor_type,
 )
 from xtvm.dialects.relay.transform import ConcatenateOp as RelayConcatenateOp
-from xtvm.dtypes import dtype_name
 
 QUANTIZED_DTYPES = ("int8", "uint8", "int16", "uint16", "int32")
 """The element types a quantized tensor may have (ONNX's QuantizeLinear)."""
@@ -721,8 +720,3 @@ QNN_OPS = (
     AvgPool2dOp,
 )
 
-
-def element_dtype(value: SSAValue) -> str:
-    """The NumPy dtype name of a tensor value's elements."""
-    assert isinstance(value.type, TensorType)
-    return dtype_name(value.type.element_type)
