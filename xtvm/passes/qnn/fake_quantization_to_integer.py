@@ -296,6 +296,15 @@ class FakeQuantizationToIntegerPass(ModulePass):
     Invariants: every value keeps its type; a rewritten region computes the
     integers onnxruntime's QDQ execution computes (its fused QLinear
     kernels), within one quantization step.
+
+    ```mlir
+    %a = qnn.dequantize %qa, %sa, %za : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+    %b = qnn.dequantize %qb, %sb, %zb : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+    %s = relay.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %q = qnn.quantize %s, %so, %zo {out_dtype = "uint8"} : (tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+    // becomes
+    %q = qnn.add %qa, %qb, %sa, %za, %sb, %zb, %so, %zo : (...) -> tensor<4xui8>
+    ```
     """
 
     name = "qnn-fake-quantization-to-integer"
