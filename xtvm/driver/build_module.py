@@ -72,6 +72,18 @@ def has_graph(module: ModuleOp, entry: str = "main") -> bool:
     return any(isinstance(op, func.FuncOp) and op.sym_name.data == entry for op in module.ops)
 
 
+def check_entry(module: ModuleOp, where: str = "the module") -> None:
+    """A relay module must name its graph function ``@main`` (a module of
+    ``tir.prim_func``s alone is a kernel library and needs none)."""
+    if has_graph(module) or detect_stage(module) not in ("relay", "relay-opt"):
+        return
+    found = [f"@{op.sym_name.data}" for op in module.ops if isinstance(op, func.FuncOp)]
+    raise ValueError(
+        f"{where}: no graph function func.func @main (found: "
+        f"{', '.join(found) or 'no func.func'}); a model's entry must be called @main"
+    )
+
+
 def lower(
     module: ModuleOp,
     params: Mapping[str, object] | None = None,
@@ -93,6 +105,7 @@ def lower(
             raise ValueError("params given, but the module has no graph function @main")
         bind_params(module, params)
     check_not_elided(module)  # a file printed for reading cannot be compiled
+    check_entry(module)
     start = detect_stage(module) if start is None else start
     if stage_index(stage) < stage_index(start):
         raise ValueError(f"the module is at stage '{start}', past the requested '{stage}'")

@@ -336,7 +336,7 @@ class GraphModule(Module):
         else:
             try:
                 given = np.asarray(value, dtype=target.dtype)
-            except (TypeError, ValueError) as err:
+            except (TypeError, ValueError, OverflowError) as err:
                 raise XTVMError(f"set_input: input '{name}': {err}") from None
         if given.shape != target.shape or given.dtype != np.dtype(target.dtype):
             raise XTVMError(

@@ -15,7 +15,7 @@ in a fresh process and whose AOT entry a C program calls (docs/abi.md).
 --emit STAGE prints that stage's IR instead (relay, relay-opt, tir,
 memory-alloc, memory, llvm-dialect, llvm-ir). Every stage but llvm-ir
 parses again with xtvm-opt; its first line is the command that reproduces
-it. The output holds the whole program: the weights are constants in the
+it, its second the xtvm-opt pipeline that takes it to the next stage. The output holds the whole program: the weights are constants in the
 module (--emit relay binds them into @main), large ones as dense_resource
 blobs (xtvm.ir.printing), so compiling the file gives the same model.
 --elide-large-constants[=N] leaves constants of more than N elements out
@@ -31,8 +31,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-
-from xdsl.dialects.builtin import ModuleOp
 
 from xtvm.driver.pipeline import STAGE_NAMES
 from xtvm.ir.printing import ELIDE_DEFAULT
@@ -59,6 +57,7 @@ def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int, ...]]:
 def load_model(path: Path, shapes: dict[str, tuple[int, ...]]):
     """(relay module, params) from an ONNX file or a textual relay module."""
     if path.suffix == ".mlir":
+        from xtvm.driver.build_module import check_entry
         from xtvm.ir.diagnostics import InvalidIRError, verify_module
         from xtvm.ir.parse import parse_module
         from xtvm.ir.resources import check_not_elided
@@ -70,7 +69,7 @@ def load_model(path: Path, shapes: dict[str, tuple[int, ...]]):
         except InvalidIRError as e:
             raise InvalidIRError([d.with_source(text) for d in e.diagnostics]) from None
         check_not_elided(module)
-        check_entry(module, path)
+        check_entry(module, str(path))
         return module, {}
     from xtvm.frontend import from_onnx
 
@@ -87,23 +86,6 @@ def next_stage_comment(stage: str) -> str:
         return ""
     spec = pipeline_string(enabled(stage_steps(after)))
     return f"// next stage ({after}): xtvm-opt FILE -p '{spec}'\n"
-
-
-def check_entry(module: ModuleOp, path: Path) -> None:
-    """A relay module must name its graph function ``@main`` (a module of
-    ``tir.prim_func``s alone is a kernel library and needs none)."""
-    from xdsl.dialects import func
-
-    from xtvm.driver.build_module import has_graph
-    from xtvm.driver.pipeline import detect_stage
-
-    if has_graph(module) or detect_stage(module) not in ("relay", "relay-opt"):
-        return
-    found = [f"@{op.sym_name.data}" for op in module.ops if isinstance(op, func.FuncOp)]
-    raise ValueError(
-        f"{path}: no graph function func.func @main (found: {', '.join(found) or 'no func.func'}); "
-        "a model's entry must be called @main"
-    )
 
 
 def make_parser() -> argparse.ArgumentParser:
