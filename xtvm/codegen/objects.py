@@ -26,6 +26,7 @@ the sha256 of its LLVM IR text and the target.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import re
@@ -179,6 +180,10 @@ class _Work:
 _WORK: _Work | None = None  # what forked workers read
 
 
+def _worker_init() -> None:
+    gc.set_threshold(50_000, 20, 100)  # translation makes many small objects (see compile_gc)
+
+
 def _compile_unit(index: int) -> tuple[int, bytes, bool]:
     work = _WORK
     assert work is not None
@@ -258,7 +263,9 @@ def compile_objects(
                 results[i] = (obj, hit)
         else:
             context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(min(jobs, len(units)), mp_context=context) as pool:
+            with ProcessPoolExecutor(
+                min(jobs, len(units)), mp_context=context, initializer=_worker_init
+            ) as pool:
                 for i, obj, hit in pool.map(_compile_unit, order):
                     results[i] = (obj, hit)
     except BrokenProcessPool as err:

@@ -1,0 +1,100 @@
+"""Compile time, ONNX → exported ``.so``: ``python -m xtvm.bench.compile``.
+
+For each light model (seeded random weights) it runs, each in a fresh
+process, ``from_onnx`` + ``xtvm.build`` + ``export_library`` with an empty
+kernel cache (cold), then again with the cache the first run filled (warm),
+``--repeat`` times each, and prints the median wall time, the median CPU
+time (user + system, the compile's worker processes included: on a shared
+machine the wall time is mostly the other processes' load), the peak
+resident memory (the larger of the process and its workers) and the load
+average. The cache is a temporary ``XTVM_CACHE_DIR``, removed after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+MODELS = ("resnet50", "vgg19", "squeezenet", "bvlc_alexnet")
+
+
+def measure(name: str, path: str) -> dict:
+    """Compile ``name`` to ``path`` once in this process (the child's job)."""
+    from xtvm.bench.timing import light_model
+
+    model, _, _ = light_model(name)  # loading and randomizing weights is not compiling
+    import xtvm
+    from xtvm.frontend import from_onnx
+
+    t0, c0 = time.perf_counter(), os.times()
+    mod, params = from_onnx(model)
+    lib = xtvm.build(mod, params=params)
+    lib.export_library(path)
+    t1, c1 = time.perf_counter(), os.times()
+    cpu = sum(c1[:4]) - sum(c0[:4])  # user, system, children's user, children's system
+    peak = max(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+    )
+    return {"wall_s": t1 - t0, "cpu_s": cpu, "peak_mb": peak / 1024}
+
+
+def _child(name: str, cache: str, path: str) -> dict:
+    env = {**os.environ, "XTVM_CACHE_DIR": cache}
+    proc = subprocess.run(
+        [sys.executable, "-m", "xtvm.bench.compile", "--one", name, "--out", path],
+        capture_output=True, text=True, env=env,
+    )
+    if proc.returncode:
+        lines = proc.stderr.strip().splitlines() or ["(no output)"]
+        return {"error": lines[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _median(runs: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default="resnet50,vgg19")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # child: one compile, JSON out
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(measure(args.one, args.out)))
+        return
+    print(f"# xtvm compile time, ONNX → exported .so, {time.strftime('%Y-%m-%d %H:%M')}, "
+          f"{os.cpu_count()} cores, median of {args.repeat}, load average at start "
+          f"{os.getloadavg()[0]:.1f}")
+    header = ("model", "cache", "wall s", "cpu s", "peak MB", "load")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for name in args.models.split(","):
+        with tempfile.TemporaryDirectory(prefix="xtvm-bench-compile-") as tmp:
+            path = os.path.join(tmp, f"{name}.so")
+            rows = {"cold": [], "warm": []}
+            for i in range(args.repeat):
+                cache = os.path.join(tmp, f"cache{i}")
+                rows["cold"].append(_child(name, cache, path))
+                rows["warm"].append(_child(name, cache, path))
+            for kind, runs in rows.items():
+                failed = [r["error"] for r in runs if "error" in r]
+                if failed:
+                    print(f"| {name} | {kind} | failed: {failed[0]} |", flush=True)
+                    continue
+                print(f"| {name} | {kind} | {_median(runs, 'wall_s'):.1f} | "
+                      f"{_median(runs, 'cpu_s'):.1f} | {max(r['peak_mb'] for r in runs):.0f} | "
+                      f"{os.getloadavg()[0]:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
