@@ -3,15 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, i1, i32, i64
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    UnitAttr,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from xtvm.lowering.tir_to_llvm.types import LoweringError
 
 OpT = TypeVar("OpT", bound=Operation)
+
+# Constants, GEPs and loads are most of a model's llvm ops: they are created
+# from shared (immutable) attributes with `Op.create`, which skips the
+# per-op argument and property checks of IRDL constructors (~5x faster).
+_PTR = llvm.LLVMPointerType()
+_GEP_SSA_INDEX = DenseArrayBase.from_list(i32, [llvm.GEP_USE_SSA_VAL])
+_NO_WRAP = IntegerAttr(0, 32)
+_UNIT = UnitAttr()
+
+
+@lru_cache(maxsize=4096)
+def _int_attr(value: int, ty: IntegerType) -> IntegerAttr:
+    return IntegerAttr(int(value), ty)
 
 
 class Emitter:
@@ -41,10 +64,12 @@ class Emitter:
         assert isinstance(ty, IntegerType)
         if ty == i1:
             value = -1 if value else 0
-        return self.value(llvm.ConstantOp(IntegerAttr(value, ty), ty))
+        attr = _int_attr(value, ty)
+        return self.value(llvm.ConstantOp.create(result_types=[ty], properties={"value": attr}))
 
     def float_const(self, value: float, ty: Attribute) -> SSAValue:
-        return self.value(llvm.ConstantOp(FloatAttr(value, ty), ty))  # type: ignore[arg-type]
+        attr = FloatAttr(value, ty)  # type: ignore[arg-type]  (not cached: 0.0 == -0.0)
+        return self.value(llvm.ConstantOp.create(result_types=[ty], properties={"value": attr}))
 
     def icmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         flag = IntegerAttr(llvm.ICmpPredicateFlag(predicate).to_int(), i64)
@@ -58,8 +83,14 @@ class Emitter:
 
     def gep(self, base: SSAValue, index: SSAValue, element: Attribute) -> SSAValue:
         """`&base[index]` over elements of type `element` (inbounds)."""
+        properties = {
+            "rawConstantIndices": _GEP_SSA_INDEX,
+            "elem_type": element,
+            "noWrapFlags": _NO_WRAP,
+            "inbounds": _UNIT,
+        }
         return self.value(
-            llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], element, ssa_indices=[index], inbounds=True)
+            llvm.GEPOp.create(operands=[base, index], result_types=[_PTR], properties=properties)
         )
 
     def byte_gep(self, base: SSAValue, offset: int) -> SSAValue:
