@@ -82,7 +82,8 @@ class KernelCache:
         if len(raw) >= _HEADER.size:
             magic, size, digest = _HEADER.unpack_from(raw)
             payload = raw[_HEADER.size :]
-            if magic == _MAGIC and size == len(payload) and hashlib.sha256(payload).digest() == digest:
+            intact = size == len(payload) and hashlib.sha256(payload).digest() == digest
+            if magic == _MAGIC and intact:
                 return payload
         try:
             path.unlink()

@@ -149,7 +149,8 @@ def unit_ir(
             _convert_global(op, m)
             value = m.get_global(name)
             if value.linkage in ("external", "internal", "private"):
-                value.linkage = ""  # a definition's default (xDSL's "external" reads as a declaration)
+                # a definition's default (xDSL's "external" reads as a declaration)
+                value.linkage = ""
         else:
             ir.GlobalVariable(m, convert_type(op.global_type), name=name)
         if internal and not data:
@@ -257,7 +258,7 @@ def compile_objects(
     order = sorted(range(len(units)), key=lambda i: -units[i].ops)  # largest first
     results: dict[int, tuple[bytes, bool]] = {}
     try:
-        if jobs <= 1 or len(units) <= 1:
+        if jobs <= 1 or len(units) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
             for i in order:
                 _, obj, hit = _compile_unit(i)
                 results[i] = (obj, hit)
@@ -269,7 +270,9 @@ def compile_objects(
                 for i, obj, hit in pool.map(_compile_unit, order):
                     results[i] = (obj, hit)
     except BrokenProcessPool as err:
-        raise CodegenError(f"a code generation worker died ({err}); LLVM may have aborted") from None
+        raise CodegenError(
+            f"a code generation worker died ({err}); LLVM may have aborted"
+        ) from None
     finally:
         _WORK = None
     refs = set().union(*(u.refs for u in units))

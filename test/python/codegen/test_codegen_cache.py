@@ -84,13 +84,15 @@ def test_cached_build_runs_and_exports(tmp_path: Path, monkeypatch: pytest.Monke
         gmod = lib["default"](xtvm.cpu(0))
         gmod.set_input(0, x)
         gmod.run()
-        np.testing.assert_allclose(gmod.get_output(0).numpy(), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+        want = _reference(x, w1, w2)
+        np.testing.assert_allclose(gmod.get_output(0).numpy(), want, rtol=1e-4, atol=1e-4)
     path = tmp_path / "mlp.so"
     lib.export_library(path)
     gmod = xtvm.runtime.load_module(path)["default"](xtvm.cpu(0))
     gmod.set_input(0, x)
     gmod.run()
-    np.testing.assert_allclose(gmod.get_output(0).numpy(), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    want = _reference(x, w1, w2)
+    np.testing.assert_allclose(gmod.get_output(0).numpy(), want, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "garbage"])
