@@ -103,6 +103,7 @@ NAMES = [
     "conv2d_uint8_weight",
     "conv2d_int8_weight",
     "conv2d_uint8_weight_128",
+    "scalar",
 ]
 
 

@@ -109,7 +109,8 @@ class _Builder:
     def params(self, root: Operation, data: SSAValue) -> tuple[SSAValue, SSAValue]:
         """The scale and zero point of a quantize or dequantize, as they
         broadcast against ``data``."""
-        axis, rank = root.attrs["axis"] % len(_shape(data)), len(_shape(data))
+        rank = len(_shape(data))
+        axis = root.attrs["axis"] % rank if rank else 0  # a scalar: per-tensor
         scale, zp = root.operands[1], root.operands[2]
         if root.attrs["block_size"]:
             size, bs = _shape(data)[axis], root.attrs["block_size"]

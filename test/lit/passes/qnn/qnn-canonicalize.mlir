@@ -205,3 +205,13 @@ func.func @conv2d_uint8_weight_128(%x: tensor<1x4x5x5xui8>, %w: tensor<4x4x3x3xu
   %y = qnn.conv2d %x, %w, %xz, %wz, %s, %s {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x4x5x5xui8>, tensor<4x4x3x3xui8>, tensor<ui8>, tensor<ui8>, tensor<f32>, tensor<f32>) -> tensor<1x4x5x5xi32>
   func.return %y : tensor<1x4x5x5xi32>
 }
+
+// Rules quantize and dequantize on a scalar (rank 0; the axis means nothing).
+// CHECK-LABEL: func.func @scalar
+// CHECK:      relay.divide %x, %s : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// CHECK:      relay.multiply %{{.*}}, %s : (tensor<f32>, tensor<f32>) -> tensor<f32>
+func.func @scalar(%x: tensor<f32>, %s: tensor<f32>, %z: tensor<ui8>) -> tensor<f32> {
+  %q = qnn.quantize %x, %s, %z {out_dtype = "uint8"} : (tensor<f32>, tensor<f32>, tensor<ui8>) -> tensor<ui8>
+  %y = qnn.dequantize %q, %s, %z : (tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<f32>
+  func.return %y : tensor<f32>
+}
