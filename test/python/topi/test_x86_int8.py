@@ -55,6 +55,8 @@ CONVS = {
     "partial-row-tile-odd-channels": (10, 16, 9, 37, 3, (1, 1), (0, 1, 2, 1), (1, 1)),
     "dilated": (8, 16, 10, 10, 3, (1, 1), (2, 2, 2, 2), (2, 2)),
     "block-of-8-ymm": (12, 24, 7, 7, 1, (1, 1), (0, 0, 0, 0), (1, 1)),
+    "1x1-pixel-vectors": (20, 32, 8, 6, 1, (1, 1), (0, 0, 0, 0), (1, 1)),
+    "1x1-pixel-vectors-block-of-8": (8, 24, 4, 6, 1, (1, 1), (0, 0, 0, 0), (1, 1)),
 }
 
 
@@ -103,7 +105,7 @@ def test_u8_s8_conv2d_is_exact(name):
 
 
 @needs_vnni
-@pytest.mark.parametrize("name", ["3x3-row-fits", "7x7-stride2-3-channels"])
+@pytest.mark.parametrize("name", ["3x3-row-fits", "7x7-stride2-3-channels", "1x1-pixel-vectors"])
 def test_u8_s8_conv2d_fused_with_requantize_is_exact(name):
     """conv, a per-channel i32 correction, the int64 fixed-point requantize,
     clip and cast to u8: one kernel, bit-exact."""

@@ -182,6 +182,8 @@ class VectorBody:
         self.loop_ops = set(op.body.block.ops)
         self.ramps: dict[SSAValue, Ramp] = {op.induction_var: Ramp(body.get(op.lb), 1)}
         self.vectors: dict[SSAValue, SSAValue] = {}
+        self.ramp_vectors: dict[SSAValue, SSAValue] = {}
+        """Ramps materialised as vectors (for an op with no ramp form)."""
         # products that only feed an addf: emitted as part of its fmuladd
         # (or, if that sum turns out uniform, right before it)
         self.deferred: set[Operation] = {
@@ -217,12 +219,14 @@ class VectorBody:
         broadcast, ramps materialised as `broadcast(base) + [0, s, 2s, ...]`."""
         if value in self.vectors:
             return self.vectors[value]
-        if value in self.ramps:
-            ramp = self.ramps[value]
-            base = self.broadcast(ramp.base)
-            vec = self.em.value(llvm.AddOp(base, self.lane_offsets(ramp.stride, ramp.base.type)))
-        else:
-            vec = self.broadcast(self.body.get(value))
+        if value in self.ramps:  # cached apart: the value stays a ramp for addressing
+            if value not in self.ramp_vectors:
+                ramp = self.ramps[value]
+                base = self.broadcast(ramp.base)
+                offsets = self.lane_offsets(ramp.stride, ramp.base.type)
+                self.ramp_vectors[value] = self.em.value(llvm.AddOp(base, offsets))
+            return self.ramp_vectors[value]
+        vec = self.broadcast(self.body.get(value))
         self.vectors[value] = vec
         return vec
 

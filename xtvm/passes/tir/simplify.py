@@ -225,6 +225,47 @@ class DivModByBound(RewritePattern):
                 return
 
 
+class DivModRecombine(RewritePattern):
+    """`x + (q / c) * c + q % c` -> `x + q` (unsigned division and remainder,
+    either operand order): the flattened index of two loops fused back into
+    one, so that a vectorized fused loop addresses memory as a ramp."""
+
+    @staticmethod
+    def _scaled_quotient(value: SSAValue, q: SSAValue, c: int) -> bool:
+        """Whether ``value`` is ``(q / c) * c``."""
+        mul = value.owner
+        if not isinstance(mul, arith.MuliOp):
+            return False
+        for quotient, factor in (mul.operands, mul.operands[::-1]):
+            div = quotient.owner
+            if (
+                isinstance(div, arith.DivUIOp)
+                and div.lhs == q
+                and _const(div.rhs) == c
+                and _const(factor) == c
+            ):
+                return True
+        return False
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, arith.AddiOp):
+            return
+        for first, rem in (op.operands, op.operands[::-1]):
+            remainder = rem.owner
+            if not isinstance(remainder, arith.RemUIOp) or _const(remainder.rhs) is None:
+                continue
+            q, c = remainder.lhs, _const(remainder.rhs)
+            if self._scaled_quotient(first, q, c):
+                rewriter.replace(op, [], [q])
+                return
+            inner = first.owner
+            if isinstance(inner, arith.AddiOp):
+                for x, scaled in (inner.operands, inner.operands[::-1]):
+                    if self._scaled_quotient(scaled, q, c):
+                        rewriter.replace(op, [arith.AddiOp(x, q)])
+                        return
+
+
 class FoldSelect(RewritePattern):
     """`select(true, x, y)` -> x, `select(false, x, y)` -> y, `select(c, x, x)` -> x."""
 
@@ -312,6 +353,7 @@ SIMPLIFY_PATTERNS: tuple[RewritePattern, ...] = (
     BoundDecidedCompare(),
     BoundDecidedMinMax(),
     DivModByBound(),
+    DivModRecombine(),
     FoldSelect(),
     FoldIntCast(),
     TrivialLoop(),
@@ -330,7 +372,8 @@ class TirSimplifyPass(ModulePass):
     zero left alone); identities (x+0, x*1, x*0, x-x, ...); constants moved
     right and reassociated ((x*c1)*c2, (x+c1)+c2, (x+c1)*c2, x-c -> x+(-c));
     comparisons, min/max, division and remainder decided by constant bounds
-    from loop ranges (`xtvm.arith`); `select` on constants; loops of extent
+    from loop ranges (`xtvm.arith`); `x + (q / c) * c + q % c` -> `x + q`
+    (unsigned); `select` on constants; loops of extent
     0 erased and of extent 1 replaced by their body with the loop variable
     substituted; `tir.if` on a constant condition resolved; `tir.assert` of
     true erased. Then dead pure ops are removed and equal expressions are

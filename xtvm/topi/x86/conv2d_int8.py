@@ -32,7 +32,10 @@ register, and the vectorizer emits the intrinsic on ``<16 x i32>``::
 
 The write-back runs across the channels too: the epilogue works on whole
 vectors and each pixel's 16 channels are stored at their NCHW addresses
-(transposing the tile lane by lane into rows cost more).
+(transposing the tile lane by lane into rows cost more). A 1×1 stride-1
+convolution over a plane of a multiple of 16 pixels (ResNet's 56² and 28²)
+runs the vectors along the pixels instead (:func:`_schedule_pixel_vectors`),
+so that the epilogue's loads and stores are whole rows.
 
 The epilogue (zero-point corrections, requantization, clip and cast) runs
 on the tile while it is hot, as for the float kernels. On targets without
@@ -144,7 +147,11 @@ def conv2d_int8_packed(
         fcompute,
         name="T_conv2d_int8",
         tag="conv2d_int8_packed",
-        attrs={"schedule": schedule_conv2d_int8_packed, "block": b},
+        attrs={
+            "schedule": schedule_conv2d_int8_packed,
+            "block": b,
+            "pointwise": (kh, kw, sh, sw) == (1, 1, 1, 1) and not any(padding),
+        },
     )
 
 
@@ -174,6 +181,36 @@ def accumulate_into_call(func, callee: str) -> int:
     return folded
 
 
+def _schedule_pixel_vectors(sch, conv: te.Tensor, out: te.Tensor) -> None:
+    """A 1×1 stride-1 convolution over a plane of a multiple of ``b``
+    pixels: the rows fused into one pixel axis (``tir-simplify`` folds the
+    row and column back into its index), ``b`` pixels a vector, the weight
+    word broadcast; the epilogue then loads and stores whole vectors of
+    pixels::
+
+        parallel for (n, fo) fused:
+          for po:                                  # b-pixel tiles of the plane
+            acc[b][b] = 0
+            for rc4:
+              for fi in b (unrolled):
+                for pi in b (vectorized):          # acc[fi] = vpdpbusd(acc[fi], in[rc4, p : p+b], bcast(w[fo, rc4, 0, 0, fi]))
+            for fi in b (unrolled):
+              for pi in b (vectorized):            # out[n, f, p : p+b] = epilogue(acc[fi])
+    """
+    n, f, y, x = sch.get_loops(out.name)
+    block = conv.op.attrs["block"]
+    fo, fi = sch.split(f, [None, block])
+    po, pi = sch.split(sch.fuse(y, x), [None, block])
+    sch.reorder(n, fo, po, fi, pi)
+    tile = sch.fuse(n, fo)
+    vectorize_tile(sch, sch.cache_write(out.name, po))
+    accumulate_into_call(sch.func, VPDPBUSD[block])
+    if use_threads():
+        sch.parallel(tile)
+    words = conv.op.input_tensors[0]
+    schedule_injective(sch, words)
+
+
 def schedule_conv2d_int8_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
     """The register-blocked schedule (see the module) of the kernel's one
     output, whose loop nest computes ``conv`` (attached) and its epilogue."""
@@ -182,6 +219,9 @@ def schedule_conv2d_int8_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tenso
     (out,) = outputs
     n, f, y, x = sch.get_loops(out.name)
     width, block = out.shape[3], conv.op.attrs["block"]
+    if conv.op.attrs["pointwise"] and (out.shape[2] * width) % block == 0:
+        _schedule_pixel_vectors(sch, conv, out)
+        return
     fo, fi = sch.split(f, [None, block])
     xo, xi = sch.split(x, [None, row_block(width)])
     sch.reorder(n, fo, y, xo, xi, fi)

@@ -163,3 +163,30 @@ tir.prim_func @constant_if(%A: memref<8xf32>) {
   tir.assert %f, "always fails"
   tir.return
 }
+
+// The flattened index of two loops fused back into one: x + (q / c) * c + q % c
+// is x + q, so that the fused loop addresses memory as a ramp.
+// CHECK-LABEL: tir.prim_func @div_mod_recombine(%A: memref<128xf32>, %B: memref<64xf32>, %x: index) {
+// (The remainder stays, unused: arith's division ops are not marked pure.)
+// CHECK:         tir.for %q = %c0 to %c64 kind "serial" {
+// CHECK-NOT:       arith.divui
+// CHECK:           %[[I:.*]] = arith.addi %x, %q : index
+// CHECK-NEXT:      %[[V:.*]] = tir.load %A[%[[I]]] : memref<128xf32>
+// CHECK-NEXT:      tir.store %[[V]], %B[%q] : memref<64xf32>
+tir.prim_func @div_mod_recombine(%A: memref<128xf32>, %B: memref<64xf32>, %x: index) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  tir.for %q = %c0 to %c64 kind "serial" {
+    %row = arith.divui %q, %c8 : index
+    %col = arith.remui %q, %c8 : index
+    %r8 = arith.muli %row, %c8 : index
+    %base = arith.addi %x, %r8 : index
+    %i = arith.addi %base, %col : index
+    %j0 = arith.muli %row, %c8 : index
+    %j = arith.addi %j0, %col : index
+    %v = tir.load %A[%i] : memref<128xf32>
+    tir.store %v, %B[%j] : memref<64xf32>
+  }
+  tir.return
+}
