@@ -104,6 +104,15 @@ def _dense(root, x, sx, zx, w, sw, zw, b=None) -> list[Operation]:
     return _requantized(ops, acc, scale.result, root.scale, root.zero_point, rank - 1)
 
 
+def _per_output_channel(dq_w: qnn.DequantizeOp) -> bool:
+    """A weight's parameters are per-tensor or along axis 0 (its output
+    channels), as qnn.conv2d and qnn.dense take them."""
+    if dq_w.attrs["block_size"]:
+        return False
+    rank = len(dq_w.data.type.get_shape())  # type: ignore[attr-defined]
+    return _per_tensor(dq_w.scale, dq_w.zero_point) or dq_w.attrs["axis"] % rank == 0
+
+
 def _int_conv(conv) -> bool:
     return conv.attrs.get("out_dtype") is None
 
@@ -150,6 +159,22 @@ def _avg(root, pool, x, sx, zx) -> list[Operation]:
     return [qnn.AvgPool2dOp(x, sx, zx, root.scale, root.zero_point, **attrs)]
 
 
+def _axis_of(root: qnn.QuantizeOp, dq: qnn.DequantizeOp) -> int:
+    """The axis of the per-axis parameters of ``dq`` or ``root`` (that of
+    ``root`` when both are per-tensor)."""
+    return dq.attrs["axis"] if not _per_tensor(dq.scale, dq.zero_point) else root.attrs["axis"]
+
+
+def _same_axis(root: qnn.QuantizeOp, dq_x: qnn.DequantizeOp) -> bool:
+    """Neither is block-wise, and per-axis parameters on both share the axis."""
+    if root.attrs["block_size"] or dq_x.attrs["block_size"]:
+        return False
+    if _per_tensor(root.scale, root.zero_point) or _per_tensor(dq_x.scale, dq_x.zero_point):
+        return True
+    rank = len(dq_x.data.type.get_shape())  # type: ignore[attr-defined]
+    return root.attrs["axis"] % rank == dq_x.attrs["axis"] % rank
+
+
 def _q(inner: Pat) -> Pat:
     return Pat(qnn.QuantizeOp, inner, "so", "zo")
 
@@ -157,28 +182,41 @@ def _q(inner: Pat) -> Pat:
 RULES: list[Rule] = [
     rewrite(
         _q(Pat(BiasAddOp, Pat(Conv2dOp, _dq("x"), _dq("w"), name="conv"), _dq("b"))),
-        when=[_int_conv, lambda b: _int32(b), lambda sx, zx: _per_tensor(sx, zx)],
+        when=[
+            _int_conv,
+            lambda b: _int32(b),
+            lambda sx, zx: _per_tensor(sx, zx),
+            lambda dq_w: _per_output_channel(dq_w),
+        ],
         to=_conv,
         name="conv2d-bias",
         doc="q(bias_add(conv2d(dq(x), dq(w)), dq(b))) = requantize(qnn.conv2d(x, w) + b)",
     ),
     rewrite(
         _q(Pat(Conv2dOp, _dq("x"), _dq("w"), name="conv")),
-        when=[_int_conv, lambda sx, zx: _per_tensor(sx, zx)],
+        when=[
+            _int_conv,
+            lambda sx, zx: _per_tensor(sx, zx),
+            lambda dq_w: _per_output_channel(dq_w),
+        ],
         to=lambda root, conv, x, sx, zx, w, sw, zw: _conv(root, conv, x, sx, zx, w, sw, zw),
         name="conv2d",
         doc="q(conv2d(dq(x), dq(w))) = requantize(qnn.conv2d(x, w))",
     ),
     rewrite(
         _q(Pat(AddOp, Pat(DenseOp, _dq("x"), _dq("w")), _dq("b"))),
-        when=[lambda b: _int32(b), lambda sx, zx: _per_tensor(sx, zx)],
+        when=[
+            lambda b: _int32(b),
+            lambda sx, zx: _per_tensor(sx, zx),
+            lambda dq_w: _per_output_channel(dq_w),
+        ],
         to=_dense,
         name="dense-bias",
         doc="q(dense(dq(x), dq(w)) + dq(b)) = requantize(qnn.dense(x, w) + b)",
     ),
     rewrite(
         _q(Pat(DenseOp, _dq("x"), _dq("w"))),
-        when=[lambda sx, zx: _per_tensor(sx, zx)],
+        when=[lambda sx, zx: _per_tensor(sx, zx), lambda dq_w: _per_output_channel(dq_w)],
         to=lambda root, x, sx, zx, w, sw, zw: _dense(root, x, sx, zx, w, sw, zw),
         name="dense",
         doc="q(dense(dq(x), dq(w))) = requantize(qnn.dense(x, w))",
@@ -234,11 +272,12 @@ RULES: list[Rule] = [
     ),
     rewrite(
         _q(_dq("x")),
-        to=lambda root, x, sx, zx, so, zo: qnn.RequantizeOp(
-            x, sx, zx, so, zo, axis=root.attrs["axis"], out_dtype=root.attrs["out_dtype"]
+        when=[_same_axis],
+        to=lambda root, dq_x, x, sx, zx, so, zo: qnn.RequantizeOp(
+            x, sx, zx, so, zo, axis=_axis_of(root, dq_x), out_dtype=root.attrs["out_dtype"]
         ),
         name="quantize-dequantize",
-        doc="q(dq(x)) = requantize(x)",
+        doc="q(dq(x)) = requantize(x), when no block-wise and one axis for per-axis parameters",
     ),
 ]
 

@@ -153,3 +153,30 @@ func.func @near_misses(%q: tensor<1x2x4x4xui8>, %sc: tensor<2xf32>, %zc: tensor<
   %dcq = qnn.quantize %dc, %s, %z {out_dtype = "uint8"} : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
   func.return %aq, %mq, %rq, %flq, %pq, %gq, %cq, %kq, %deq, %dcq : tensor<1x2x4x4xui8>, tensor<1x2x3x3xui8>, tensor<1x32xui8>, tensor<1x32xui8>, tensor<1x2x3x3xui8>, tensor<1x2x1x1xui8>, tensor<1x2x4x4xui8>, tensor<1x4x4x4xui8>, tensor<2x3xui8>, tensor<2x3xui8>
 }
+
+// Rule quantize-dequantize with per-axis dequantize parameters along axis 0: the
+// requantize takes that axis. Near miss: block-wise parameters stay as they are.
+// CHECK-LABEL: func.func @quantize_dequantize_axes
+// CHECK:      qnn.requantize %q, %sc, %zc, %s, %z {axis = 0 : i64, out_dtype = "uint8"}
+// CHECK:      qnn.dequantize %q, %sb, %zb {block_size = 2 : i64}
+// CHECK:      qnn.quantize
+func.func @quantize_dequantize_axes(%q: tensor<3x4xui8>, %sc: tensor<3xf32>, %zc: tensor<3xui8>, %s: tensor<f32>, %z: tensor<ui8>, %sb: tensor<3x2xf32>, %zb: tensor<3x2xui8>) -> (tensor<3x4xui8>, tensor<3x4xui8>) {
+  %x = qnn.dequantize %q, %sc, %zc {axis = 0 : i64} : (tensor<3x4xui8>, tensor<3xf32>, tensor<3xui8>) -> tensor<3x4xf32>
+  %y = qnn.quantize %x, %s, %z {out_dtype = "uint8"} : (tensor<3x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<3x4xui8>
+  %b = qnn.dequantize %q, %sb, %zb {block_size = 2 : i64} : (tensor<3x4xui8>, tensor<3x2xf32>, tensor<3x2xui8>) -> tensor<3x4xf32>
+  %c = qnn.quantize %b, %s, %z {out_dtype = "uint8"} : (tensor<3x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<3x4xui8>
+  func.return %y, %c : tensor<3x4xui8>, tensor<3x4xui8>
+}
+
+// Near miss of rule conv2d: the weight's parameters along its input channels
+// (axis 1), which qnn.conv2d does not take.
+// CHECK-LABEL: func.func @conv2d_weight_axis
+// CHECK-NOT:  qnn.conv2d
+// CHECK:      relay.nn.conv2d
+func.func @conv2d_weight_axis(%q: tensor<1x3x6x6xui8>, %w: tensor<3x3x3x3xi8>, %s: tensor<f32>, %z: tensor<ui8>, %sw: tensor<3xf32>, %zw: tensor<3xi8>) -> tensor<1x3x4x4xui8> {
+  %x = qnn.dequantize %q, %s, %z : (tensor<1x3x6x6xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x6x6xf32>
+  %wf = qnn.dequantize %w, %sw, %zw {axis = 1 : i64} : (tensor<3x3x3x3xi8>, tensor<3xf32>, tensor<3xi8>) -> tensor<3x3x3x3xf32>
+  %c = relay.nn.conv2d %x, %wf : (tensor<1x3x6x6xf32>, tensor<3x3x3x3xf32>) -> tensor<1x3x4x4xf32>
+  %y = qnn.quantize %c, %s, %z {out_dtype = "uint8"} : (tensor<1x3x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x3x4x4xui8>
+  func.return %y : tensor<1x3x4x4xui8>
+}
