@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,7 @@ class DataGlobal:
     and whether it is read-only."""
 
     name: str
-    data: bytes | None
+    data: bytes | memoryview | None
     size: int
     alignment: int
     constant: bool
@@ -174,6 +174,57 @@ class PlacedData:
     def address(self, name: str) -> int:
         return self.arrays[name].ctypes.data
 
+    def views(self, data: list[DataGlobal]) -> list[DataGlobal]:
+        """``data`` with each constant's bytes read from the placed copy, so
+        an exporter holds no second copy of the weights."""
+        return [
+            item if item.data is None else replace(item, data=memoryview(self.arrays[item.name]))
+            for item in data
+        ]
+
+
+def write_assembly(data: list[DataGlobal], asm_path: str, blob_path: str) -> None:
+    """Write the assembler file defining every data global (exported,
+    aligned) at ``asm_path`` and the one binary file its ``.incbin``s read at
+    ``blob_path``, streaming each constant (no copy of all the data)."""
+    quoted = blob_path.replace('"', '\\"')
+    lines = []
+    offset = 0
+    with open(blob_path, "wb") as blob:
+        for item in data:
+            if item.data is None:
+                lines += _bss_lines(item)
+                continue
+            pad = (-offset) % 64
+            blob.write(bytes(pad))
+            offset += pad
+            blob.write(item.data)
+            lines += [
+                f'    .section .rodata.{item.name},"a",@progbits',
+                f"    .globl {item.name}",
+                f"    .type {item.name},@object",
+                f"    .balign {max(item.alignment, 1)}",
+                f"{item.name}:",
+                f'    .incbin "{quoted}", {offset}, {item.size}',
+                f"    .size {item.name}, {item.size}",
+            ]
+            offset += item.size
+    lines.append('    .section .note.GNU-stack,"",@progbits')
+    with open(asm_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def _bss_lines(item: DataGlobal) -> list[str]:
+    return [
+        f'    .section .bss.{item.name},"aw",@nobits',
+        f"    .globl {item.name}",
+        f"    .type {item.name},@object",
+        f"    .balign {max(item.alignment, 1)}",
+        f"{item.name}:",
+        f"    .zero {item.size}",
+        f"    .size {item.name}, {item.size}",
+    ]
+
 
 def assembly(data: list[DataGlobal], blob_path: str) -> tuple[str, bytes]:
     """An assembler file defining every data global (exported, aligned), and
@@ -218,4 +269,5 @@ __all__ = [
     "is_data_global",
     "read_metadata",
     "split_data",
+    "write_assembly",
 ]

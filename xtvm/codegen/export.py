@@ -17,7 +17,7 @@ import tempfile
 
 from xdsl.dialects.builtin import ModuleOp
 
-from xtvm.codegen.data import DataGlobal, assembly, data_globals, read_metadata
+from xtvm.codegen.data import DataGlobal, data_globals, read_metadata, write_assembly
 from xtvm.codegen.llvm_ir import CodegenError, compile_module, uses_openmp
 from xtvm.codegen.objects import CompiledObjects, compile_objects
 from xtvm.target import Target
@@ -78,12 +78,7 @@ def link_library(
             with open(objects[-1], "wb") as f:
                 f.write(code)
         asm = os.path.join(tmp, "data.s")
-        blob_path = os.path.join(tmp, "data.bin")
-        text, blob = assembly(data, blob_path.replace('"', '\\"'))
-        with open(blob_path, "wb") as f:
-            f.write(blob)
-        with open(asm, "w") as f:
-            f.write(text)
+        write_assembly(data, asm, os.path.join(tmp, "data.bin"))
         libraries = ["-lgomp"] if compiled.uses_openmp else []
         command = [compiler, "-shared", "-o", os.fspath(path), *objects, asm, *libraries, "-lm"]
         result = subprocess.run(command, capture_output=True, text=True)

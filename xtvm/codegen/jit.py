@@ -63,8 +63,9 @@ def jit(
     addresses = {name: engine.get_function_address(name) for name in compiled.functions}
     addresses.update({name: placed.address(name) for name in placed.arrays})
     arrays = params_at(found, addresses.get, placed)
+    exported = placed.views(data)  # the IR's copy of the weights may go
 
     def exporter(path: str) -> None:
-        link_library(compiled, data, path)
+        link_library(compiled, exported, path)
 
     return Module.from_addresses(addresses, found, arrays, (engine, placed), exporter)
