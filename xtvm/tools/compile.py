@@ -76,6 +76,21 @@ def load_model(path: Path, shapes: dict[str, tuple[int, ...]]):
     return from_onnx(str(path), shape=shapes or None)
 
 
+def check_writable(path: Path | None) -> None:
+    """An output file that cannot be written is an error before any work."""
+    import os
+
+    if path is None:
+        return
+    if path.is_dir():
+        raise ValueError(f"cannot write '{path}': it is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"cannot write '{path}': the directory '{parent}' does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"cannot write '{path}': permission denied")
+
+
 def next_stage_comment(stage: str) -> str:
     """The comment line giving the ``xtvm-opt`` pipeline from ``stage`` to the
     next stage (with the passes the active ``PassContext`` enables), or ""."""
@@ -179,6 +194,8 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
     from xtvm.target import Target
     from xtvm.transform import PassContext
 
+    for path in (args.output, args.header):
+        check_writable(path)  # before the compile, not after it
     module, params = load_model(args.model, parse_shapes(args.shape))
     with PassContext(opt_level=args.opt_level), Target.of(args.target):
         if args.emit is None:

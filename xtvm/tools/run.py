@@ -5,7 +5,11 @@ xtvm-run model.so --input data=x.npy [--output out.npz] [--repeat 20] [--fill ra
 ```
 Uses only the runtime (no compiler import), as a deployment would. The
 ``--output`` file holds one array per model output, named as the model
-names it (``np.load("out.npz")["output"]``).
+names it (``np.load("out.npz")["output"]``). An input file is a ``.npy``
+array, or an ``.npz`` archive holding one array or one named like the input.
+
+The model runs in a child process, so a crash inside generated code (a
+signal) is an error message naming the signal, not a dead shell session.
 """
 
 from __future__ import annotations
@@ -31,7 +35,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--fill", choices=["none", "random", "zeros"], default="none",
         help="fill inputs not given with --input (default: they are an error)",
     )
+    parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if not args.in_process:
+        sys.exit(run_isolated(list(sys.argv[1:] if argv is None else argv)))
     try:
         run(args)
     except (ValueError, OSError) as e:
@@ -44,6 +51,46 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"xtvm-run: error: {e}", file=sys.stderr)
             sys.exit(1)
         raise
+
+
+def run_isolated(argv: list[str]) -> int:
+    """Run ``xtvm-run`` in a child process; a signal becomes a message."""
+    import signal
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-m", "xtvm.tools.run", "--in-process", *argv])
+    if result.returncode >= 0:
+        return result.returncode
+    try:
+        name = signal.Signals(-result.returncode).name
+    except ValueError:
+        name = f"signal {-result.returncode}"
+    print(
+        f"xtvm-run: error: the model crashed inside its generated code ({name}); "
+        "the library or its inputs are broken (load only libraries you trust)",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def load_input(name: str, path: str) -> np.ndarray:
+    """The array of ``--input NAME=path``: a ``.npy`` file, or an ``.npz``
+    archive holding one array or one named ``NAME``."""
+    try:
+        loaded = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as err:
+        raise ValueError(f"--input {name}={path}: not a .npy or .npz file ({type(err).__name__})") from None
+    if not isinstance(loaded, np.lib.npyio.NpzFile):
+        return loaded
+    with loaded:
+        if name in loaded.files:
+            return loaded[name]
+        if len(loaded.files) == 1:
+            return loaded[loaded.files[0]]
+        raise ValueError(
+            f"--input {name}={path}: the .npz archive holds {len(loaded.files)} arrays "
+            f"({', '.join(loaded.files)}) and none is named '{name}'"
+        )
 
 
 def run(args: argparse.Namespace) -> None:
@@ -62,7 +109,7 @@ def run(args: argparse.Namespace) -> None:
     unknown = [name for name in paths if name not in shapes]
     if unknown:  # before any file is read, and even when --fill gives the rest
         raise ValueError(f"unknown inputs {unknown}; the model takes {list(shapes)}")
-    given = {name: np.load(path) for name, path in paths.items()}
+    given = {name: load_input(name, path) for name, path in paths.items()}
     rng = np.random.default_rng(0)
     for name in shapes:
         if name in given:
