@@ -220,8 +220,9 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
             else:
                 module = lower(module, params, args.emit)
             text = module_text(module, elide_larger_than=args.elide_large_constants)
+        after = next_stage_comment(args.emit)  # the passes this PassContext enables
     comment = ";" if args.emit == "llvm-ir" else "//"
-    out = f"{comment} {command}\n{next_stage_comment(args.emit)}{text}"
+    out = f"{comment} {command}\n{after}{text}"
     if args.output:
         args.output.write_text(out)
     else:
