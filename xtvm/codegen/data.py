@@ -214,6 +214,82 @@ def write_assembly(data: list[DataGlobal], asm_path: str, blob_path: str) -> Non
         f.write("\n".join(lines) + "\n")
 
 
+def write_data_object(data: list[DataGlobal], path: str) -> None:
+    """Write an x86-64 ELF relocatable object defining every data global
+    (exported, aligned): constants in ``.rodata.xtvm``, zeroed ones in
+    ``.bss.xtvm``, each constant's bytes written once, straight from memory
+    (what :func:`write_assembly` + ``as`` do, without the assembler's copy)."""
+    import struct
+
+    rodata: list[tuple[DataGlobal, int]] = []
+    bss: list[tuple[DataGlobal, int]] = []
+    ro_size = bss_size = 0
+    for item in data:
+        align = max(item.alignment, 64)
+        if item.data is None:
+            bss_size += (-bss_size) % align
+            bss.append((item, bss_size))
+            bss_size += item.size
+        else:
+            ro_size += (-ro_size) % align
+            rodata.append((item, ro_size))
+            ro_size += item.size
+    shstrtab = b"\0.rodata.xtvm\0.bss.xtvm\0.symtab\0.strtab\0.shstrtab\0.note.GNU-stack\0"
+    strtab = bytearray(b"\0")
+    symbols = [bytes(24)]  # the null symbol
+    for section, items in ((1, rodata), (2, bss)):
+        for item, offset in items:
+            name = len(strtab)
+            strtab += item.name.encode() + b"\0"
+            # st_name, st_info (GLOBAL << 4 | OBJECT), st_other, st_shndx, st_value, st_size
+            symbols.append(struct.pack("<IBBHQQ", name, 0x11, 0, section, offset, item.size))
+    symtab = b"".join(symbols)
+    header_size = 64
+    max_align = max([64] + [item.alignment for item in data])
+    ro_offset = (header_size + max_align - 1) // max_align * max_align
+    sym_offset = (ro_offset + ro_size + 7) // 8 * 8
+    str_offset = sym_offset + len(symtab)
+    shstr_offset = str_offset + len(strtab)
+    sh_offset = (shstr_offset + len(shstrtab) + 7) // 8 * 8
+
+    def section(name, kind, flags, offset, size, link=0, info=0, align=1, entsize=0):
+        return struct.pack(
+            "<IIQQQQIIQQ", name, kind, flags, 0, offset, size, link, info, align, entsize
+        )
+
+    names = {n: shstrtab.index(b"\0" + n.encode() + b"\0") + 1 for n in
+             (".rodata.xtvm", ".bss.xtvm", ".symtab", ".strtab", ".shstrtab", ".note.GNU-stack")}
+    sections = [
+        bytes(64),
+        section(names[".rodata.xtvm"], 1, 0x2, ro_offset, ro_size, align=max_align),  # A
+        section(names[".bss.xtvm"], 8, 0x3, ro_offset, bss_size, align=max_align),  # WA
+        # SYMTAB: link to .strtab, info = index of the first global symbol
+        section(names[".symtab"], 2, 0, sym_offset, len(symtab), link=4, info=1, align=8,
+                entsize=24),
+        section(names[".strtab"], 3, 0, str_offset, len(strtab)),
+        section(names[".shstrtab"], 3, 0, shstr_offset, len(shstrtab)),
+        section(names[".note.GNU-stack"], 1, 0, sh_offset, 0),
+    ]
+    ident = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)  # 64-bit, little-endian, SysV
+    header = ident + struct.pack(
+        "<HHIQQQIHHHHHH", 1, 62, 1, 0, 0, sh_offset, 0, 64, 0, 0, 64, len(sections), 5
+    )  # ET_REL, EM_X86_64
+    with open(path, "wb") as f:
+        f.write(header)
+        f.write(bytes(ro_offset - header_size))
+        position = 0
+        for item, offset in rodata:
+            f.write(bytes(offset - position))
+            f.write(item.data)  # type: ignore[arg-type]
+            position = offset + item.size
+        f.write(bytes(sym_offset - ro_offset - ro_size))
+        f.write(symtab)
+        f.write(strtab)
+        f.write(shstrtab)
+        f.write(bytes(sh_offset - shstr_offset - len(shstrtab)))
+        f.write(b"".join(sections))
+
+
 def _bss_lines(item: DataGlobal) -> list[str]:
     return [
         f'    .section .bss.{item.name},"aw",@nobits',

@@ -11,13 +11,21 @@ under a second.
 from __future__ import annotations
 
 import os
+import platform
 import shutil
+import sys
 import subprocess
 import tempfile
 
 from xdsl.dialects.builtin import ModuleOp
 
-from xtvm.codegen.data import DataGlobal, data_globals, read_metadata, write_assembly
+from xtvm.codegen.data import (
+    DataGlobal,
+    data_globals,
+    read_metadata,
+    write_assembly,
+    write_data_object,
+)
 from xtvm.codegen.llvm_ir import CodegenError, compile_module, uses_openmp
 from xtvm.codegen.objects import CompiledObjects, compile_objects
 from xtvm.target import Target
@@ -77,8 +85,12 @@ def link_library(
             objects.append(os.path.join(tmp, f"unit{i}.o"))
             with open(objects[-1], "wb") as f:
                 f.write(code)
-        asm = os.path.join(tmp, "data.s")
-        write_assembly(data, asm, os.path.join(tmp, "data.bin"))
+        if sys.platform.startswith("linux") and platform.machine() == "x86_64":
+            asm = os.path.join(tmp, "data.o")
+            write_data_object(data, asm)  # no assembler pass over the weights
+        else:
+            asm = os.path.join(tmp, "data.s")
+            write_assembly(data, asm, os.path.join(tmp, "data.bin"))
         libraries = ["-lgomp"] if compiled.uses_openmp else []
         command = [compiler, "-shared", "-o", os.fspath(path), *objects, asm, *libraries, "-lm"]
         result = subprocess.run(command, capture_output=True, text=True)
