@@ -53,8 +53,10 @@ class LocatedParser(Parser):
         # errors raised while building the op's attributes are placed at the op
         except VerifyException as e:  # an attribute that does not verify
             raise ParseError(span, str(e)) from None
-        except (OverflowError, MemoryError) as e:  # xDSL materialises huge dense splats
-            what = str(e) or "out of memory"
+        except (OverflowError, MemoryError, NotImplementedError) as e:
+            # xDSL materialises huge dense splats, and has no bytes for f80
+            default = "out of memory" if isinstance(e, MemoryError) else "xDSL cannot represent it"
+            what = str(e) or default
             raise ParseError(span, f"cannot build this value: {what}") from None
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(span.input.content, span.input.name, span.start)
@@ -98,8 +100,42 @@ def parse_module(text: str, filename: str = "<string>", ctx: Context | None = No
     Raises xDSL's ``ParseError``."""
     from xtvm.ir.resources import parse_with_resources
 
+    check_lexically(text, filename)
     parser = LocatedParser(ctx or default_context(), text, filename)
     return parse_with_resources(parser.parse_module, text, filename)
+
+
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""MLIR's widest integer type (``i16777215``)."""
+
+_WIDE_INTEGER = re.compile(r"(?:(?<![\w$.%@#^-])|(?<=[0-9?]x))[su]?i(\d{8,})\b")
+_STRING_LINE = re.compile(r'(?:[^"/\n]|/(?!/)|"(?:[^"\\\n]|\\.)*")*(?://[^\n]*)?')
+
+
+def check_lexically(text: str, filename: str) -> None:
+    """Refuse, at their position, what would make xDSL's lexer and attribute
+    parser take exponential time or gigabytes before failing: an integer type
+    wider than MLIR allows (``i4294967295``), and a string literal left open
+    at the end of its line (xDSL's string regex backtracks on it). Both scans
+    are linear and touch only the lines that can hold such a thing."""
+    from xdsl.utils.lexer import Input, Span
+
+    source = Input(text, filename)
+    for match in _WIDE_INTEGER.finditer(text):
+        if int(match.group(1)) > MAX_INTEGER_WIDTH:
+            raise ParseError(
+                Span(match.start(), match.end(), source),
+                f"integer width {int(match.group(1))} is larger than MLIR's {MAX_INTEGER_WIDTH}",
+            )
+    start = 0
+    for line in text.split("\n"):
+        if line.count('"') % 2:  # an even count may still hide one: checked below
+            matched = _STRING_LINE.match(line)
+            if matched is not None and matched.end() < len(line):
+                at = start + matched.end()
+                raise ParseError(Span(at, at + 1, source), "string literal is not terminated")
+        start += len(line) + 1
+
 
 
 def split_input(text: str) -> list[str]:
