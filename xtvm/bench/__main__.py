@@ -31,27 +31,16 @@ MODELS = ("resnet50", "squeezenet", "vgg19", "bvlc_alexnet")
 def measure_xtvm(name: str, threads: list[int], repeat: int) -> dict:
     """Compile ``name`` and time it per thread count; its largest relative
     difference from onnxruntime (one single-threaded reference run)."""
-    import xtvm
     from xtvm.bench.timing import (
+        compile_and_time,
         light_model,
         max_relative_error,
-        median_seconds,
         model_flops,
         ort_session,
     )
-    from xtvm.frontend import from_onnx
 
     model, input_name, x = light_model(name)
-    start = time.perf_counter()
-    mod, params = from_onnx(model)
-    lib = xtvm.build(mod, params=params)
-    compile_s = time.perf_counter() - start
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(input_name, x)
-    times = {}
-    for n in threads:
-        xtvm.runtime.set_num_threads(n)
-        times[n] = median_seconds(gmod.run, repeat)
+    compile_s, times, gmod = compile_and_time(model, input_name, x, threads, repeat)
     (ref,) = ort_session(model, 1).run(None, {input_name: x})
     err = max_relative_error(gmod.get_output(0).numpy(), ref)
     return {"compile_s": compile_s, "flops": model_flops(model), "seconds": times,

@@ -84,20 +84,10 @@ def output_step(model) -> float | None:
 def measure_xtvm(path: str, threads: list[int], repeat: int) -> dict:
     """Compile the quantized model at ``path`` and time it per thread count;
     its output (for the comparison)."""
-    import xtvm
-    from xtvm.frontend import from_onnx
+    from xtvm.bench.timing import compile_and_time
 
     model, input_name, x = _load(Path(path))
-    start = time.perf_counter()
-    mod, params = from_onnx(model)
-    lib = xtvm.build(mod, params=params)
-    compile_s = time.perf_counter() - start
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(input_name, x)
-    seconds = {}
-    for n in threads:
-        xtvm.runtime.set_num_threads(n)
-        seconds[n] = times(gmod.run, repeat)
+    compile_s, seconds, gmod = compile_and_time(model, input_name, x, threads, repeat, times)
     out = gmod.get_output(0).numpy().tolist()
     return {"compile_s": compile_s, "seconds": seconds, "output": out}
 
@@ -105,18 +95,10 @@ def measure_xtvm(path: str, threads: list[int], repeat: int) -> dict:
 def measure_xtvm_float(name: str, threads: list[int], repeat: int) -> dict:
     """xtvm's time for the float model ``name`` (the same network, light
     model with random weights) per thread count."""
-    import xtvm
-    from xtvm.bench.timing import light_model
-    from xtvm.frontend import from_onnx
+    from xtvm.bench.timing import compile_and_time, light_model
 
     model, input_name, x = light_model(name)
-    mod, params = from_onnx(model)
-    gmod = xtvm.build(mod, params=params)["default"](xtvm.cpu(0))
-    gmod.set_input(input_name, x)
-    seconds = {}
-    for n in threads:
-        xtvm.runtime.set_num_threads(n)
-        seconds[n] = times(gmod.run, repeat)
+    _, seconds, _ = compile_and_time(model, input_name, x, threads, repeat, times)
     return {"seconds": seconds}
 
 

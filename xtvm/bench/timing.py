@@ -52,6 +52,29 @@ def median_seconds(run: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def compile_and_time(
+    model, input_name: str, x: np.ndarray, threads, repeat: int, timer=None
+) -> tuple[float, dict[int, object], object]:
+    """Compile ``model`` (ONNX → a JIT module) and time its graph executor
+    at each thread count with ``timer(run, repeat)`` (default
+    :func:`median_seconds`): ``(compile seconds, {threads: time}, executor)``."""
+    import xtvm
+    from xtvm.frontend import from_onnx
+
+    timer = timer or median_seconds
+    start = time.perf_counter()
+    mod, params = from_onnx(model)
+    lib = xtvm.build(mod, params=params)
+    compile_s = time.perf_counter() - start
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(input_name, x)
+    seconds = {}
+    for n in threads:
+        xtvm.runtime.set_num_threads(n)
+        seconds[n] = timer(gmod.run, repeat)
+    return compile_s, seconds, gmod
+
+
 def model_flops(model) -> float:
     """2 × the multiply-accumulates of every Conv, Gemm and MatMul of an ONNX
     model (shapes from ONNX shape inference)."""
