@@ -321,8 +321,48 @@ class RequantizeOp(QnnOp):
         return [TensorType(out, data.get_shape())]
 
 
+class ProductOp(QnnOp):
+    """What the quantized products (``qnn.conv2d``, ``qnn.dense``) share: the
+    data and weight, their zero points, then their scales (carried for the
+    requantize that follows), and an ``i32`` result."""
+
+    PATTERN: ClassVar[OpPattern] = OpPattern.OUT_ELEMWISE_FUSABLE
+    data = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    data_zero_point = operand_def(TensorType)
+    weight_zero_point = operand_def(TensorType)
+    data_scale = operand_def(TensorType)
+    weight_scale = operand_def(TensorType)
+    result = result_def(TensorType)
+    out_dtype = prop_def(StringAttr, default_value=StringAttr("int32"))
+    assembly_format = functional_format(
+        "data", "weight", "data_zero_point", "weight_zero_point", "data_scale", "weight_scale"
+    )
+
+    def __init__(
+        self,
+        data: SSAValue,
+        weight: SSAValue,
+        data_zero_point: SSAValue,
+        weight_zero_point: SSAValue,
+        data_scale: SSAValue,
+        weight_scale: SSAValue,
+        **attrs: Any,
+    ):
+        super().__init__(
+            data, weight, data_zero_point, weight_zero_point, data_scale, weight_scale, **attrs
+        )
+
+    @classmethod
+    def check_out_dtype(cls, attrs: Mapping[str, Any]) -> None:
+        if attrs["out_dtype"] != "int32":
+            raise RelayTypeError(
+                f"'{cls.name}' out_dtype must be 'int32', got {attrs['out_dtype']}"
+            )
+
+
 @irdl_op_definition
-class Conv2dOp(QnnOp):
+class Conv2dOp(ProductOp):
     """The ``i32`` convolution of two quantized tensors, zero points
     subtracted: ``conv(data - data_zp, weight - weight_zp)`` (NCHW data, OIHW
     weight; the attributes of ``relay.nn.conv2d``). The scales are carried
@@ -336,48 +376,25 @@ class Conv2dOp(QnnOp):
     """
 
     name = "qnn.conv2d"
-    PATTERN: ClassVar[OpPattern] = OpPattern.OUT_ELEMWISE_FUSABLE
-    data = operand_def(TensorType)
-    weight = operand_def(TensorType)
-    data_zero_point = operand_def(TensorType)
-    weight_zero_point = operand_def(TensorType)
-    data_scale = operand_def(TensorType)
-    weight_scale = operand_def(TensorType)
-    result = result_def(TensorType)
     strides = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
     padding = prop_def(DenseArrayBase, default_value=int_array([0, 0, 0, 0]))
     dilation = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
     groups = prop_def(IntegerAttr, default_value=i64_attr(1))
-    out_dtype = prop_def(StringAttr, default_value=StringAttr("int32"))
-    assembly_format = functional_format(
-        "data", "weight", "data_zero_point", "weight_zero_point", "data_scale", "weight_scale"
-    )
 
     def __init__(
         self,
-        data: SSAValue,
-        weight: SSAValue,
-        data_zero_point: SSAValue,
-        weight_zero_point: SSAValue,
-        data_scale: SSAValue,
-        weight_scale: SSAValue,
+        *operands: SSAValue,
         strides: Sequence[int] | None = None,
         padding: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
         groups: int | None = None,
     ):
-        super().__init__(
-            data,
-            weight,
-            data_zero_point,
-            weight_zero_point,
-            data_scale,
-            weight_scale,
-            strides=strides,
-            padding=padding,
-            dilation=dilation,
-            groups=groups,
-        )
+        """The six operands of :class:`ProductOp`, optionally followed by
+        ``strides, padding, dilation, groups`` (positionally or by name)."""
+        given = dict(zip(("strides", "padding", "dilation", "groups"), operands[6:]))
+        named = {"strides": strides, "padding": padding, "dilation": dilation, "groups": groups}
+        attrs = {k: given.get(k, v) for k, v in named.items()}
+        super().__init__(*operands[:6], **attrs)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -385,10 +402,7 @@ class Conv2dOp(QnnOp):
         weight = _quantized(cls.name, operand_types[1], "weight")
         check_qparams(cls.name, data, operand_types[4], operand_types[2], 1, "data ")
         check_qparams(cls.name, weight, operand_types[5], operand_types[3], 0, "weight ")
-        if attrs["out_dtype"] != "int32":
-            raise RelayTypeError(
-                f"'{cls.name}' out_dtype must be 'int32', got {attrs['out_dtype']}"
-            )
+        cls.check_out_dtype(attrs)
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation", "groups")}
         same = TensorType(data.element_type, weight.get_shape())
         try:
@@ -401,7 +415,7 @@ class Conv2dOp(QnnOp):
 
 
 @irdl_op_definition
-class DenseOp(QnnOp):
+class DenseOp(ProductOp):
     """``(data - data_zp) · (weight - weight_zp)ᵀ`` in ``i32``: data
     ``[..., K]``, weight ``[N, K]`` (weight zero point per-tensor or per
     output row ``N``); scales carried as for :class:`Conv2dOp`.
@@ -412,31 +426,6 @@ class DenseOp(QnnOp):
     """
 
     name = "qnn.dense"
-    PATTERN: ClassVar[OpPattern] = OpPattern.OUT_ELEMWISE_FUSABLE
-    data = operand_def(TensorType)
-    weight = operand_def(TensorType)
-    data_zero_point = operand_def(TensorType)
-    weight_zero_point = operand_def(TensorType)
-    data_scale = operand_def(TensorType)
-    weight_scale = operand_def(TensorType)
-    result = result_def(TensorType)
-    out_dtype = prop_def(StringAttr, default_value=StringAttr("int32"))
-    assembly_format = functional_format(
-        "data", "weight", "data_zero_point", "weight_zero_point", "data_scale", "weight_scale"
-    )
-
-    def __init__(
-        self,
-        data: SSAValue,
-        weight: SSAValue,
-        data_zero_point: SSAValue,
-        weight_zero_point: SSAValue,
-        data_scale: SSAValue,
-        weight_scale: SSAValue,
-    ):
-        super().__init__(
-            data, weight, data_zero_point, weight_zero_point, data_scale, weight_scale
-        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
@@ -453,10 +442,7 @@ class DenseOp(QnnOp):
             "data ",
         )
         check_qparams(cls.name, weight, operand_types[5], operand_types[3], 0, "weight ")
-        if attrs["out_dtype"] != "int32":
-            raise RelayTypeError(
-                f"'{cls.name}' out_dtype must be 'int32', got {attrs['out_dtype']}"
-            )
+        cls.check_out_dtype(attrs)
         return [TensorType(dtype_element_type(cls.name, "int32"), [*d[:-1], w[0]])]
 
 
