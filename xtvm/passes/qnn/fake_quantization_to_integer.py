@@ -179,6 +179,18 @@ def _q(inner: Pat) -> Pat:
     return Pat(qnn.QuantizeOp, inner, "so", "zo")
 
 
+def _moves(op: type, name: str, spelled: str):
+    """The rule for an op that only moves or picks values (so it works on the
+    integers as on the reals): ``q(op(dq(x))) = requantize(op(x))``."""
+    return rewrite(
+        _q(Pat(op, _dq("x"), name="inner")),
+        when=[lambda sx, zx: _per_tensor(sx, zx)],
+        to=_moved,
+        name=name,
+        doc=f"q({spelled}(dq(x))) = requantize({spelled}(x))",
+    )
+
+
 RULES: list[Rule] = [
     rewrite(
         _q(Pat(BiasAddOp, Pat(Conv2dOp, _dq("x"), _dq("w"), name="conv"), _dq("b"))),
@@ -228,27 +240,9 @@ RULES: list[Rule] = [
         name="add",
         doc="q(dq(a) + dq(b)) = qnn.add(a, b)",
     ),
-    rewrite(
-        _q(Pat(MaxPool2dOp, _dq("x"), name="inner")),
-        when=[lambda sx, zx: _per_tensor(sx, zx)],
-        to=_moved,
-        name="max-pool2d",
-        doc="q(max_pool2d(dq(x))) = requantize(max_pool2d(x))",
-    ),
-    rewrite(
-        _q(Pat(ReshapeOp, _dq("x"), name="inner")),
-        when=[lambda sx, zx: _per_tensor(sx, zx)],
-        to=_moved,
-        name="reshape",
-        doc="q(reshape(dq(x))) = requantize(reshape(x))",
-    ),
-    rewrite(
-        _q(Pat(BatchFlattenOp, _dq("x"), name="inner")),
-        when=[lambda sx, zx: _per_tensor(sx, zx)],
-        to=_moved,
-        name="batch-flatten",
-        doc="q(batch_flatten(dq(x))) = requantize(batch_flatten(x))",
-    ),
+    _moves(MaxPool2dOp, "max-pool2d", "max_pool2d"),
+    _moves(ReshapeOp, "reshape", "reshape"),
+    _moves(BatchFlattenOp, "batch-flatten", "batch_flatten"),
     rewrite(
         _q(Pat(AvgPool2dOp, _dq("x"), name="pool")),
         when=[lambda sx, zx: _per_tensor(sx, zx)],
