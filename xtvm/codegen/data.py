@@ -23,11 +23,9 @@ import numpy as np
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
-    i64,
 )
 
 from xtvm.constants import dense_from_numpy
@@ -109,6 +107,7 @@ def embed_header(
     ``convert-memory-to-llvm`` would have: for callers that build the
     metadata by hand (tests, hand-written kernels)."""
     from xtvm.lowering.memory_to_llvm.convert_memory_to_llvm import const_symbol
+    from xtvm.lowering.memory_to_llvm.embed_metadata import metadata_globals
     from xtvm.runtime.metadata import pack_header
 
     module = module.clone()
@@ -133,27 +132,7 @@ def embed_header(
             "dtype": array.dtype.name,
             "symbol": symbol,
         }
-    blob = pack_header({**header, "params": table})
-    module.body.block.add_ops(
-        [
-            llvm.GlobalOp(
-                llvm.LLVMArrayType(len(blob), IntegerType(8)),
-                "__xtvm_metadata",
-                "external",
-                constant=True,
-                value=StringAttr(blob.decode("ascii")),
-                alignment=64,
-            ),
-            llvm.GlobalOp(
-                i64,
-                "__xtvm_metadata_size",
-                "external",
-                constant=True,
-                value=IntegerAttr(len(blob), i64),
-                alignment=8,
-            ),
-        ]
-    )
+    module.body.block.add_ops(metadata_globals(pack_header({**header, "params": table})))
     return module
 
 

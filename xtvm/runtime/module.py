@@ -20,6 +20,7 @@ A module whose metadata has a `graph_json` is a graph executor factory:
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
 import shutil
 from collections.abc import Callable, Mapping
@@ -252,6 +253,20 @@ class NativeModule(Module):
             raise XTVMError(f"a module of type '{self.type_key}' has no way to be exported")
 
 
+def _check_digest(lib: ctypes.CDLL, blob: ctypes.Array, name: str) -> None:
+    """Compare the metadata with the SHA-256 the compiler stored beside it
+    (``__xtvm_metadata_sha256``; hand-made libraries have none)."""
+    try:
+        stored = (ctypes.c_char * 64).in_dll(lib, "__xtvm_metadata_sha256").raw
+    except ValueError:
+        return
+    if hashlib.sha256(bytes(blob)).hexdigest().encode() != stored:
+        raise XTVMError(
+            f"'{name}': its metadata is damaged (the SHA-256 stored in the library does not "
+            "match); rebuild the library"
+        )
+
+
 def load_module(path: str | os.PathLike[str], fmt: str = "") -> NativeModule:
     """Load a shared library written by `export_library` (TVM's `tvm.runtime.load_module`).
 
@@ -287,6 +302,7 @@ def load_module(path: str | os.PathLike[str], fmt: str = "") -> NativeModule:
             return None
 
     blob = (ctypes.c_uint8 * size).from_address(start)
+    _check_digest(lib, blob, name)
     try:
         if is_header(blob):
             header = unpack_header(blob)

@@ -132,3 +132,19 @@ def test_outputs_by_name(mlp_library: Path) -> None:
         gmod.get_output("logits")
     with pytest.raises(XTVMError, match="by index or name, got float"):
         gmod.get_output(0.5)
+
+
+def test_damaged_metadata_is_an_error_not_a_wrong_model(mlp_library: Path, tmp_path: Path):
+    """A byte changed inside the metadata (a graph offset, a shape) would run
+    the model wrongly: the SHA-256 stored beside it refuses the library
+    (found by the runtime fuzzer)."""
+    data = bytearray(mlp_library.read_bytes())
+    at = data.find(b'"storage_offset')
+    assert at > 0
+    digit = data.find(b"0", at)
+    data[digit] = ord("1")
+    damaged = tmp_path / "damaged.so"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(XTVMError, match="its metadata is damaged"):
+        load_module(damaged)
+    load_module(mlp_library)  # the intact library loads

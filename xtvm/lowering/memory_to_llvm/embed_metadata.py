@@ -10,6 +10,8 @@ globals). Output: two exported globals,
   the graph executor's JSON, each parameter's shape, dtype and the symbol
   of its constant global, and the AOT entry's inputs and outputs;
 * ``@__xtvm_metadata_size``: its byte length;
+* ``@__xtvm_metadata_sha256``: its SHA-256 in hex, which ``load_module``
+  checks (a damaged library is an error, not a wrong model);
 
 and ``@__xtvm_graph_info`` erased; the module gets the target's
 ``llvm.target_triple`` and ``llvm.data_layout``. A library (JIT or shared object) is fully
@@ -18,6 +20,7 @@ described by them: the runtime reads nothing else.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 
@@ -33,6 +36,7 @@ from xtvm.runtime.metadata import pack_header
 
 METADATA_SYMBOL = "__xtvm_metadata"
 METADATA_SIZE_SYMBOL = "__xtvm_metadata_size"
+METADATA_SHA256_SYMBOL = "__xtvm_metadata_sha256"
 
 
 def _graph_info(module: ModuleOp) -> dict | None:
@@ -79,6 +83,37 @@ def _describe_target(module: ModuleOp) -> None:
     module.attributes.setdefault("llvm.data_layout", StringAttr(str(tm.target_data)))
 
 
+def metadata_globals(blob: bytes) -> list[llvm.GlobalOp]:
+    """The exported globals that carry metadata ``blob`` (ASCII JSON): the
+    bytes, their length, and their SHA-256 (hex), which the runtime checks so
+    that a damaged library is an error rather than a wrong model."""
+    return [
+        llvm.GlobalOp(
+            llvm.LLVMArrayType(len(blob), IntegerType(8)),
+            METADATA_SYMBOL,
+            "external",
+            constant=True,
+            value=StringAttr(blob.decode("ascii")),
+            alignment=64,
+        ),
+        llvm.GlobalOp(
+            i64,
+            METADATA_SIZE_SYMBOL,
+            "external",
+            constant=True,
+            value=IntegerAttr(len(blob), i64),
+            alignment=8,
+        ),
+        llvm.GlobalOp(
+            llvm.LLVMArrayType(64, IntegerType(8)),
+            METADATA_SHA256_SYMBOL,
+            "external",
+            constant=True,
+            value=StringAttr(hashlib.sha256(blob).hexdigest()),
+        ),
+    ]
+
+
 @dataclass(frozen=True)
 class EmbedMetadataPass(ModulePass):
     """Describe the module for the runtime in ``@__xtvm_metadata`` (see the
@@ -109,25 +144,4 @@ class EmbedMetadataPass(ModulePass):
                 name: p for name, p in _params(graph).items() if name not in input_names
             }
             header["entry"] = entry
-        blob = pack_header(header)
-        text = blob.decode("ascii")
-        op.body.block.add_ops(
-            [
-                llvm.GlobalOp(
-                    llvm.LLVMArrayType(len(blob), IntegerType(8)),
-                    METADATA_SYMBOL,
-                    "external",
-                    constant=True,
-                    value=StringAttr(text),
-                    alignment=64,
-                ),
-                llvm.GlobalOp(
-                    i64,
-                    METADATA_SIZE_SYMBOL,
-                    "external",
-                    constant=True,
-                    value=IntegerAttr(len(blob), i64),
-                    alignment=8,
-                ),
-            ]
-        )
+        op.body.block.add_ops(metadata_globals(pack_header(header)))
