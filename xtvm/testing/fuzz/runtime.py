@@ -35,6 +35,7 @@ libraries may be loaded (``load_module``'s docstring).
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import struct
@@ -454,13 +455,27 @@ def _structure_ranges(data: bytes) -> list[tuple[int, int]]:
     return [(0, 64), (phoff, phoff + phentsize * phnum), (shoff, shoff + shentsize * shnum)]
 
 
+def _metadata_range(data: bytes) -> list[tuple[int, int]]:
+    """Where the version-2 metadata (JSON text) lies in a library: only
+    there, and in the structure, is a changed byte the runtime's to catch (a
+    changed weight or instruction computes something else, which no loader
+    can tell without a digest of the whole library)."""
+    start = data.find(b'{"functions"')
+    if start < 0:
+        return []
+    try:
+        _, length = json.JSONDecoder().raw_decode(data[start:].decode("latin-1"))
+    except ValueError:
+        return []
+    return [(start, start + length)]
+
+
 def scenario_flipped_library(ctx: Context) -> None:
     r = ctx.rng
     data = bytearray((ctx.dir / "model.so").read_bytes())
     where = r.choice(["structure", "metadata"])
     if where == "metadata":
-        start = data.find(b'{"')  # the version-2 metadata is JSON text
-        ranges = [(start, start + 2000)] if start >= 0 else _structure_ranges(bytes(data))
+        ranges = _metadata_range(bytes(data)) or _structure_ranges(bytes(data))
     else:
         ranges = _structure_ranges(bytes(data))
     flips = []
