@@ -104,11 +104,20 @@ def _segment_problem(segments: list[tuple], sections: list[tuple]) -> str | None
     for (v0, m0, *_), (v1, *_) in zip(loads, loads[1:]):
         if v1 < v0 + m0:
             return f"loadable segments at {v0:#x} and {v1:#x} overlap or are out of order"
-    for p_type, _, _, p_vaddr, _, _, p_memsz, _ in segments:
-        if p_type not in (0, _PT_LOAD, _PT_GNU_STACK) and p_memsz and not any(
-            v <= p_vaddr and p_vaddr + p_memsz <= v + m for v, m, *_ in loads
-        ):
+    for p_type, _, p_offset, p_vaddr, _, p_filesz, p_memsz, p_align in segments:
+        if p_type in (0, _PT_LOAD, _PT_GNU_STACK) or not p_memsz:
+            continue
+        if not any(v <= p_vaddr and p_vaddr + p_memsz <= v + m for v, m, *_ in loads):
             return f"a segment of type {p_type:#x} at {p_vaddr:#x} lies outside the loaded memory"
+        if p_align > 1 and p_vaddr % p_align:
+            return f"the segment of type {p_type:#x} at {p_vaddr:#x} is misaligned"
+        # what the loader reads at p_vaddr (the dynamic table, notes, ...) must be
+        # the bytes the header says are at p_offset
+        if p_filesz and not any(
+            v <= p_vaddr and p_vaddr + p_filesz <= v + filesz and p_vaddr - v == p_offset - offset
+            for v, _, offset, filesz, _ in loads
+        ):
+            return f"the segment of type {p_type:#x} at {p_vaddr:#x} is not loaded from its file bytes"
     for _, sh_type, sh_flags, sh_addr, sh_offset, sh_size, *_ in sections:
         if not sh_flags & _SHF_ALLOC or not sh_size:
             continue

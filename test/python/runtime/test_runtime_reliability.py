@@ -148,3 +148,27 @@ def test_damaged_metadata_is_an_error_not_a_wrong_model(mlp_library: Path, tmp_p
     with pytest.raises(XTVMError, match="its metadata is damaged"):
         load_module(damaged)
     load_module(mlp_library)  # the intact library loads
+
+
+def test_a_moved_dynamic_segment_is_an_error_not_a_crash(mlp_library: Path, tmp_path: Path):
+    """The loader reads the dynamic table at PT_DYNAMIC's address: a header
+    moving it two bytes made dlopen crash (runtime fuzzer, seed 4); it is an
+    error now, checked in a child process so a crash would show."""
+    import struct
+
+    data = bytearray(mlp_library.read_bytes())
+    (phoff,) = struct.unpack_from("<Q", data, 32)
+    (phnum,) = struct.unpack_from("<H", data, 56)
+    dynamic = next(
+        phoff + i * 56 for i in range(phnum) if struct.unpack_from("<I", data, phoff + i * 56)[0] == 2
+    )
+    data[dynamic + 16] = (data[dynamic + 16] + 2) % 256  # p_vaddr's low byte
+    moved = tmp_path / "moved.so"
+    moved.write_bytes(bytes(data))
+    script = (
+        "import sys\nfrom xtvm.runtime import load_module, XTVMError\n"
+        "try:\n    load_module(sys.argv[1])\nexcept XTVMError as e:\n    print(e)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script, moved], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "damaged program headers" in result.stdout
