@@ -16,6 +16,8 @@ malicious library safe: load only libraries you trust.
 
 from __future__ import annotations
 
+import mmap
+import os
 import struct
 
 from xtvm.runtime.base import XTVMError
@@ -38,8 +40,18 @@ def check_shared_library(path: str, required_symbol: str = "__xtvm_metadata") ->
     """Raise `XTVMError` naming what is wrong unless `path` is a complete
     x86-64 ELF shared object whose dynamic symbols define `required_symbol`."""
     with open(path, "rb") as f:
-        data = f.read()
+        # mapped, not read: a model's library is mostly weights, which the
+        # checks never touch
+        size = os.fstat(f.fileno()).st_size
+        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+    try:
+        _check(path, data, required_symbol)
+    finally:
+        if isinstance(data, mmap.mmap):
+            data.close()
 
+
+def _check(path: str, data: bytes | mmap.mmap, required_symbol: str) -> None:
     def fail(why: str) -> XTVMError:
         return XTVMError(f"cannot load module '{path}': {why}")
 
