@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 import platform
-import shutil
 import sys
 import subprocess
 import tempfile
 
 from xdsl.dialects.builtin import ModuleOp
 
+from xtvm.codegen.cc import find_c_compiler
 from xtvm.codegen.data import (
     DataGlobal,
     data_globals,
@@ -29,21 +29,6 @@ from xtvm.codegen.data import (
 from xtvm.codegen.llvm_ir import CodegenError, compile_module, uses_openmp
 from xtvm.codegen.objects import CompiledObjects, compile_objects
 from xtvm.target import Target
-
-_C_COMPILERS = ("cc", "gcc", "clang")
-
-
-def find_c_compiler() -> str:
-    """The system C compiler (`$CC`, else cc, gcc or clang on PATH)."""
-    candidates = [os.environ["CC"]] if os.environ.get("CC") else list(_C_COMPILERS)
-    for name in candidates:
-        path = shutil.which(name)
-        if path:
-            return path
-    raise CodegenError(
-        "export_library needs a C compiler to link the shared library, and none of "
-        f"{', '.join(candidates)} is on PATH; install one (e.g. gcc) or set CC"
-    )
 
 
 def export_library(
