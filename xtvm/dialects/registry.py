@@ -33,9 +33,16 @@ def _memory() -> Dialect:
     return MEMORY
 
 
+def _vm() -> Dialect:
+    from xtvm.dialects.vm import VM
+
+    return VM
+
+
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "relay": _relay,
     "qnn": _qnn,
     "tir": _tir,
     "memory": _memory,
+    "vm": _vm,
 }
