@@ -59,7 +59,7 @@ from xtvm.frontend.onnx import (
     tensor,
     transform,
 )
-from xtvm.frontend.onnx import creation, image, layout, quantization
+from xtvm.frontend.onnx import creation, image, layout, quantization, rnn
 from xtvm.frontend.onnx.common import (
     OnnxImportError,
     OnnxStaticShapeRequired,
@@ -93,6 +93,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **creation.CONVERTERS,
     **image.CONVERTERS,
     **quantization.CONVERTERS,
+    **rnn.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
