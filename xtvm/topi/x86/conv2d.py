@@ -39,10 +39,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from xtvm import te
+from xtvm.autotvm.dispatch import current_config
 from xtvm.te.expr import PrimExpr
 from xtvm.topi.x86.config import row_block, use_threads
 from xtvm.topi.x86.injective import schedule_injective
-from xtvm.topi.x86.tiling import vectorize_tile
+from xtvm.topi.x86.tiling import reduction_flops, tile_candidates, vectorize_tile
 
 
 def pad_nchw(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
@@ -139,26 +140,47 @@ def pixel_vectors(width: int, row: int, stride: int, block: int) -> bool:
 
 def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
     """The register-blocked schedule (see the module) of the kernel's one
-    output, whose loop nest computes ``conv`` (attached) and its epilogue."""
+    output, whose loop nest computes ``conv`` (attached) and its epilogue.
+
+    It is also the AutoTVM template ``conv2d_packed``: its knobs (the row
+    tile ``tile_ow``, output rows ``tile_oh`` and channel blocks ``tile_oc``
+    per register tile, the ``vectors`` orientation, ``unroll_kw`` of the
+    kernel's columns) default to the hand-written choices, which an
+    untuned build gets exactly."""
     if len(outputs) != 1:
         return  # several outputs: the default loop nests (correct, not tiled)
     (out,) = outputs
+    cfg = current_config()
+    cfg.add_flop(reduction_flops(conv))
     n, f, y, x = sch.get_loops(out.name)
-    width, block = out.shape[3], conv.op.attrs["block"]
+    height, width, block = out.shape[2], out.shape[3], conv.op.attrs["block"]
+    stride, kw = conv.op.attrs["stride_w"], conv.op.input_tensors[1].shape[3]
     row = row_block(width)
-    fo, fi = sch.split(f, [None, block])
-    xo, xi = sch.split(x, [None, row])
-    if pixel_vectors(width, row, conv.op.attrs["stride_w"], block):
-        sch.reorder(n, fo, y, xo, fi, xi)
-        tile = sch.fuse(n, fo, y)
-        vectorize_tile(sch, sch.cache_write(out.name, xo))
-    else:
-        sch.reorder(n, fo, y, xo, xi, fi)
-        tile = sch.fuse(n, fo, y)
+    tile_ow = cfg.define_split("tile_ow", width, candidates=tile_candidates(width, row), default=[-1, row])
+    rows = cfg.define_knob("tile_oh", [d for d in (1, 2, 4) if height % d == 0], default=1)
+    blocks = out.shape[1] // block
+    oc = cfg.define_knob("tile_oc", [k for k in (1, 2) if blocks % k == 0], default=1)
+    default = "pixel" if pixel_vectors(width, row, stride, block) else "channel"
+    vectors = cfg.define_knob("vectors", ["pixel", "channel"] if stride == 1 else ["channel"], default=default)
+    unroll_kw = cfg.define_knob("unroll_kw", [0, 1] if kw > 1 else [0], default=0)
+    fo, *fc, fi = sch.split(f, [None, oc, block] if oc > 1 else [None, block])
+    xo, xi = tile_ow.apply(sch, x)
+    yo, *yi = sch.split(y, [None, rows]) if rows > 1 else [y]
+    if vectors == "pixel":
+        sch.reorder(n, fo, yo, xo, *fc, *yi, fi, xi)
+        tile = sch.fuse(n, fo, yo)
         nests = sch.cache_write(out.name, xo)
-        pixels, channels = nests.writeback
+        vectorize_tile(sch, nests)
+    else:
+        sch.reorder(n, fo, yo, xo, *fc, *yi, xi, fi)
+        tile = sch.fuse(n, fo, yo)
+        nests = sch.cache_write(out.name, xo)
+        *outer, pixels, channels = nests.writeback
         sch.reorder(channels, pixels)  # store whole rows of the tile
-        vectorize_tile(sch, replace(nests, writeback=[channels, pixels]))
+        vectorize_tile(sch, replace(nests, writeback=[*outer, channels, pixels]))
+    if unroll_kw:
+        update = sch.get_loops(nests.update[0].block)
+        sch.unroll(update[len(update) - len(nests.update) - 1])  # rx, above the tile loops
     if use_threads():
         sch.parallel(tile)
     schedule_padding(sch, conv)

@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xtvm import te
+from xtvm.autotvm.dispatch import current_config
 from xtvm.te.expr import PrimExpr
 from xtvm.topi.x86.config import use_threads
-from xtvm.topi.x86.tiling import vectorize_tile
+from xtvm.topi.x86.tiling import reduction_flops, tile_candidates, vectorize_tile
 
 ROW_BLOCK = 8
 """Rows of the register tile (each row is one vector accumulator)."""
@@ -53,14 +54,26 @@ def dense_pack(data: te.Tensor, weight: te.Tensor) -> te.Tensor:
 
 def schedule_dense_pack(sch, dense: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
     """The register-blocked schedule (see the module) of the kernel's one
-    output, whose loop nest computes ``dense`` (attached) and its epilogue."""
+    output, whose loop nest computes ``dense`` (attached) and its epilogue.
+
+    It is also the AutoTVM template ``dense_pack``: rows per tile
+    (``tile_m``) and weight blocks per tile (``tile_n``) default to the
+    hand-written ``min(8, M)`` rows and one block."""
     if len(outputs) != 1:
         return
     (out,) = outputs
+    cfg = current_config()
+    cfg.add_flop(reduction_flops(dense))
     i, j = sch.get_loops(out.name)
-    mo, mi = sch.split(i, [None, min(ROW_BLOCK, out.shape[0])])
-    jo, ji = sch.split(j, [None, dense.op.attrs["block"]])
-    sch.reorder(mo, jo, mi, ji)
+    rows, block = min(ROW_BLOCK, out.shape[0]), dense.op.attrs["block"]
+    tile_m = cfg.define_split(
+        "tile_m", out.shape[0], candidates=tile_candidates(out.shape[0], rows, 1, 16), default=[-1, rows]
+    )
+    blocks = out.shape[1] // block
+    nb = cfg.define_knob("tile_n", [k for k in (1, 2, 4) if blocks % k == 0], default=1)
+    mo, mi = tile_m.apply(sch, i)
+    jo, *jc, ji = sch.split(j, [None, nb, block] if nb > 1 else [None, block])
+    sch.reorder(mo, jo, *jc, mi, ji)
     tile = sch.fuse(mo, jo)
     nests = sch.cache_write(out.name, tile)
     vectorize_tile(sch, nests)

@@ -28,10 +28,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xtvm import te
+from xtvm.autotvm.dispatch import current_config
 from xtvm.te.expr import PrimExpr
 from xtvm.topi.x86.config import lanes, row_block, use_threads
 from xtvm.topi.x86.conv2d import pad_nchw, schedule_padding, window_positions
-from xtvm.topi.x86.tiling import vectorize_tile
+from xtvm.topi.x86.tiling import reduction_flops, tile_candidates, vectorize_tile
 
 ROWS = 4
 """Output rows of the register tile."""
@@ -73,14 +74,24 @@ def depthwise_conv2d_nchw(
 
 
 def schedule_depthwise_conv2d(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
-    """The register-tiled schedule (see the module) of the kernel's one output."""
+    """The register-tiled schedule (see the module) of the kernel's one output.
+
+    It is also the AutoTVM template ``depthwise_conv2d_nchw``: output rows
+    (``tile_oh``) and the row tile (``tile_ow``) default to the
+    hand-written choices."""
     if len(outputs) != 1:
         return
     (out,) = outputs
+    cfg = current_config()
+    cfg.add_flop(reduction_flops(conv))
     n, c, y, x = sch.get_loops(out.name)
-    rows = max(d for d in range(1, ROWS + 1) if out.shape[2] % d == 0)
+    height, width = out.shape[2], out.shape[3]
+    rows = max(d for d in range(1, ROWS + 1) if height % d == 0)
+    row = row_block(width, lanes())
+    rows = cfg.define_knob("tile_oh", list(dict.fromkeys([rows, *(d for d in (1, 2, 4, 8) if height % d == 0)])), default=rows)
+    tile_ow = cfg.define_split("tile_ow", width, candidates=tile_candidates(width, row), default=[-1, row])
     yo, yi = sch.split(y, [None, rows])
-    xo, xi = sch.split(x, [None, row_block(out.shape[3], lanes())])
+    xo, xi = tile_ow.apply(sch, x)
     sch.reorder(n, c, yo, xo, yi, xi)
     tile = sch.fuse(n, c, yo)
     nests = sch.cache_write(out.name, xo)
