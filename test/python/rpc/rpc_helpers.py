@@ -1,0 +1,128 @@
+"""Helpers of the RPC tests: servers and trackers started as subprocesses on
+127.0.0.1 with ephemeral ports (always stopped at the end of the test), and
+the libraries they run: the example MLP and small kernels (one that
+segfaults, one that spins).
+
+Every wait here is bounded: reading a server's first line, stopping it,
+polling for a state (``wait_for``).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[3]
+HOST = "127.0.0.1"
+
+
+@dataclass
+class Proc:
+    """A started server or tracker: its process, port, log (stderr) and session directory."""
+
+    process: subprocess.Popen
+    port: int
+    log_path: Path
+    work_dir: Path
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 15.0, what: str = "a condition") -> None:
+    """Poll ``condition`` every 50 ms for at most ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def child_pids(pid: int) -> list[int]:
+    """The live (not zombie) child processes of ``pid``, from /proc."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            children.append(int(entry))
+    return children
+
+
+def open_fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def start(module: str, args: list[str], directory: Path) -> Proc:
+    directory.mkdir(parents=True, exist_ok=True)
+    log_path = directory / "log.txt"
+    work_dir = directory / "sessions"
+    work_dir.mkdir(exist_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XTVM_NUM_THREADS": "1"}
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", module, "--host", HOST, "--port", "0", *args],
+            stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT, env=env,
+        )
+    proc = Proc(process, 0, log_path, work_dir)
+    ready, _, _ = select.select([process.stdout], [], [], 60)
+    line = process.stdout.readline() if ready else ""
+    if "listening on" not in line:
+        proc.stop()
+        raise AssertionError(f"{module} did not start: {line!r}\n{log_path.read_text()}")
+    proc.port = int(line.split("listening on ")[1].split()[0].rsplit(":", 1)[1])
+    return proc
+
+
+def kernel_library(directory: Path, name: str, compute: Callable) -> tuple[Path, list[dict]]:
+    """A library of one kernel ``B = compute(A)``, A and B float32[4]; its path and args."""
+    import xtvm
+    from xtvm import te
+
+    a = te.placeholder((4,), "float32", "A")
+    lib = xtvm.build(te.create_prim_func([a, compute(a)], name))
+    path = directory / f"{name}.so"
+    lib.export_library(path)
+    return path, lib.header["functions"][name]["args"]
+
+
+def local_outputs(library: Path, x: np.ndarray) -> np.ndarray:
+    """The MLP's output for ``x``, run in this process."""
+    from xtvm import runtime
+
+    gmod = runtime.load_module(library)["default"](runtime.cpu(0))
+    gmod["set_input"]("data", x)
+    gmod["run"]()
+    return gmod["get_output"](0).numpy()
