@@ -8,7 +8,8 @@ with Target.from_string("llvm -mcpu=haswell -num-cores=1"):
     Target.current()                             # what passes and schedules read
 ```
 
-Fields: `kind` (only "llvm"), `mcpu` ("" or "native" = the host CPU),
+Fields: `kind` ("llvm": kernels through LLVM; "c": kernels as C source
+compiled by the system C compiler, the rest through LLVM: docs/c-target.md), `mcpu` ("" or "native" = the host CPU),
 `mattr` (LLVM feature flags such as "+avx2"), `num_cores` (0 = all cores),
 `mtriple` ("" = the host triple). `vector_width` (bits of the widest SIMD
 register) is derived from the CPU's features: the host's when `mcpu` names the
@@ -31,6 +32,7 @@ from functools import cache
 from xtvm.scope import Scope
 
 _OPTIONS = ("mcpu", "mattr", "num-cores", "mtriple")
+KINDS = ("llvm", "c")
 
 MAX_VECTOR_LANES = 64
 """The widest loop the llvm code generator lowers as one vector (LLVM splits
@@ -58,7 +60,7 @@ def _host() -> tuple[str, frozenset[str]]:
 
 @dataclass(frozen=True)
 class Target:
-    """A compilation target (TVM's `tvm.target.Target` for the `llvm` kind)."""
+    """A compilation target (TVM's `tvm.target.Target` for the `llvm` and `c` kinds)."""
 
     kind: str = "llvm"
     mcpu: str = ""
@@ -67,8 +69,10 @@ class Target:
     mtriple: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind != "llvm":
-            raise ValueError(f"unsupported target kind '{self.kind}': xtvm compiles for 'llvm'")
+        if self.kind not in KINDS:
+            raise ValueError(
+                f"unsupported target kind '{self.kind}': xtvm compiles for {' or '.join(KINDS)}"
+            )
         if self.num_cores < 0:
             raise ValueError(f"target: -num-cores must be >= 0, got {self.num_cores}")
         bad = [a for a in self.mattr if not a.startswith(("+", "-"))]

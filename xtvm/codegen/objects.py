@@ -13,7 +13,9 @@ O3-optimised and compiled to an object file:
 * one unit with the rest: the AOT entry, ``xtvm_set_num_threads``, the
   metadata and every other non-data global.
 
-Functions and globals another unit defines are declared; data globals
+Kernels of the ``c`` target are C source the module carries; their objects
+(:mod:`xtvm.codegen.c_source`, compiled by the system C compiler) follow the
+llvm units'. Functions and globals another unit defines are declared; data globals
 (weights, the workspace: :mod:`xtvm.codegen.data`) are declared in every
 unit and defined by the caller. A global that was internal is defined hidden
 (visible to the library's units, not exported).
@@ -230,6 +232,7 @@ def compile_objects(
     ``functions``). ``cache=True`` uses the environment's cache
     (:meth:`KernelCache.from_env`), ``False``/``None`` none."""
     global _WORK
+    from xtvm.codegen.c_source import compile_c_sources
     from xtvm.codegen.data import read_metadata
 
     if kernels is None:
@@ -276,10 +279,11 @@ def compile_objects(
     finally:
         _WORK = None
     refs = set().union(*(u.refs for u in units))
+    c = compile_c_sources(module, target)  # the kernels of the c target
     return CompiledObjects(
-        objects=[results[i][0] for i in range(len(units))],
-        functions=[fn.sym_name.data for u in units for fn in u.funcs],
-        uses_openmp=OPENMP_SYMBOL in refs,
+        objects=[results[i][0] for i in range(len(units))] + c.objects,
+        functions=[fn.sym_name.data for u in units for fn in u.funcs] + c.functions,
+        uses_openmp=OPENMP_SYMBOL in refs or c.uses_openmp,
         cache_hits=sum(hit for _, hit in results.values()),
     )
 

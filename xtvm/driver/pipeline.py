@@ -35,6 +35,8 @@ class Step:
     graph_only: bool = False
     """The pass changes graph functions only (never a kernel), so verifying
     its result need not walk the kernels again."""
+    target_kind: str | None = None
+    """The step runs only when the current target is of this kind (None: always)."""
 
     @property
     def name(self) -> str:
@@ -116,6 +118,7 @@ STAGES: tuple[Stage, ...] = (
         (
             Step("convert-memory-to-llvm", 0, "@main → the AOT entry over the planned workspace", True),
             Step("llvm-embed-metadata", 0, "describe kernels, graph and weights for the runtime", True),
+            Step("convert-tir-to-c", 0, "kernels to C source (target c)", True, target_kind="c"),
             Step("convert-tir-to-llvm", 0, "loops, buffers and maths to llvm ops", True),
         ),
         "xDSL's llvm dialect: the whole program (kernels, AOT entry, weights, metadata)",
@@ -188,9 +191,17 @@ def detect_stage(module: ModuleOp, entry: str = "main") -> str:
 
 
 def enabled(steps: Sequence[Step], ctx: PassContext | None = None) -> list[Step]:
-    """The steps the pass context lets run."""
+    """The steps the pass context lets run, for the current target's kind."""
+    from xtvm.target import Target
+
     ctx = ctx or PassContext.current()
-    return [s for s in steps if s.required or ctx.pass_enabled(s.name, s.opt_level)]
+    kind = Target.current().kind
+    return [
+        s
+        for s in steps
+        if (s.target_kind is None or s.target_kind == kind)
+        and (s.required or ctx.pass_enabled(s.name, s.opt_level))
+    ]
 
 
 COMPILE_GC_THRESHOLDS = (50_000, 20, 100)

@@ -41,6 +41,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tir-simplify": _lazy("xtvm.passes.tir.simplify", "TirSimplifyPass"),
     "tir-unroll-loop": _lazy("xtvm.passes.tir.unroll_loop", "TirUnrollLoopPass"),
     "tir-apply-schedule": _lazy("xtvm.passes.tir.apply_schedule", "TirApplySchedulePass"),
+    "convert-tir-to-c": _lazy("xtvm.lowering.tir_to_c.convert_tir_to_c", "ConvertTirToCPass"),
     "convert-tir-to-llvm": _lazy(
         "xtvm.lowering.tir_to_llvm.convert_tir_to_llvm", "ConvertTirToLlvmPass"
     ),

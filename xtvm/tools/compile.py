@@ -13,7 +13,8 @@ any later stage, which compiles on from where it is).
 -o writes the library, which xtvm.runtime.load_module (or xtvm-run) loads
 in a fresh process and whose AOT entry a C program calls (docs/abi.md).
 --emit STAGE prints that stage's IR instead (relay, relay-opt, tir,
-memory-alloc, memory, llvm-dialect, llvm-ir). Every stage but llvm-ir
+memory-alloc, memory, llvm-dialect, llvm-ir; with --target c, also c: the
+C source of the kernels, docs/c-target.md). Every stage but llvm-ir
 parses again with xtvm-opt; its first line is the command that reproduces
 it, its second the xtvm-opt pipeline that takes it to the next stage. The output holds the whole program: the weights are constants in the
 module (--emit relay binds them into @main), large ones as dense_resource
@@ -115,13 +116,15 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--target", default="llvm",
-        help="the target: 'llvm' and options -mcpu=CPU (default: the host's), -mattr=+FEATURE,... "
+        help="the target: 'llvm' (or 'c': kernels as C source compiled by cc) and options "
+        "-mcpu=CPU (default: the host's), -mattr=+FEATURE,... "
         "-num-cores=N (default: all; 1: no threads), -mtriple=TRIPLE; "
         "e.g. 'llvm -mcpu=haswell -num-cores=1'",
     )
     parser.add_argument(
-        "--emit", choices=STAGE_NAMES, metavar="STAGE",
-        help=f"print the IR of this pipeline stage instead of compiling: {', '.join(STAGE_NAMES)}",
+        "--emit", choices=[*STAGE_NAMES, "c"], metavar="STAGE",
+        help=f"print the IR of this pipeline stage instead of compiling: {', '.join(STAGE_NAMES)}; "
+        "c: the kernels' C source (--target c)",
     )
     parser.add_argument(
         "--shape", action="append", default=[], metavar="NAME=D0,D1,...",
@@ -151,7 +154,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("give -o OUTPUT.so, or --emit STAGE")
     if args.header is not None and args.emit is not None:
         parser.error("--header writes the C header of a library: give -o OUTPUT.so, not --emit")
-    if args.elide_large_constants is not None and args.emit in (None, "llvm-ir"):
+    if args.emit == "c" and not args.target.split()[:1] == ["c"]:
+        parser.error("--emit c prints the C source of the c target: add --target c")
+    if args.elide_large_constants is not None and args.emit in (None, "llvm-ir", "c"):
         parser.error("--elide-large-constants needs --emit with an IR stage")
     try:
         run(args, argv)
@@ -213,6 +218,10 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
             from xtvm.codegen import emit_llvm_ir
 
             text = emit_llvm_ir(lower(module, params)) + "\n"
+        elif args.emit == "c":
+            from xtvm.lowering.tir_to_c import emit_c
+
+            text = emit_c(lower(module, params))
         else:
             if args.emit == "relay":
                 if params:
@@ -220,7 +229,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
             else:
                 module = lower(module, params, args.emit)
             text = module_text(module, elide_larger_than=args.elide_large_constants)
-        after = next_stage_comment(args.emit)  # the passes this PassContext enables
+        after = next_stage_comment(args.emit) if args.emit != "c" else ""
     comment = ";" if args.emit == "llvm-ir" else "//"
     out = f"{comment} {command}\n{after}{text}"
     if args.output:

@@ -17,9 +17,11 @@ dtype (`index` as int64); the entry loads the value and passes it by value.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import MemRefType, i8, i32, i64
-from xdsl.ir import Region, SSAValue
+from xdsl.ir import Attribute, Region, SSAValue
 
 from xtvm.arith import compact_strides
 from xtvm.dialects.tir import PrimFuncOp
@@ -31,6 +33,43 @@ KIND_COUNT, KIND_NULL, KIND_NDIM, KIND_DTYPE, KIND_SHAPE, KIND_STRIDES = 1, 2, 3
 
 # DLTensor field offsets (x86-64).
 _DATA, _NDIM, _DTYPE, _SHAPE, _STRIDES, _BYTE_OFFSET = 0, 16, 20, 24, 32, 40
+DLTENSOR_OFFSETS = {
+    "data": _DATA, "ndim": _NDIM, "dtype": _DTYPE, "shape": _SHAPE,
+    "strides": _STRIDES, "byte_offset": _BYTE_OFFSET,
+}
+"""Where the entry reads each `DLTensor` field (other code generators assert the same layout)."""
+
+
+@dataclass(frozen=True)
+class ArgCheck:
+    """What the packed entry checks of argument `index` (the one description
+    of the checks: this file emits them as llvm ops, the C target as C)."""
+
+    index: int
+    type: Attribute
+    """The prim_func argument's type: a memref (pass the data pointer) or a scalar (pass the value)."""
+    shape: tuple[int, ...]
+    """The logical shape: `ndim` is its length and every dimension must match."""
+    dtype_word: int
+    """`code | bits << 8 | lanes << 16`: the DLDataType read as one little-endian u32."""
+    strides: tuple[tuple[int, int], ...]
+    """`(dimension, compact stride)` for each dimension of extent > 1; a
+    non-NULL strides array must hold exactly these."""
+
+    @property
+    def is_buffer(self) -> bool:
+        return isinstance(self.type, MemRefType)
+
+
+def argument_checks(func: PrimFuncOp) -> list[ArgCheck]:
+    """The checks of every argument of `func`, in argument order (after the count check)."""
+    checks = []
+    for i, (arg, shape) in enumerate(zip(func.args, func.buffer_shapes, strict=True)):
+        shape = shape or ()
+        code, bits, lanes = dl_dtype(arg.type)
+        strides = tuple((k, s) for k, s in enumerate(compact_strides(shape)) if shape[k] != 1)
+        checks.append(ArgCheck(i, arg.type, shape, code | (bits << 8) | (lanes << 16), strides))
+    return checks
 
 
 class _PackedEntry:
@@ -67,7 +106,7 @@ class _PackedEntry:
         self.check(
             em.icmp("eq", self.num_args, em.int_const(count, i32)), KIND_COUNT, self.num_args
         )
-        passed = [self.argument(i) for i in range(count)]
+        passed = [self.argument(check) for check in argument_checks(self.func)]
         call = em.emit(llvm.CallOp(impl_name(self.func), *passed, return_type=i32))
         assert call.returned is not None
         em.ret(call.returned)
@@ -78,11 +117,10 @@ class _PackedEntry:
             body=self.region,
         )
 
-    def argument(self, i: int) -> SSAValue:
-        """Check argument `i` and return the value passed to the impl function."""
+    def argument(self, check: ArgCheck) -> SSAValue:
+        """Check one argument and return the value passed to the impl function."""
         em = self.em
-        ty = self.func.args[i].type
-        shape = self.func.buffer_shapes[i] or ()
+        i, shape = check.index, check.shape
         slot = em.gep(self.args, em.int_const(i), PTR)
         tensor = em.load(slot, PTR, 8)
         self.check(self.em.not_null(tensor), KIND_NULL, i)
@@ -92,30 +130,26 @@ class _PackedEntry:
         ndim = em.load(em.byte_gep(tensor, _NDIM), i32, 4)
         self.check(em.icmp("eq", ndim, em.int_const(len(shape), i32)), KIND_NDIM, i)
 
-        # code (u8), bits (u8), lanes (u16) compared as one little-endian u32
-        code, bits, lanes = dl_dtype(ty)
         dtype = em.load(em.byte_gep(tensor, _DTYPE), i32, 4)
-        want = code | (bits << 8) | (lanes << 16)
-        self.check(em.icmp("eq", dtype, em.int_const(want, i32)), KIND_DTYPE, i)
+        self.check(em.icmp("eq", dtype, em.int_const(check.dtype_word, i32)), KIND_DTYPE, i)
 
         if shape:
             dims = em.load(em.byte_gep(tensor, _SHAPE), PTR, 8)
             for k, extent in enumerate(shape):
                 dim = em.load(em.gep(dims, em.int_const(k), i64), i64, 8)
                 self.check(em.icmp("eq", dim, em.int_const(extent)), KIND_SHAPE, i)
-            self._check_strides(tensor, shape, i)
+            self._check_strides(tensor, check.strides, i)
 
         offset = em.load(em.byte_gep(tensor, _BYTE_OFFSET), i64, 8)
         start = em.gep(data, offset, i8)
-        if isinstance(ty, MemRefType):
+        if check.is_buffer:
             return start
-        value_type = llvm_type(ty)
+        value_type = llvm_type(check.type)
         return em.load(start, value_type, byte_size(value_type))
 
-    def _check_strides(self, tensor: SSAValue, shape: tuple[int, ...], i: int) -> None:
+    def _check_strides(self, tensor: SSAValue, checked: tuple[tuple[int, int], ...], i: int) -> None:
         """strides == NULL, or compact wherever the extent exceeds 1."""
         em = self.em
-        checked = [(k, s) for k, s in enumerate(compact_strides(shape)) if shape[k] != 1]
         if not checked:
             return
         strides = em.load(em.byte_gep(tensor, _STRIDES), PTR, 8)

@@ -1,0 +1,116 @@
+"""C spellings of tir types and constants.
+
+`index` is `int64_t`, a signless `iN` is `intN_t` (arith decides per op
+whether it reads the bits as signed or unsigned, `scalar.py` casts where it
+does), `uiN` is `uintN_t`, `i1` is `bool` (one byte, as the llvm path stores
+it), `f16`/`f32`/`f64` are `_Float16`/`float`/`double`; a buffer is a
+pointer to its element type.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    Signedness,
+)
+from xdsl.ir import Attribute, Operation
+
+
+class CTranslationError(Exception):
+    """A construct `convert-tir-to-c` cannot translate; the message names it.
+
+    `op`, once known, is the op being translated (where `xtvm-opt` reports it)."""
+
+    op: Operation | None = None
+
+
+def int_width(ty: Attribute) -> int:
+    """The bit width of an integer or index type."""
+    if isinstance(ty, IndexType):
+        return 64
+    assert isinstance(ty, IntegerType), ty
+    return ty.width.data
+
+
+def is_unsigned(ty: Attribute) -> bool:
+    return isinstance(ty, IntegerType) and ty.signedness.data == Signedness.UNSIGNED
+
+
+def c_type(ty: Attribute) -> str:
+    """The C type of a tir scalar or buffer (see the module docstring)."""
+    if isinstance(ty, IndexType):
+        return "int64_t"
+    if isinstance(ty, IntegerType):
+        width = ty.width.data
+        if width == 1:
+            return "bool"
+        if width not in (8, 16, 32, 64):
+            raise CTranslationError(f"convert-tir-to-c: no C type for {ty} (widths 1, 8, 16, 32, 64)")
+        return f"{'u' if is_unsigned(ty) else ''}int{width}_t"
+    if isinstance(ty, Float16Type):
+        return "_Float16"
+    if isinstance(ty, Float32Type):
+        return "float"
+    if isinstance(ty, Float64Type):
+        return "double"
+    if isinstance(ty, MemRefType):
+        return f"{c_type(ty.element_type)}*"
+    raise CTranslationError(f"convert-tir-to-c: no C type for {ty}")
+
+
+def unsigned_type(ty: Attribute) -> str:
+    """The unsigned C type of an integer's width (to read its bits as unsigned)."""
+    width = int_width(ty)
+    return "bool" if width == 1 else f"uint{width}_t"
+
+
+def signed_type(ty: Attribute) -> str:
+    """The signed C type of an integer's width."""
+    width = int_width(ty)
+    return "bool" if width == 1 else f"int{width}_t"
+
+
+def int_literal(value: int, ty: Attribute) -> str:
+    """An integer constant of type `ty` (its bits wrapped to the width)."""
+    width = int_width(ty)
+    if width == 1:
+        return "true" if value & 1 else "false"
+    value &= (1 << width) - 1
+    if is_unsigned(ty):
+        return f"{value}u" if width <= 32 else f"{value}ull"
+    if value >= 1 << (width - 1):
+        value -= 1 << width
+    if width == 64:
+        if value == -(1 << 63):
+            return "(-9223372036854775807LL - 1)"
+        return str(value) if -(1 << 31) < value < 1 << 31 else f"{value}LL"
+    if value == -(1 << 31):
+        return "(-2147483647 - 1)"
+    return str(value)
+
+
+def float_literal(value: float, ty: Attribute) -> str:
+    """A floating-point constant of type `ty`, exact (the shortest decimal
+    that reads back as the same double, which is of the type's precision)."""
+    if math.isnan(value):
+        text = "NAN"
+    elif math.isinf(value):
+        text = "INFINITY" if value > 0 else "-INFINITY"
+    else:
+        text = repr(value)
+        if "e" not in text and "." not in text:
+            text += ".0"
+        if isinstance(ty, Float32Type | Float16Type):
+            text += "f"
+    if isinstance(ty, Float16Type):
+        return f"((_Float16){text})"
+    if isinstance(ty, Float64Type) and text.lstrip("-") in ("NAN", "INFINITY"):
+        return f"((double){text})"
+    return text
