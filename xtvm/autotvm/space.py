@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -310,10 +311,38 @@ class ConfigEntity(ConfigBase):
         ConfigBase.__init__(self)
         self._values = dict(self.values)
 
+    strict: bool = True
+    """A knob the config lacks, or a value the template does not offer, is
+    an error (tuning); else (records applied to a later template) the
+    knob's default, with a warning."""
+
     def _define(self, name: str, options: list[Entity], default: Entity) -> Entity:
-        if name not in self._values:
-            raise KeyError(f"the config has no knob '{name}' the template defines")
-        return self._values[name]
+        value = self._values.get(name)
+        if value is not None and value in options:
+            return value
+        problem = (
+            f"the config has no knob '{name}' the template defines" if value is None
+            else f"knob '{name}': {entity_value(value)!r} is not one of the template's candidates"
+        )
+        if self.strict:
+            raise KeyError(problem)
+        warnings.warn(f"{problem}; using the hand-written choice {entity_value(default)!r}", stacklevel=2)
+        return default
+
+    @staticmethod
+    def from_json(data: dict[str, Any], strict: bool = True) -> ConfigEntity:
+        """A config from its record form (:meth:`to_json`); a ValueError
+        when malformed."""
+        if not isinstance(data, dict) or not isinstance(data.get("entity"), list):
+            raise ValueError(f"a config must be {{'index': i, 'entity': [...]}}, got {data!r}")
+        values = {}
+        for item in data["entity"]:
+            if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)):
+                raise ValueError(f"config entity item {item!r} is not [name, kind, value]")
+            values[item[0]] = entity_from(item[1], item[2])
+        config = ConfigEntity(int(data.get("index", -1)), values)
+        config.strict = strict
+        return config
 
     def to_json(self) -> dict[str, Any]:
         """TVM's record form: ``{"index": i, "code_hash": null, "entity": [[name, kind, value], ...]}``."""

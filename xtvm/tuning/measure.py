@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from xtvm.autotvm.space import ConfigEntity, entity_from
+from xtvm.autotvm.space import ConfigEntity
 from xtvm.tuning.task import Task
 from xtvm.tuning.workers import WorkerFailure, WorkerPool
 
@@ -103,12 +103,6 @@ class Runner(Protocol):
     def run(self, inputs: Sequence[MeasureInput], builds: Sequence[BuildResult]) -> list[MeasureResult]: ...
 
 
-def config_from_json(data: dict[str, Any]) -> ConfigEntity:
-    """A config from its record form ``{"index", "entity": [[name, kind, value]...]}``."""
-    values = {name: entity_from(kind, value) for name, kind, value in data["entity"]}
-    return ConfigEntity(int(data["index"]), values)
-
-
 # -- building ----------------------------------------------------------------------
 
 
@@ -122,7 +116,7 @@ def build_candidate(request: dict[str, Any]) -> dict[str, Any]:
     start = time.perf_counter()
     task = Task.from_json(request["task"])
     try:
-        config = config_from_json(request["config"]) if request.get("config") else None
+        config = ConfigEntity.from_json(request["config"]) if request.get("config") else None
         prim = task.build_kernel(config)
     except Exception as err:  # a config the template cannot apply
         return {"error_no": MeasureErrorNo.INSTANTIATION_ERROR, "error_msg": f"{type(err).__name__}: {err}"}

@@ -1,0 +1,164 @@
+"""Tuning records: one JSON object per line (TVM's ``autotvm.record``
+layout), and ``apply_history_best``.
+
+A line::
+
+    {"input": ["llvm -mcpu=znver5", "fused_nn_contrib_conv2d_packed_add_nn_relu",
+               ["<workload key>"], {}],
+     "config": {"index": 12, "code_hash": null,
+                "entity": [["tile_ow", "sp", [-1, 14]], ["tile_oh", "ot", 2], ...]},
+     "result": [[0.00123, 0.00121, 0.00122], 0, 1.8, 1796149394.3],
+     "version": 0.2, "xtvm_version": "0.1.0"}
+
+``input`` is the target, the task's name, its workload key (TVM's
+``args``) and an empty ``kwargs``; ``result`` is the seconds per call of
+each repeat (the error message when the error number is not 0), the
+error number (:class:`~xtvm.tuning.measure.MeasureErrorNo`), the seconds
+the measurement took and its Unix time. Only JSON is read and written;
+a line that is not a well-formed record is skipped with a warning that
+names the file and line.
+
+:func:`apply_history_best` is a dispatch context (``with``) under which
+``xtvm.build`` schedules every kernel that has a successful record for
+the target's CPU with its fastest config; other kernels keep the
+hand-written schedule.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from xtvm.autotvm.dispatch import DispatchContext, target_key
+from xtvm.autotvm.space import ConfigBase, ConfigEntity
+
+VERSION = 0.2
+"""The record layout's version (TVM's ``AUTOTVM_LOG_VERSION``)."""
+
+XTVM_VERSION = "0.1.0"
+
+
+@dataclass
+class Record:
+    """One line: the task (``target``, ``name``, ``key``), the ``config`` in
+    its JSON form, and the measurement."""
+
+    target: str
+    name: str
+    key: str
+    config: dict[str, Any]
+    costs: list[Any]
+    error_no: int
+    all_cost: float
+    timestamp: float
+
+    @property
+    def mean(self) -> float:
+        """Mean seconds per call; infinity for an error."""
+        if self.error_no or not self.costs:
+            return float("inf")
+        return sum(self.costs) / len(self.costs)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "input": [self.target, self.name, [self.key], {}],
+            "config": self.config,
+            "result": [self.costs, self.error_no, self.all_cost, self.timestamp],
+            "version": VERSION,
+            "xtvm_version": XTVM_VERSION,
+        }
+
+
+def encode(inp, result) -> str:
+    """The record line of a :class:`MeasureInput` and its :class:`MeasureResult`."""
+    task = inp.task
+    return json.dumps(
+        Record(
+            task.target, task.name, task.key, inp.config.to_json(), list(result.costs),
+            int(result.error_no), float(result.all_cost), float(result.timestamp),
+        ).to_json()
+    )
+
+
+def decode(line: str) -> Record:
+    """The record of one line; a ValueError saying what is wrong."""
+    data = json.loads(line)
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    inp, config, result = data.get("input"), data.get("config"), data.get("result")
+    if not (isinstance(inp, list) and len(inp) >= 3 and isinstance(inp[0], str) and isinstance(inp[1], str)
+            and isinstance(inp[2], list) and inp[2] and isinstance(inp[2][0], str)):
+        raise ValueError("'input' must be [target, task name, [workload key], {}]")
+    ConfigEntity.from_json(config)  # checks the config's form
+    if not (isinstance(result, list) and len(result) == 4 and isinstance(result[0], list)
+            and isinstance(result[1], int)):
+        raise ValueError("'result' must be [costs, error number, seconds, timestamp]")
+    costs, error_no = result[0], result[1]
+    if not error_no and not (costs and all(isinstance(c, int | float) and c > 0 for c in costs)):
+        raise ValueError("a successful record needs positive costs")
+    return Record(inp[0], inp[1], inp[2][0], config, costs, error_no, float(result[2]), float(result[3]))
+
+
+def load_records(path: str | os.PathLike[str]) -> Iterator[Record]:
+    """Every well-formed record of a records file, in order; each corrupt
+    line is skipped with a warning naming ``path:line``."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                yield decode(line)
+            except (ValueError, TypeError, KeyError) as err:
+                warnings.warn(f"{os.fspath(path)}:{number}: skipped a corrupt tuning record ({err})", stacklevel=2)
+
+
+def save_records(path: str | os.PathLike[str], lines: Iterable[str]) -> None:
+    """Append record lines (each flushed, so an interrupted search keeps
+    what it measured)."""
+    with open(path, "a", encoding="utf-8") as f:
+        for line in lines:
+            f.write(line + "\n")
+            f.flush()
+
+
+def best_records(records: Iterable[Record]) -> dict[tuple[str, str], Record]:
+    """The fastest successful record of each (target CPU, workload key)."""
+    best: dict[tuple[str, str], Record] = {}
+    for record in records:
+        if record.error_no:
+            continue
+        key = (target_key(record.target), record.key)
+        if key not in best or record.mean < best[key].mean:
+            best[key] = record
+    return best
+
+
+class ApplyHistoryBest(DispatchContext):
+    """The best config of each workload in ``records`` (paths or records)
+    for the current target's CPU (see the module)."""
+
+    def __init__(self, records: str | os.PathLike[str] | Iterable[Record | str | os.PathLike[str]]):
+        if isinstance(records, str | os.PathLike):
+            records = [records]
+        loaded: list[Record] = []
+        for item in records:
+            loaded.extend([item] if isinstance(item, Record) else load_records(item))
+        self.best = best_records(loaded)
+        self.applied: dict[str, str] = {}
+        """Workload key → the config applied (what the build used)."""
+
+    def config(self, key: str, fn: Any) -> ConfigBase | None:
+        record = self.best.get((target_key(), key))
+        if record is None:
+            return None
+        self.applied[key] = str(record.config)
+        return ConfigEntity.from_json(record.config, strict=False)
+
+
+def apply_history_best(records) -> ApplyHistoryBest:
+    """``with apply_history_best("records.json"): lib = xtvm.build(...)``."""
+    return ApplyHistoryBest(records)
