@@ -53,6 +53,20 @@ from xtvm.passes.registry import PASSES
 from xtvm.tools.verify_diagnostics import check_diagnostics, parse_expectations
 
 
+def print_c(module: ModuleOp, output: IO[str]) -> None:
+    """``-t c``: the C source of the module's kernels (prim_funcs, or the C
+    that ``convert-tir-to-c`` left on declarations), as ``xtvm-compile
+    --target c --emit c`` prints it; a construct without a C translation is
+    an error message naming it."""
+    from xtvm.lowering.tir_to_c import CTranslationError, emit_c
+
+    try:
+        output.write(emit_c(module))
+    except CTranslationError as e:
+        print(f"xtvm-opt: error: {e}", file=sys.stderr)
+        sys.exit(1)
+
+
 class XtvmOptMain(xDSLOptMain):
     """xdsl-opt with xtvm's registries, located diagnostics and IR dumps."""
 
@@ -67,6 +81,10 @@ class XtvmOptMain(xDSLOptMain):
         self.xdsl_passes = dict(self.available_passes)
         for name, factory in PASSES.items():
             self.register_pass(name, factory)
+
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+        self.available_targets["c"] = print_c  # the c target's kernels (docs/c-target.md)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)

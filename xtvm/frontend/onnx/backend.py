@@ -337,6 +337,7 @@ class XtvmBackendRep(BackendRep):
         values: Mapping[str, np.ndarray],
     ) -> _Compiled:
         from xtvm.driver.build_module import build
+        from xtvm.target import Target
 
         module, params = from_onnx(
             self.model,
@@ -346,7 +347,7 @@ class XtvmBackendRep(BackendRep):
             input_values=values,
             fold_inputs=self.folded,
         )
-        lib = build(module, params=params)
+        lib = build(module, target=Target.current(), params=params)  # a `with Target` scope's
         gmod = lib["default"](cpu(0))
         slots = tuple(
             None if (i := gmod["get_input_index"](n)) < 0 else i for n in self.input_names

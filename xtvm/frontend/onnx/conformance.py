@@ -10,6 +10,7 @@ one row per operator and a last line ``passed P of N``::
     python -m xtvm.frontend.onnx.conformance --filter '^test_(relu|reshape)'
     python -m xtvm.frontend.onnx.conformance --json /tmp/conf.json -v
     python -m xtvm.frontend.onnx.conformance --ci-subset
+    python -m xtvm.frontend.onnx.conformance --ci-subset --target c
 
 Each case ends in one status:
 
@@ -34,6 +35,9 @@ The CI subset: ``--write-ci-subset`` keeps, per operator, the first
 :data:`CI_CASES_PER_OP` passing cases (by name) of this run (or of the
 results of ``--from-json``) and writes them to :data:`CI_CASES_FILE`;
 ``--ci-subset`` runs exactly that list, as ``test_conformance_ci.py`` does.
+
+``--target`` compiles for another target (default ``llvm``; ``c``: the C
+source target, docs/c-target.md).
 """
 
 from __future__ import annotations
@@ -175,14 +179,18 @@ def _classify(error: BaseException) -> str:
     return "fail" if isinstance(error, AssertionError) else "error"
 
 
-def run_case(case: TestCase, op: str = "", verbose: bool = False) -> CaseResult:
-    """Runs one case in this process; every exception becomes a status."""
+def run_case(
+    case: TestCase, op: str = "", verbose: bool = False, target: str = "llvm"
+) -> CaseResult:
+    """Runs one case in this process, compiled for ``target``; every
+    exception becomes a status."""
     from xtvm.frontend.onnx.backend import XtvmBackend
+    from xtvm.target import Target
 
     start = time.perf_counter()
     status, message = "pass", ""
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings(), np.errstate(all="ignore"), Target.from_string(target):
             warnings.simplefilter("ignore")
             data_sets = [
                 (
@@ -202,18 +210,21 @@ def run_case(case: TestCase, op: str = "", verbose: bool = False) -> CaseResult:
     return CaseResult(case.name, op or case_ops(case)[0], case_ops(case), status, message, seconds)
 
 
-def _worker(cases: Sequence[TestCase], conn: Connection, verbose: bool) -> None:
+def _worker(cases: Sequence[TestCase], conn: Connection, verbose: bool, target: str) -> None:
     """Serves ``(case index, op)`` requests from ``conn`` until it reads None."""
     while (request := conn.recv()) is not None:
         index, op = request
-        conn.send(asdict(run_case(cases[index], op, verbose)))
+        conn.send(asdict(run_case(cases[index], op, verbose, target)))
 
 
 class _IsolatedRunner:
     """Runs cases in a forked worker, replacing it after a crash or timeout."""
 
-    def __init__(self, cases: Sequence[TestCase], verbose: bool, timeout: float) -> None:
+    def __init__(
+        self, cases: Sequence[TestCase], verbose: bool, timeout: float, target: str = "llvm"
+    ) -> None:
         self.cases = cases
+        self.target = target
         self.verbose = verbose
         self.timeout = timeout
         self.context = multiprocessing.get_context("fork")
@@ -223,7 +234,7 @@ class _IsolatedRunner:
     def _start(self) -> None:
         parent, child = self.context.Pipe()
         self.process = self.context.Process(
-            target=_worker, args=(self.cases, child, self.verbose), daemon=True
+            target=_worker, args=(self.cases, child, self.verbose, self.target), daemon=True
         )
         self.process.start()
         child.close()
@@ -270,15 +281,17 @@ def run_cases(
     verbose: bool = False,
     timeout: float = CASE_TIMEOUT,
     progress: Callable[[CaseResult], None] | None = None,
+    target: str = "llvm",
 ) -> list[CaseResult]:
-    """Runs ``cases`` (each isolated in a worker process when ``isolate``);
-    ``ops`` maps case names to operators (see :func:`operators`)."""
-    runner = _IsolatedRunner(cases, verbose, timeout) if isolate else None
+    """Runs ``cases`` (each isolated in a worker process when ``isolate``),
+    compiled for ``target``; ``ops`` maps case names to operators (see
+    :func:`operators`)."""
+    runner = _IsolatedRunner(cases, verbose, timeout, target) if isolate else None
     results = []
     try:
         for index, case in enumerate(cases):
             op = ops.get(case.name) or "+".join(case_ops(case))
-            result = runner.run(index, op) if runner else run_case(case, op, verbose)
+            result = runner.run(index, op) if runner else run_case(case, op, verbose, target)
             results.append(result)
             if progress:
                 progress(result)
@@ -353,6 +366,7 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--from-json", metavar="PATH", help="take results from a --json file, do not run")
     add("--in-process", action="store_true", help="run cases in this process (debugging)")
     add("--timeout", type=float, default=CASE_TIMEOUT, help="seconds per case")
+    add("--target", default="llvm", help="the target to compile for (llvm, c; with options)")
     add("-v", "--verbose", action="store_true", help="print every case, and tracebacks")
     return parser.parse_args(argv)
 
@@ -378,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         results = run_cases(
             cases, ops, isolate=not args.in_process, verbose=args.verbose, timeout=args.timeout,
-            progress=progress,
+            progress=progress, target=args.target,
         )
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))

@@ -52,7 +52,7 @@ from xtvm.dialects.tir import (
     StoreOp,
     YieldOp,
 )
-from xtvm.lowering.tir_to_c.scalar import EXPRESSIONS, intrinsic_expression
+from xtvm.lowering.tir_to_c.scalar import EXPRESSIONS, LIBM_NAMES, intrinsic_expression
 from xtvm.lowering.tir_to_c.types import CTranslationError, c_type
 from xtvm.lowering.tir_to_llvm.function import (
     ASSERT_KIND,
@@ -77,10 +77,11 @@ def is_c_identifier(name: str) -> bool:
 
 
 class Names:
-    """Unique C identifiers from IR name hints."""
+    """Unique C identifiers from IR name hints, none naming a function the
+    code calls (`reserved`)."""
 
-    def __init__(self) -> None:
-        self.used: set[str] = set()
+    def __init__(self, reserved: set[str] = frozenset()) -> None:
+        self.used: set[str] = set(reserved)
 
     def fresh(self, hint: str | None, default: str = "t") -> str:
         base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "") or default
@@ -116,7 +117,7 @@ class FunctionWriter:
 
     def __init__(self, func: PrimFuncOp):
         self.func = func
-        self.names = Names()
+        self.names = Names(_called_functions(func))
         self.values: dict[SSAValue, str] = {}
         self.lines: list[str] = []
         self.depth = 1
@@ -351,6 +352,13 @@ class FunctionWriter:
 
     def yield_(self, op: YieldOp) -> None:
         """A region's end: nothing to write."""
+
+
+def _called_functions(func: PrimFuncOp) -> set[str]:
+    """Every function name the C of `func` may call (libm, externs)."""
+    names = {n + suffix for n in LIBM_NAMES.values() for suffix in ("", "f")}
+    names |= {"aligned_alloc", "free", "omp_get_max_threads"}
+    return names | {op.callee.data for op in func.walk() if isinstance(op, CallExternOp)}
 
 
 def _constant_extent(op: ForOp) -> int | None:

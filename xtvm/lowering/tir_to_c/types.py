@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
@@ -97,14 +99,16 @@ def int_literal(value: int, ty: Attribute) -> str:
 
 
 def float_literal(value: float, ty: Attribute) -> str:
-    """A floating-point constant of type `ty`, exact (the shortest decimal
-    that reads back as the same double, which is of the type's precision)."""
+    """A floating-point constant of type `ty`, exact: the shortest decimal
+    that reads back as the same value (f16 constants are f32 literals
+    converted, exactly, since every f16 is an f32)."""
     if math.isnan(value):
         text = "NAN"
     elif math.isinf(value):
         text = "INFINITY" if value > 0 else "-INFINITY"
     else:
-        text = repr(value)
+        # the shortest decimal that reads back as the same value of the type
+        text = repr(value) if isinstance(ty, Float64Type) else str(np.float32(value))
         if "e" not in text and "." not in text:
             text += ".0"
         if isinstance(ty, Float32Type | Float16Type):
