@@ -84,15 +84,45 @@ def check_entry(module: ModuleOp, where: str = "the module") -> None:
     )
 
 
+def has_dynamic_shapes(module: ModuleOp, entry: str = "main") -> bool:
+    """Whether ``@entry``'s inputs or outputs have a ``?`` dimension."""
+    from xdsl.dialects.builtin import TensorType
+
+    fn = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry), None)
+    if fn is None:
+        return False
+    types = [*fn.function_type.inputs.data, *fn.function_type.outputs.data]
+    return any(isinstance(t, TensorType) and not t.has_static_shape() for t in types)
+
+
+def choose_executor(module: ModuleOp, executor: str | None) -> str:
+    """``executor`` if given; else the VM for a vm-stage module or a model
+    with ``?`` dimensions, the graph executor otherwise."""
+    if executor is not None:
+        if executor not in EXECUTORS:
+            raise ValueError(f"unknown executor '{executor}' (executors: {', '.join(EXECUTORS)})")
+        return executor
+    if detect_stage(module) == "vm" or has_dynamic_shapes(module):
+        return "vm"
+    return "graph"
+
+
+EXECUTORS = ("graph", "vm")
+
+
 def lower(
     module: ModuleOp,
     params: Mapping[str, object] | None = None,
     stage: str = "llvm-dialect",
     start: str | None = None,
+    executor: str | None = None,
 ) -> ModuleOp:
     """Run the pipeline on ``module`` (in place) from the stage after ``start``
     (default: the stage the module is at, :func:`detect_stage`) up to and
-    including ``stage``, and return it.
+    including ``stage``, and return it. ``executor`` ("graph" or "vm";
+    default :func:`choose_executor`) picks the steps that differ: the ``vm``
+    stage runs for the VM only, and the llvm-dialect stage lowers ``@main``
+    to the AOT entry (graph) or embeds the VM executable (vm).
 
     A module of ``tir.prim_func``s alone (no ``@main``) is a kernel library:
     the relay and memory stages find nothing to do in it. Verification runs
@@ -106,12 +136,16 @@ def lower(
         bind_params(module, params)
     check_not_elided(module)  # a file printed for reading cannot be compiled
     check_entry(module)
+    executor = choose_executor(module, executor)
     start = detect_stage(module) if start is None else start
+    if start == "vm" and executor != "vm":
+        raise ValueError("the module is at stage 'vm' (a vm.func): it runs on the VM, executor='vm'")
     if stage_index(stage) < stage_index(start):
         raise ValueError(f"the module is at stage '{start}', past the requested '{stage}'")
     for s in STAGES[stage_index(start) + 1 : stage_index(stage) + 1]:
         verify = s.name != "llvm-dialect" and (s.name != "memory-alloc" or s.name == stage)
-        run_steps(module, enabled(s.steps), verify=verify)
+        steps = [step for step in enabled(s.steps) if step.executor in (None, executor)]
+        run_steps(module, steps, verify=verify)
     return module
 
 
@@ -119,8 +153,13 @@ def build(
     module: ModuleOp | Operation,
     target: Target | str | None = "llvm",
     params: Mapping[str, object] | None = None,
+    executor: str | None = None,
 ):
-    """Compile to a runtime ``Module``.
+    """Compile to a runtime ``Module``, or for ``executor="vm"`` (chosen
+    by default for models with ``?`` dimensions, :func:`choose_executor`)
+    to a VM ``Executable`` bound to its kernel library:
+    ``VirtualMachine(exe, dev)`` runs it, ``exe.export_library(path)``
+    writes the library with the executable inside (docs/vm.md).
 
     A relay module (with ``func.func @main``) gives a graph executor factory:
     ``lib["default"](dev)`` creates the executor. A ``tir.prim_func``, or a
@@ -134,6 +173,12 @@ def build(
     if not isinstance(module, ModuleOp):
         module = ModuleOp([module.clone()])
     target = codegen.check_target(target)  # before any work: LLVM may end the process
+    executor = choose_executor(module, executor) if has_graph(module) or detect_stage(module) == "vm" else "graph"
     with target:  # the passes and schedules read Target.current()
-        lowered = lower(module.clone(), params)
-    return codegen.jit(lowered, target=target)
+        lowered = lower(module.clone(), params, executor=executor)
+    lib = codegen.jit(lowered, target=target)
+    if executor == "vm":
+        from xtvm.runtime.vm import Executable
+
+        return Executable.from_library(lib)
+    return lib

@@ -37,6 +37,8 @@ class Step:
     its result need not walk the kernels again."""
     target_kind: str | None = None
     """The step runs only when the current target is of this kind (None: always)."""
+    executor: str | None = None
+    """The step runs only for this executor ("graph" or "vm"; None: both)."""
 
     @property
     def name(self) -> str:
@@ -114,9 +116,36 @@ STAGES: tuple[Stage, ...] = (
         "destination-passing kernel calls into a planned arena (offsets in the IR)",
     ),
     Stage(
+        "vm",
+        (
+            Step(
+                "convert-memory-to-vm",
+                0,
+                "@main → VM instructions over registers (executor='vm' only)",
+                required=True,
+                graph_only=True,
+                executor="vm",
+            ),
+        ),
+        "the VM program (executor='vm'): vm.func @main, kernels as tir.prim_func",
+    ),
+    Stage(
         "llvm-dialect",
         (
-            Step("convert-memory-to-llvm", 0, "@main → the AOT entry over the planned workspace", True),
+            Step(
+                "convert-memory-to-llvm",
+                0,
+                "@main → the AOT entry over the planned workspace",
+                True,
+                executor="graph",
+            ),
+            Step(
+                "vm-embed-executable",
+                0,
+                "vm functions → the VM executable, a data global of the kernel library",
+                True,
+                executor="vm",
+            ),
             Step("llvm-embed-metadata", 0, "describe kernels, graph and weights for the runtime", True),
             Step("convert-tir-to-c", 0, "kernels to C source (target c)", True, target_kind="c"),
             Step("convert-tir-to-llvm", 0, "loops, buffers and maths to llvm ops", True),
@@ -166,6 +195,7 @@ def detect_stage(module: ModuleOp, entry: str = "main") -> str:
     ``xtvm-compile --emit STAGE`` printed.
 
     * ``llvm-dialect``: no ``tir.prim_func`` and no graph function left;
+    * ``vm``: the module holds a ``vm.func``;
     * ``memory``/``memory-alloc``: ``@entry`` holds ``memory`` ops (planned:
       ``memory.planned_bytes`` on it, or not);
     * ``tir``: the kernels are ``tir.prim_func``s;
@@ -181,6 +211,8 @@ def detect_stage(module: ModuleOp, entry: str = "main") -> str:
     prim_funcs = any(op.name == "tir.prim_func" for op in module.ops)
     if graph is None and not prim_funcs and any(op.name == "llvm.func" for op in module.ops):
         return "llvm-dialect"
+    if any(op.name == "vm.func" for op in module.ops):
+        return "vm"
     if graph is not None and any(op.dialect_name() == "memory" for op in graph.walk()):
         return "memory" if "memory.planned_bytes" in graph.attributes else "memory-alloc"
     if prim_funcs:

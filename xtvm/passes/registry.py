@@ -51,5 +51,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "xtvm.lowering.memory_to_llvm.convert_memory_to_llvm", "ConvertMemoryToLlvmPass"
     ),
     "llvm-embed-metadata": _lazy("xtvm.lowering.memory_to_llvm.embed_metadata", "EmbedMetadataPass"),
+    "convert-memory-to-vm": _lazy(
+        "xtvm.lowering.memory_to_vm.convert_memory_to_vm", "ConvertMemoryToVmPass"
+    ),
+    "vm-embed-executable": _lazy("xtvm.lowering.memory_to_vm.embed_executable", "EmbedExecutablePass"),
     "apply-pdl": _lazy("xtvm.rewrite.apply_pdl", "ApplyPdlPass"),
 }

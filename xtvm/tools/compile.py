@@ -92,15 +92,22 @@ def check_writable(path: Path | None) -> None:
         raise ValueError(f"cannot write '{path}': permission denied")
 
 
-def next_stage_comment(stage: str) -> str:
+def next_stage_comment(stage: str, executor: str = "graph") -> str:
     """The comment line giving the ``xtvm-opt`` pipeline from ``stage`` to the
-    next stage (with the passes the active ``PassContext`` enables), or ""."""
+    next stage (with the passes the active ``PassContext`` enables for
+    ``executor``; a stage with none for it is skipped), or ""."""
     from xtvm.driver.pipeline import enabled, next_stage, pipeline_string, stage_steps
 
     after = next_stage(stage) if stage != "llvm-ir" else None
+    steps = []
+    while after is not None:
+        steps = [s for s in enabled(stage_steps(after)) if s.executor in (None, executor)]
+        if steps:
+            break
+        after = next_stage(after)
     if after is None:
         return ""
-    spec = pipeline_string(enabled(stage_steps(after)))
+    spec = pipeline_string(steps)
     return f"// next stage ({after}): xtvm-opt FILE -p '{spec}'\n"
 
 
@@ -125,6 +132,11 @@ def make_parser() -> argparse.ArgumentParser:
         "--emit", choices=[*STAGE_NAMES, "c"], metavar="STAGE",
         help=f"print the IR of this pipeline stage instead of compiling: {', '.join(STAGE_NAMES)}; "
         "c: the kernels' C source (--target c)",
+    )
+    parser.add_argument(
+        "--executor", choices=["graph", "vm"], default=None,
+        help="graph: the graph executor and AOT entry (default for static shapes); vm: the "
+        "virtual machine (default for '?' dimensions and vm-stage files; docs/vm.md)",
     )
     parser.add_argument(
         "--shape", action="append", default=[], metavar="NAME=D0,D1,...",
@@ -152,6 +164,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.emit is None and args.output is None:
         parser.error("give -o OUTPUT.so, or --emit STAGE")
+    if args.emit == "vm":
+        if args.executor == "graph":
+            parser.error("--emit vm prints the VM program: use --executor vm")
+        args.executor = "vm"
+    if args.header is not None and args.executor == "vm":
+        parser.error("--header describes the graph executor's AOT entry; a VM library has none")
     if args.header is not None and args.emit is not None:
         parser.error("--header writes the C header of a library: give -o OUTPUT.so, not --emit")
     if args.emit == "c" and not args.target.split()[:1] == ["c"]:
@@ -194,7 +212,7 @@ def error_message(e: Exception) -> str | None:
 
 
 def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
-    from xtvm.driver.build_module import bind_params, build, lower
+    from xtvm.driver.build_module import bind_params, build, choose_executor, lower
     from xtvm.ir.printing import module_text
     from xtvm.target import Target
     from xtvm.transform import PassContext
@@ -202,9 +220,10 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
     for path in (args.output, args.header):
         check_writable(path)  # before the compile, not after it
     module, params = load_model(args.model, parse_shapes(args.shape))
+    executor = choose_executor(module, args.executor)
     with PassContext(opt_level=args.opt_level), Target.of(args.target):
         if args.emit is None:
-            lib = build(module, target=args.target, params=params)
+            lib = build(module, target=args.target, params=params, executor=executor)
             lib.export_library(str(args.output))
             print(f"wrote {args.output}")
             if args.header is not None:
@@ -217,7 +236,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
         if args.emit == "llvm-ir":
             from xtvm.codegen import emit_llvm_ir
 
-            text = emit_llvm_ir(lower(module, params)) + "\n"
+            text = emit_llvm_ir(lower(module, params, executor=executor)) + "\n"
         elif args.emit == "c":
             from xtvm.lowering.tir_to_c import emit_c
 
@@ -227,9 +246,9 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
                 if params:
                     bind_params(module, params)  # the file alone is the whole program
             else:
-                module = lower(module, params, args.emit)
+                module = lower(module, params, args.emit, executor=executor)
             text = module_text(module, elide_larger_than=args.elide_large_constants)
-        after = next_stage_comment(args.emit) if args.emit != "c" else ""
+        after = next_stage_comment(args.emit, executor) if args.emit != "c" else ""
     comment = ";" if args.emit == "llvm-ir" else "//"
     out = f"{comment} {command}\n{after}{text}"
     if args.output:

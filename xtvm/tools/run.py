@@ -96,7 +96,13 @@ def load_input(name: str, path: str) -> np.ndarray:
 def run(args: argparse.Namespace) -> None:
     import xtvm.runtime as rt
 
-    gmod = rt.load_module(args.library)["default"](rt.cpu(0))
+    from xtvm.runtime.vm import VirtualMachine, has_executable
+
+    lib = rt.load_module(args.library)
+    if lib.graph_json is None and has_executable(lib):  # compiled with --executor vm
+        gmod = VirtualMachine(lib, rt.cpu(0))
+    else:
+        gmod = lib["default"](rt.cpu(0))
     shapes, dtypes = gmod.get_input_info()
     paths = {}
     for item in args.input:
@@ -114,6 +120,9 @@ def run(args: argparse.Namespace) -> None:
     for name in shapes:
         if name in given:
             gmod.set_input(name, given[name])
+        elif any(d < 0 for d in shapes[name]) and args.fill != "none":
+            dims = ", ".join("?" if d < 0 else str(d) for d in shapes[name])
+            raise ValueError(f"input '{name}' has a dynamic shape ({dims}): give it with --input {name}=file.npy")
         elif args.fill == "random":
             gmod.set_input(name, rng.standard_normal(shapes[name]).astype(dtypes[name]))
         elif args.fill == "zeros":
