@@ -76,7 +76,7 @@ def link_library(
         else:
             asm = os.path.join(tmp, "data.s")
             write_assembly(data, asm, os.path.join(tmp, "data.bin"))
-        libraries = ["-lgomp"] if compiled.uses_openmp else []
+        libraries = [*compiled.libraries, *(["-lgomp"] if compiled.uses_openmp else [])]
         command = [compiler, "-shared", "-o", os.fspath(path), *objects, asm, *libraries, "-lm"]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:

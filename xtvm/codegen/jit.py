@@ -50,6 +50,10 @@ def jit(
     compiled = compile_objects(module, target)  # the build's one O3 + code generation
     if compiled.uses_openmp:
         load_openmp()
+    if compiled.libraries:  # external (BYOC) kernels' libraries, e.g. oneDNN
+        from xtvm.byoc.compile import load_libraries
+
+        load_libraries(compiled.libraries)
     placed = PlacedData(data)
     for name in placed.arrays:
         llvm.add_symbol(name, placed.address(name))

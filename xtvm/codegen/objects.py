@@ -74,6 +74,8 @@ class CompiledObjects:
     functions: list[str]
     uses_openmp: bool
     cache_hits: int = 0
+    libraries: list[str] = field(default_factory=list)
+    """Linker words the external (BYOC) kernels need (``-L...``, ``-ldnnl``)."""
 
 
 def _references(fn: llvm.FuncOp) -> tuple[set[str], int]:
@@ -232,6 +234,7 @@ def compile_objects(
     ``functions``). ``cache=True`` uses the environment's cache
     (:meth:`KernelCache.from_env`), ``False``/``None`` none."""
     global _WORK
+    from xtvm.byoc.compile import compile_external
     from xtvm.codegen.c_source import compile_c_sources
     from xtvm.codegen.data import read_metadata
 
@@ -280,11 +283,15 @@ def compile_objects(
         _WORK = None
     refs = set().union(*(u.refs for u in units))
     c = compile_c_sources(module, target)  # the kernels of the c target
+    external = compile_external(module, target)  # BYOC kernels (xtvm.byoc.compile)
     return CompiledObjects(
-        objects=[results[i][0] for i in range(len(units))] + c.objects,
-        functions=[fn.sym_name.data for u in units for fn in u.funcs] + c.functions,
+        objects=[results[i][0] for i in range(len(units))] + c.objects + external.objects,
+        functions=[fn.sym_name.data for u in units for fn in u.funcs]
+        + c.functions
+        + external.functions,
         uses_openmp=OPENMP_SYMBOL in refs or c.uses_openmp,
         cache_hits=sum(hit for _, hit in results.values()),
+        libraries=external.libraries,
     )
 
 

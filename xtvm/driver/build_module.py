@@ -18,7 +18,8 @@ it in Python.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 
 import numpy as np
 from xdsl.dialects import func
@@ -28,6 +29,7 @@ from xdsl.ir import Operation
 from xtvm.driver.pipeline import STAGES, detect_stage, enabled, run_steps, stage_index
 from xtvm.lowering.memory_to_llvm.graph_json import arg_name
 from xtvm.target import Target
+from xtvm.transform import PassContext
 
 
 def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "main") -> None:
@@ -75,7 +77,7 @@ def has_graph(module: ModuleOp, entry: str = "main") -> bool:
 def check_entry(module: ModuleOp, where: str = "the module") -> None:
     """A relay module must name its graph function ``@main`` (a module of
     ``tir.prim_func``s alone is a kernel library and needs none)."""
-    if has_graph(module) or detect_stage(module) not in ("relay", "relay-opt"):
+    if has_graph(module) or detect_stage(module) not in ("relay", "relay-partitioned", "relay-opt"):
         return
     found = [f"@{op.sym_name.data}" for op in module.ops if isinstance(op, func.FuncOp)]
     raise ValueError(
@@ -149,11 +151,26 @@ def lower(
     return module
 
 
+def byoc_context(byoc: Sequence[str]) -> PassContext | nullcontext:
+    """The current PassContext with ``relay.ext.targets`` set to ``byoc``
+    (each name checked against the codegen registry); nothing without one."""
+    from xtvm.byoc.registry import TARGETS_CONFIG, get_codegen
+
+    if not byoc:
+        return nullcontext()
+    for name in byoc:
+        get_codegen(name)
+    ctx = PassContext.current()
+    config = {**ctx.config, TARGETS_CONFIG: tuple(byoc)}
+    return PassContext(ctx.opt_level, config, ctx.disabled_pass, ctx.required_pass)
+
+
 def build(
     module: ModuleOp | Operation,
     target: Target | str | None = "llvm",
     params: Mapping[str, object] | None = None,
     executor: str | None = None,
+    byoc: Sequence[str] = (),
 ):
     """Compile to a runtime ``Module``, or for ``executor="vm"`` (chosen
     by default for models with ``?`` dimensions, :func:`choose_executor`)
@@ -167,15 +184,19 @@ def build(
     ``lib.export_library(path)`` writes a shared library that
     ``xtvm.runtime.load_module`` loads in a fresh process, and whose AOT
     entry a C program calls (docs/abi.md). A module at any later stage (a
-    file ``xtvm-compile --emit`` printed) continues from where it is."""
+    file ``xtvm-compile --emit`` printed) continues from where it is.
+
+    ``byoc=["dnnl"]`` offloads the regions external codegens take
+    (docs/byoc.md: oneDNN ``dnnl``, the C ``ccompiler``), in the order of
+    preference given; their code is linked into the module."""
     from xtvm import codegen
 
     if not isinstance(module, ModuleOp):
         module = ModuleOp([module.clone()])
     target = codegen.check_target(target)  # before any work: LLVM may end the process
     executor = choose_executor(module, executor) if has_graph(module) or detect_stage(module) == "vm" else "graph"
-    with target:  # the passes and schedules read Target.current()
-        lowered = lower(module.clone(), params, executor=executor)
+    with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
+        lowered = lower(module.clone(), params, executor=executor)  # passes read the scopes
     lib = codegen.jit(lowered, target=target)
     if executor == "vm":
         from xtvm.runtime.vm import Executable

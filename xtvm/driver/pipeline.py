@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -35,6 +35,9 @@ class Step:
     graph_only: bool = False
     """The pass changes graph functions only (never a kernel), so verifying
     its result need not walk the kernels again."""
+    byoc: bool = False
+    """A partitioning step (docs/byoc.md): it runs only when the PassContext
+    config ``relay.ext.targets`` names external codegens."""
     target_kind: str | None = None
     """The step runs only when the current target is of this kind (None: always)."""
     executor: str | None = None
@@ -57,7 +60,7 @@ class Stage:
 STAGES: tuple[Stage, ...] = (
     Stage("relay", (), "the graph as imported: relay ops in func.func @main"),
     Stage(
-        "relay-opt",
+        "relay-partitioned",
         (
             Step("relay-infer-type", 0, "make every result type exact", required=True),
             Step(
@@ -71,6 +74,18 @@ STAGES: tuple[Stage, ...] = (
             Step("relay-simplify-expr", 1, "algebraic identities (x+0, reshape∘reshape, ...)"),
             Step("relay-fold-constant", 2, "evaluate constant subgraphs (weights, shapes)"),
             Step("relay-fold-scale-axis", 3, "fold per-channel scales into conv weights"),
+            Step("relay-merge-composite", 0, "external codegens' patterns → composites", byoc=True),
+            Step("relay-annotate-target", 0, "mark the ops external codegens take", byoc=True),
+            Step("relay-merge-compiler-regions", 0, "grow regions, never a cycle", byoc=True),
+            Step("relay-partition-graph", 0, "each region → a relay.compiler function", byoc=True),
+        ),
+        "the graph partitioned for external codegens (byoc): regions outlined as "
+        "func.func marked relay.compiler",
+    ),
+    Stage(
+        "relay-opt",
+        (
+            Step("relay-external-codegen", 0, "each region → an external C kernel", byoc=True),
             Step("relay-alter-op-layout", 2, "pack conv2d/dense weights for the x86 kernels"),
             Step("relay-fold-constant", 2, "fold the scaled and packed weights"),
             Step("relay-eliminate-common-subexpr", 3, "merge equal ops and constants"),
@@ -200,6 +215,8 @@ def detect_stage(module: ModuleOp, entry: str = "main") -> str:
       ``memory.planned_bytes`` on it, or not);
     * ``tir``: the kernels are ``tir.prim_func``s;
     * ``relay-opt``: fused groups are outlined (``relay.primitive``);
+    * ``relay-partitioned``: regions for external codegens are outlined
+      (``relay.compiler``);
     * ``relay``: anything else.
     """
     from xdsl.dialects import func
@@ -208,7 +225,9 @@ def detect_stage(module: ModuleOp, entry: str = "main") -> str:
 
     funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
     graph = next((f for f in funcs if f.sym_name.data == entry), None)
-    prim_funcs = any(op.name == "tir.prim_func" for op in module.ops)
+    prim_funcs = any(  # external (byoc) kernels are made at relay-opt already
+        op.name == "tir.prim_func" and "tir.external" not in op.attributes for op in module.ops
+    )
     if graph is None and not prim_funcs and any(op.name == "llvm.func" for op in module.ops):
         return "llvm-dialect"
     if any(op.name == "vm.func" for op in module.ops):
@@ -219,6 +238,8 @@ def detect_stage(module: ModuleOp, entry: str = "main") -> str:
         return "tir"
     if any(PRIMITIVE_ATTR in f.attributes for f in funcs):
         return "relay-opt"
+    if any("relay.compiler" in f.attributes for f in funcs):
+        return "relay-partitioned"
     return "relay"
 
 
@@ -229,11 +250,26 @@ def enabled(steps: Sequence[Step], ctx: PassContext | None = None) -> list[Step]
     ctx = ctx or PassContext.current()
     kind = Target.current().kind
     return [
-        s
+        _with_targets(s, ctx)
         for s in steps
         if (s.target_kind is None or s.target_kind == kind)
         and (s.required or ctx.pass_enabled(s.name, s.opt_level))
+        and (not s.byoc or ctx.config.get(BYOC_TARGETS_CONFIG))
     ]
+
+
+BYOC_TARGETS_CONFIG = "relay.ext.targets"
+"""The PassContext config naming a build's external codegens
+(``xtvm.byoc.registry.TARGETS_CONFIG``)."""
+
+
+def _with_targets(step: Step, ctx: PassContext) -> Step:
+    """A partitioning step that takes ``targets``, with the context's spelled
+    out (so the printed pipeline reproduces the stage)."""
+    if step.byoc and step.name in ("relay-merge-composite", "relay-annotate-target"):
+        targets = ",".join(ctx.config[BYOC_TARGETS_CONFIG])
+        return replace(step, spec=f"{step.spec}{{targets={targets}}}")
+    return step
 
 
 COMPILE_GC_THRESHOLDS = (50_000, 20, 100)

@@ -56,4 +56,19 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "vm-embed-executable": _lazy("xtvm.lowering.memory_to_vm.embed_executable", "EmbedExecutablePass"),
     "apply-pdl": _lazy("xtvm.rewrite.apply_pdl", "ApplyPdlPass"),
+    "relay-merge-composite": _lazy(
+        "xtvm.passes.relay.partition.merge_composite", "MergeCompositePass"
+    ),
+    "relay-annotate-target": _lazy(
+        "xtvm.passes.relay.partition.annotate_target", "AnnotateTargetPass"
+    ),
+    "relay-merge-compiler-regions": _lazy(
+        "xtvm.passes.relay.partition.merge_compiler_regions", "MergeCompilerRegionsPass"
+    ),
+    "relay-partition-graph": _lazy(
+        "xtvm.passes.relay.partition.partition_graph", "PartitionGraphPass"
+    ),
+    "relay-external-codegen": _lazy(
+        "xtvm.passes.relay.partition.external_codegen", "ExternalCodegenPass"
+    ),
 }

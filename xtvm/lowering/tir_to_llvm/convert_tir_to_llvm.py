@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, i32
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -39,11 +39,16 @@ from xtvm.lowering.conversion import (
     apply_conversion,
     legality_report,
 )
-from xtvm.lowering.tir_to_llvm.function import ModuleLowering, lower_prim_func, unlowered_ops
+from xtvm.lowering.tir_to_llvm.function import (
+    ModuleLowering,
+    impl_name,
+    lower_prim_func,
+    unlowered_ops,
+)
 from xtvm.lowering.tir_to_llvm.packed_api import packed_entry
 from xtvm.lowering.tir_to_llvm.parallel import openmp_support
 from xtvm.lowering.tir_to_llvm.scalar import scalar_patterns
-from xtvm.lowering.tir_to_llvm.types import LoweringError
+from xtvm.lowering.tir_to_llvm.types import PTR, LoweringError
 
 PASS_NAME = "convert-tir-to-llvm"
 
@@ -62,6 +67,9 @@ class LowerPrimFunc(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: PrimFuncOp, rewriter: PatternRewriter) -> None:
+        if EXTERNAL_SOURCE_ATTR in op.attributes:
+            rewriter.replace(op, [external_impl(op), packed_entry(op)], [])
+            return
         if unlowered_ops(op):
             return
         try:
@@ -72,6 +80,36 @@ class LowerPrimFunc(RewritePattern):
             raise
         self.state.kernels.append(impl)
         rewriter.replace(op, [impl, entry], [])
+
+
+EXTERNAL_SOURCE_ATTR = "tir.external_source"
+"""An external kernel (BYOC, ``relay-external-codegen``): its ``_impl`` is C
+source the prim_func carries instead of a body."""
+
+
+def external_impl(op: PrimFuncOp) -> llvm.FuncOp:
+    """The declaration of an external kernel's ``NAME_impl`` (one pointer per
+    buffer, ``i32`` result), carrying its C source and link flags
+    (``xtvm.external_source``, ``xtvm.external_link``, ``xtvm.external_ops``)
+    for code generation; a declaration ``convert-memory-to-llvm`` made for
+    its calls is replaced."""
+    symbol = impl_name(op)
+    module = op.parent_op()
+    if module is not None:
+        for other in list(module.regions[0].block.ops):
+            if isinstance(other, llvm.FuncOp) and other.sym_name.data == symbol:
+                other.detach()
+                other.erase()
+    decl = llvm.FuncOp(
+        symbol,
+        llvm.LLVMFunctionType([PTR] * len(op.args), i32),
+        linkage=llvm.LinkageAttr("external"),
+    )
+    for key in ("source", "link", "ops"):
+        value = op.attributes.get(f"tir.external_{key}")
+        if value is not None:
+            decl.attributes[f"xtvm.external_{key}"] = value
+    return decl
 
 
 def tir_to_llvm_patterns(state: ModuleLowering) -> list[RewritePattern]:
