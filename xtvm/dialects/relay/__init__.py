@@ -18,6 +18,7 @@ from xdsl.ir import Dialect
 
 from xtvm.dialects.relay.algorithm import CumsumOp, TopKOp
 from xtvm.dialects.relay.base import OpPattern, RelayOp, RelayTypeError
+from xtvm.dialects.relay.control import CONTROL_OPS, ConditionOp, IfOp, WhileOp, YieldOp
 from xtvm.dialects.relay.conv import (
     Conv1dOp,
     Conv1dTransposeOp,
@@ -258,7 +259,7 @@ RELAY_OPS: list[type[RelayOp]] = [
     MaxPool2dWithArgmaxOp,
 ]
 
-RELAY = Dialect("relay", RELAY_OPS, [])
+RELAY = Dialect("relay", [*RELAY_OPS, *CONTROL_OPS], [])
 
 __all__ = [
     "RELAY",
@@ -295,6 +296,7 @@ __all__ = [
     "CeilOp",
     "ClassifyOp",
     "ClipOp",
+    "ConditionOp",
     "CompareOp",
     "ConcatenateOp",
     "ConstOp",
@@ -333,6 +335,7 @@ __all__ = [
     "GreaterEqualOp",
     "GreaterOp",
     "HardmaxOp",
+    "IfOp",
     "IsFiniteOp",
     "IsInfOp",
     "IsNanOp",
@@ -410,4 +413,6 @@ __all__ = [
     "TupleOp",
     "UnaryOp",
     "WhereOp",
+    "WhileOp",
+    "YieldOp",
 ]

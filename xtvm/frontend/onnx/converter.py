@@ -149,6 +149,8 @@ class GraphScope:
         self.fold_inputs = fold_inputs
         self.derived: set[str] = set()
         """Constants folded from ``fold_inputs``: compile-time values only."""
+        self.opsets: Mapping[str, int] = {}
+        """The model's opset per domain, for converting subgraphs."""
         self.constants: dict[str, np.ndarray] = dict(initializers)
         self.arg_names: list[str] = []
         """The ONNX name of each block argument, in order."""

@@ -59,7 +59,7 @@ from xtvm.frontend.onnx import (
     tensor,
     transform,
 )
-from xtvm.frontend.onnx import creation, image, layout, quantization, rnn
+from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn
 from xtvm.frontend.onnx.common import (
     OnnxImportError,
     OnnxStaticShapeRequired,
@@ -94,6 +94,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **image.CONVERTERS,
     **quantization.CONVERTERS,
     **rnn.CONVERTERS,
+    **control.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
@@ -267,13 +268,12 @@ class _GraphImporter:
                     )
 
     def run(self) -> tuple[ModuleOp, dict[str, np.ndarray]]:
-        plan = self._plan()
+        plan = plan_nodes(self.graph.node, self.opsets)
         if self.graph.sparse_initializer:
             names = ", ".join(f"'{s.values.name}'" for s in self.graph.sparse_initializer)
             raise OnnxImportError(f"sparse initializers are not supported: {names}")
         initializers = {t.name: numpy_helper.to_array(t) for t in self.graph.initializer}
-        consumed = {name for n in self.graph.node for name in n.input}
-        consumed |= {o.name for o in self.graph.output}
+        consumed = control.graph_reads(self.graph)
         scope = GraphScope(
             Block(), initializers, self.freeze_params, consumed, self.input_values, self.fold_inputs
         )
@@ -284,24 +284,8 @@ class _GraphImporter:
                     self._check_value(value_info.name, ty)
                 scope.add_input(value_info.name, ty)
 
-        for index, proto, opset, convert in plan:
-            node = OnnxNode(proto, index, opset, scope)
-            try:
-                results = node.outputs(convert(node))
-            except RelayTypeError as e:
-                raise node.error(str(e)) from None
-            # Values folded from run-time input values are compile-time values only.
-            derived = node.folding and any(
-                name in scope.derived or name in scope.fold_inputs for name in proto.input
-            )
-            for k, name in enumerate(proto.output):
-                if k < len(results):
-                    if name:
-                        scope.bind(name, results[k])
-                        if derived and isinstance(results[k], np.ndarray):
-                            scope.derived.add(name)
-                elif node.output_used(k):
-                    raise node.error(f"{node.output_label(k)} is used, but it is not supported")
+        scope.opsets = self.opsets
+        convert_nodes(plan, scope)
 
         outputs = []
         for value_info in self.graph.output:
@@ -319,36 +303,6 @@ class _GraphImporter:
             res_attrs=_names([o.name for o in self.graph.output]),
         )
         return ModuleOp([main]), scope.params()
-
-    def _plan(self) -> list[tuple[int, onnx.NodeProto, int, Converter]]:
-        """A converter for every node, or one error listing every
-        unsupported (op, opset) pair and the nodes using them::
-
-            unsupported op(s): Sin (opset 13), com.example.Foo (opset 2)
-              node 'sin' (Sin, opset 13)
-              node #3 (com.example.Foo, opset 2)
-        """
-        plan, pairs, nodes = [], [], []
-        for index, proto in enumerate(self.graph.node):
-            domain = "" if proto.domain == "ai.onnx" else proto.domain
-            opset = self.opsets.get(domain, 0)
-            converter = DOMAIN_CONVERTERS.get(domain, {}).get(proto.op_type)
-            convert = converter.get_converter(opset) if converter else None
-            if convert is not None:
-                plan.append((index, proto, opset, convert))
-                continue
-            op = f"{domain}.{proto.op_type}" if domain else proto.op_type
-            pair = f"{op} (opset {opset}"
-            if converter is not None:
-                pair += f"; implemented from opset {converter.versions()[0]}"
-            if f"{pair})" not in pairs:
-                pairs.append(f"{pair})")
-            nodes.append(node_label(proto, index, opset))
-        if pairs:
-            raise OnnxImportError(
-                f"unsupported op(s): {', '.join(pairs)}\n  " + "\n  ".join(nodes)
-            )
-        return plan
 
     def _check_value(self, name: str, ty: TensorType) -> None:
         """An ``input_values`` entry must fit the input's type."""
@@ -387,6 +341,65 @@ class _GraphImporter:
                     tuple(d.dim_value if d.HasField("dim_value") else 1 for d in dims),
                 )
         return TensorType(element_type, [d.dim_value for d in dims])
+
+
+def plan_nodes(
+    nodes: Sequence[onnx.NodeProto], opsets: Mapping[str, int]
+) -> list[tuple[int, onnx.NodeProto, int, Converter]]:
+    """A converter for every node, or one error listing every
+    unsupported (op, opset) pair and the nodes using them::
+
+        unsupported op(s): Sin (opset 13), com.example.Foo (opset 2)
+          node 'sin' (Sin, opset 13)
+          node #3 (com.example.Foo, opset 2)
+    """
+    plan, pairs, labels = [], [], []
+    for index, proto in enumerate(nodes):
+        domain = "" if proto.domain == "ai.onnx" else proto.domain
+        opset = opsets.get(domain, 0)
+        converter = DOMAIN_CONVERTERS.get(domain, {}).get(proto.op_type)
+        convert = converter.get_converter(opset) if converter else None
+        if convert is not None:
+            plan.append((index, proto, opset, convert))
+            continue
+        op = f"{domain}.{proto.op_type}" if domain else proto.op_type
+        pair = f"{op} (opset {opset}"
+        if converter is not None:
+            pair += f"; implemented from opset {converter.versions()[0]}"
+        if f"{pair})" not in pairs:
+            pairs.append(f"{pair})")
+        labels.append(node_label(proto, index, opset))
+    if pairs:
+        raise OnnxImportError(
+            f"unsupported op(s): {', '.join(pairs)}\n  " + "\n  ".join(labels)
+        )
+    return plan
+
+
+def convert_nodes(
+    plan: Sequence[tuple[int, onnx.NodeProto, int, Converter]], scope: GraphScope
+) -> None:
+    """Converts the planned nodes in order into ``scope``: the main graph's,
+    and a subgraph's (``If`` branches, ``Loop`` and ``Scan`` bodies) into
+    the scope of its region."""
+    for index, proto, opset, convert in plan:
+        node = OnnxNode(proto, index, opset, scope)
+        try:
+            results = node.outputs(convert(node))
+        except RelayTypeError as e:
+            raise node.error(str(e)) from None
+        # Values folded from run-time input values are compile-time values only.
+        derived = node.folding and any(
+            name in scope.derived or name in scope.fold_inputs for name in proto.input
+        )
+        for k, name in enumerate(proto.output):
+            if k < len(results):
+                if name:
+                    scope.bind(name, results[k])
+                    if derived and isinstance(results[k], np.ndarray):
+                        scope.derived.add(name)
+            elif node.output_used(k):
+                raise node.error(f"{node.output_label(k)} is used, but it is not supported")
 
 
 def _override(

@@ -1,0 +1,412 @@
+"""Converters of ONNX control flow: ``If``, ``Loop`` and ``Scan``, whose
+subgraphs become the regions of ``relay.if`` and ``relay.while``
+(:mod:`xtvm.dialects.relay.control`).
+
+A subgraph is converted into its region's block by the same converters as
+the main graph, in a :class:`SubgraphScope`: its own names (its inputs are
+the block's arguments) over the enclosing scope's, so a value of the outer
+graph that the subgraph reads is used directly (regions are not isolated)
+and an outer constant folds inside it.
+
+* ``If``: a constant condition imports the chosen branch in place (no
+  ``relay.if``); otherwise each branch is a region yielding its outputs.
+* ``Loop``: ``relay.while`` over ``(iteration, condition, v...)``; its cond
+  region tests ``condition and iteration < M``. A scan output needs a
+  static length: ``M`` and the initial condition known at compile time
+  (the backend specializes on them) and a body that passes its condition
+  through unchanged; each is then accumulated in a carried ``[N, ...]``
+  tensor (``relay.scatter_nd`` of row ``iteration``). A carried value must
+  keep its type across an iteration.
+* ``Scan`` (opset 9+; opset 8 per batch entry): ``relay.while`` over
+  ``(iteration, state..., scan output accumulators...)``, ``relay.take``
+  of the scan inputs' slices, with the input and output axes and
+  directions of the attributes.
+"""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from collections.abc import Sequence
+
+import numpy as np
+import onnx
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Block, SSAValue
+
+from xtvm.dialects.relay import (
+    AddOp,
+    ConcatenateOp,
+    ConditionOp,
+    ConstOp,
+    ExpandDimsOp,
+    FullOp,
+    IfOp,
+    LessOp,
+    LogicalAndOp,
+    RelayOp,
+    ReshapeOp,
+    ScatterNdOp,
+    SubtractOp,
+    TakeOp,
+    TransposeOp,
+    WhileOp,
+    YieldOp,
+)
+from xtvm.dialects.relay.base import is_refinement
+from xtvm.frontend.onnx.common import const_attr
+from xtvm.frontend.onnx.converter import GraphScope, OnnxNode, OnnxOpConverter, Output
+
+from xtvm.constants import numpy_dtype, numpy_from_const
+
+
+def graph_reads(graph: onnx.GraphProto) -> set[str]:
+    """The value names the nodes of ``graph`` (and of their subgraphs) read,
+    and its outputs: what a node output must exist for."""
+    names = {o.name for o in graph.output}
+    for node in graph.node:
+        names.update(node.input)
+        for attr in node.attribute:
+            for sub in [attr.g] if attr.HasField("g") else list(attr.graphs):
+                names |= graph_reads(sub)
+    return names
+
+
+class SubgraphScope(GraphScope):
+    """The names of a subgraph under conversion into ``block``: its inputs
+    (bound to the block's arguments), initializers and node outputs, over
+    those of ``parent``. A parent name resolves in the parent scope (a
+    weight stays a ``main`` parameter, a constant folds)."""
+
+    def __init__(self, block: Block, parent: GraphScope, graph: onnx.GraphProto) -> None:
+        super().__init__(
+            block,
+            {t.name: onnx.numpy_helper.to_array(t) for t in graph.initializer},
+            True,
+            graph_reads(graph),
+            parent.input_values,
+            parent.fold_inputs,
+        )
+        self.parent = parent
+        self.opsets = parent.opsets
+        self.derived = parent.derived
+        self._local_constants = self.constants
+        # Converters read compile-time values from ``constants`` directly.
+        self.constants = ChainMap(self._local_constants, parent.constants)  # type: ignore[assignment]
+
+    def _local(self, name: str) -> bool:
+        return name in self._values or name in self._local_constants
+
+    def is_defined(self, name: str) -> bool:
+        return self._local(name) or self.parent.is_defined(name)
+
+    def is_foldable(self, name: str) -> bool:
+        if self._local(name):
+            return super().is_foldable(name)
+        return self.parent.is_foldable(name)
+
+    def value(self, name: str) -> np.ndarray:
+        return super().value(name) if self._local(name) else self.parent.value(name)
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        return super().shape(name) if self._local(name) else self.parent.shape(name)
+
+    def lookup(self, name: str) -> SSAValue:
+        if self._local(name):
+            return super().lookup(name)
+        return self.parent.lookup(name)
+
+    def output(self, name: str) -> Output:
+        """A graph output: its constant value when it folded, else its value."""
+        if name in self._local_constants and self.is_foldable(name):
+            return self._local_constants[name]
+        return self.lookup(name)
+
+
+def convert_subgraph(
+    node: OnnxNode, graph: onnx.GraphProto, block: Block, inputs: Sequence[SSAValue]
+) -> SubgraphScope:
+    """Converts ``graph`` into ``block``, its inputs bound to ``inputs``."""
+    from xtvm.frontend.onnx.importer import convert_nodes, plan_nodes
+
+    if len(inputs) != len(graph.input):
+        raise node.error(
+            f"subgraph '{graph.name}' has {len(graph.input)} inputs, expected {len(inputs)}"
+        )
+    scope = SubgraphScope(block, node.scope, graph)
+    for value_info, value in zip(graph.input, inputs):
+        scope.bind(value_info.name, value)
+    try:
+        convert_nodes(plan_nodes(graph.node, scope.opsets), scope)
+    except Exception as e:
+        if hasattr(e, "args") and e.args and isinstance(e.args[0], str):
+            e.args = (f"{node.label}, subgraph '{graph.name}': {e.args[0]}", *e.args[1:])
+        raise
+    for value_info in graph.output:
+        if not scope.is_defined(value_info.name):
+            raise node.error(f"output '{value_info.name}' of subgraph '{graph.name}' is not produced")
+    return scope
+
+
+def _add(block: Block, op: RelayOp) -> SSAValue:
+    """Appends ``op`` to a region's block; its first result."""
+    block.add_op(op)
+    return op.results[0]
+
+
+def _const(block: Block, array: np.ndarray) -> SSAValue:
+    return _add(block, ConstOp(const_attr(np.asarray(array), "a loop constant")))
+
+
+def _scalar(block: Block, value: SSAValue) -> SSAValue:
+    """A one-element tensor as a rank-0 one."""
+    assert isinstance(value.type, TensorType)
+    return value if not value.type.get_shape() else _add(block, ReshapeOp(value, []))
+
+
+def _zeros(node: OnnxNode, shape: Sequence[int], like: SSAValue) -> SSAValue:
+    """Zeros of ``shape`` and ``like``'s element type, in the node's block."""
+    zero = node.const(np.zeros((), numpy_dtype(like.type.get_element_type())))  # type: ignore[attr-defined]
+    return node.emit(FullOp(zero, list(shape)))
+
+
+def _is_true(value: SSAValue) -> bool:
+    owner = value.owner
+    return isinstance(owner, ConstOp) and bool(np.all(numpy_from_const(owner)))
+
+
+def _check_carried(node: OnnxNode, what: str, before: Attribute, after: Attribute) -> None:
+    if not is_refinement(before, after):
+        raise node.error(
+            f"{what} has type {before} before the loop and {after} after an iteration; "
+            "a loop-carried value must keep its type (a changing shape needs dynamic shapes)"
+        )
+
+
+class If(OnnxOpConverter):
+    """``If``: a ``relay.if`` of the two branches, or the chosen branch
+    imported in place when the condition is a constant."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> list[Output]:
+        then_graph, else_graph = node.attr("then_branch"), node.attr("else_branch")
+        if node.is_constant(0):
+            chosen = then_graph if bool(np.all(node.constant_input(0))) else else_graph
+            scope = convert_subgraph(node, chosen, node.scope.block, [])
+            return [scope.output(o.name) for o in chosen.output]
+        node.folding = False
+        cond = node.input(0)
+        blocks = []
+        for graph in (then_graph, else_graph):
+            block = Block()
+            scope = convert_subgraph(node, graph, block, [])
+            block.add_op(YieldOp(*(scope.lookup(o.name) for o in graph.output)))
+            blocks.append(block)
+        op = IfOp(cond, *blocks)
+        node.scope.block.add_op(op)
+        return list(op.results)
+
+
+class _LoopBuilder:
+    """Builds one ``relay.while``: carried values ``(iteration, *carried,
+    *accumulators)``, the cond and body blocks, and the scan outputs
+    accumulated row by row."""
+
+    def __init__(self, node: OnnxNode, carried: Sequence[SSAValue]) -> None:
+        self.node = node
+        self.inits: list[SSAValue] = [node.const(np.array(0, np.int64)), *carried]
+        types = [v.type for v in self.inits]
+        self.cond = Block(arg_types=types)
+        self.body = Block(arg_types=types)
+
+    def iteration(self, block: Block) -> SSAValue:
+        return block.args[0]
+
+    def carried(self, block: Block) -> list[SSAValue]:
+        return list(block.args[1 : len(self.inits)])
+
+    def accumulate(self, outputs: Sequence[SSAValue], rows: int, index: SSAValue) -> list[SSAValue]:
+        """Adds a carried ``[rows, ...]`` accumulator per scan output, each
+        updated at row ``index`` of the body; the updated values."""
+        updated = []
+        for value in outputs:
+            assert isinstance(value.type, TensorType)
+            ty = TensorType(value.type.element_type, [rows, *value.type.get_shape()])
+            self.inits.append(_zeros(self.node, ty.get_shape(), value))
+            self.cond.insert_arg(ty, len(self.cond.args))
+            acc = self.body.insert_arg(ty, len(self.body.args))
+            row = _add(self.body, ReshapeOp(index, [1]))
+            updated.append(_add(self.body, ScatterNdOp(acc, row, value)))
+        return updated
+
+    def finish(self, test: SSAValue, yielded: Sequence[SSAValue]) -> list[SSAValue]:
+        """Ends the blocks (the cond region's ``test``; the body's next
+        iteration count and ``yielded``), adds the loop; its results
+        without the iteration count."""
+        self.cond.add_op(ConditionOp(test))
+        one = _const(self.body, np.array(1, np.int64))
+        step = _add(self.body, AddOp(self.iteration(self.body), one))
+        self.body.add_op(YieldOp(step, *yielded))
+        for k, (init, value) in enumerate(zip(self.inits[1:], yielded)):
+            _check_carried(self.node, f"loop-carried value #{k}", init.type, value.type)
+        op = WhileOp(self.inits, self.cond, self.body)
+        self.node.scope.block.add_op(op)
+        return list(op.results[1:])
+
+
+class Loop(OnnxOpConverter):
+    """``Loop``: see the module docstring."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> list[Output]:
+        body: onnx.GraphProto = node.attr("body")
+        node.folding = False
+        count = len(node.proto.input) - 2
+        values = [node.input(2 + k) for k in range(count)]
+        cond = _scalar(node.scope.block, node.input(1)) if node.has_input(1) else None
+        if cond is None:
+            cond = node.const(np.array(True))
+        trip = _scalar(node.scope.block, node.input(0)) if node.has_input(0) else None
+        loop = _LoopBuilder(node, [cond, *values])
+
+        # The cond region: condition and iteration < M.
+        test = loop.carried(loop.cond)[0]
+        if trip is not None:
+            below = _add(loop.cond, LessOp(loop.iteration(loop.cond), trip))
+            test = _add(loop.cond, LogicalAndOp(test, below))
+
+        args = [loop.iteration(loop.body), *loop.carried(loop.body)]
+        scope = convert_subgraph(node, body, loop.body, args)
+        outputs = [scope.lookup(o.name) for o in body.output]
+        if len(outputs) < 1 + count:
+            raise node.error(f"the body has {len(outputs)} outputs, expected at least {1 + count}")
+        cond_out = _scalar(loop.body, outputs[0])
+        scans = outputs[1 + count :]
+        accumulated, empty = [], []
+        if scans:
+            rows = cls._static_trip_count(node, cond_out, args[1])
+            if rows:
+                accumulated = loop.accumulate(scans, rows, loop.iteration(loop.body))
+            else:  # no iteration: empty scan outputs
+                empty = [_zeros(node, [0, *s.type.get_shape()], s) for s in scans]  # type: ignore[attr-defined]
+        results = loop.finish(test, [cond_out, *outputs[1 : 1 + count], *accumulated])
+        return [*results[1:], *empty]
+
+    @classmethod
+    def _static_trip_count(cls, node: OnnxNode, cond_out: SSAValue, cond_in: SSAValue) -> int:
+        """The iteration count of a loop with scan outputs, which must be
+        known at compile time."""
+        if not node.has_input(0):
+            raise node.error(
+                "scan outputs of a Loop without a trip count M have a run-time length; "
+                "they need dynamic shapes"
+            )
+        if cond_out is not cond_in and not _is_true(cond_out):
+            raise node.error(
+                "scan outputs of a Loop whose body computes its condition have a run-time "
+                "length; they need dynamic shapes"
+            )
+        trips = int(node.constant_scalar(0))
+        if node.has_input(1) and not bool(node.constant_scalar(1)):
+            return 0
+        return max(trips, 0)
+
+
+class Scan(OnnxOpConverter):
+    """``Scan``: see the module docstring."""
+
+    @classmethod
+    def _impl_v9(cls, node: OnnxNode) -> list[Output]:
+        node.folding = False
+        scans = node.attr("num_scan_inputs")
+        count = len(node.proto.input) - scans
+        states = [node.input(k) for k in range(count)]
+        xs = [node.input(count + j) for j in range(scans)]
+        axes = list(node.attr("scan_input_axes", [0] * scans))
+        directions = list(node.attr("scan_input_directions", [0] * scans))
+        out_count = len(node.attr("body").output) - count
+        out_axes = list(node.attr("scan_output_axes", [0] * out_count))
+        out_directions = list(node.attr("scan_output_directions", [0] * out_count))
+        return cls._scan(node, states, xs, axes, directions, out_axes, out_directions)
+
+    @classmethod
+    def _impl_v8(cls, node: OnnxNode) -> list[Output]:
+        """Opset 8: a batch axis first on every state and input, an optional
+        ``sequence_lens`` (which must be the full length); each batch entry
+        is scanned on its own and the results stacked."""
+        node.folding = False
+        scans = node.attr("num_scan_inputs")
+        count = len(node.proto.input) - 1 - scans
+        states = [node.input(1 + k) for k in range(count)]
+        xs = [node.input(1 + count + j) for j in range(scans)]
+        batch = node.input_shape(1 + count)[0]
+        steps = node.input_shape(1 + count)[1]
+        if node.has_input(0) and not np.all(node.constant_input(0) == steps):
+            raise node.error("sequence_lens shorter than the scan length are not supported")
+        directions = list(node.attr("directions", [0] * scans))
+        out_count = len(node.attr("body").output) - count
+        per_batch = []
+        for b in range(batch):
+            index = node.const(np.array(b, np.int64))
+            pick = [node.emit(TakeOp(v, index, axis=0)) for v in [*states, *xs]]
+            per_batch.append(
+                cls._scan(
+                    node, pick[:count], pick[count:], [0] * scans, directions,
+                    [0] * out_count, [0] * out_count,
+                )
+            )
+        stacked = []
+        for k in range(len(per_batch[0])):
+            rows = [node.emit(ExpandDimsOp(r[k], 0)) for r in per_batch]  # type: ignore[arg-type]
+            stacked.append(rows[0] if len(rows) == 1 else node.emit(ConcatenateOp(rows, 0)))
+        return stacked
+
+    @classmethod
+    def _scan(
+        cls,
+        node: OnnxNode,
+        states: Sequence[SSAValue],
+        xs: Sequence[SSAValue],
+        axes: Sequence[int],
+        directions: Sequence[int],
+        out_axes: Sequence[int],
+        out_directions: Sequence[int],
+    ) -> list[Output]:
+        body: onnx.GraphProto = node.attr("body")
+        shapes = [x.type.get_shape() for x in xs]  # type: ignore[attr-defined]
+        axes = [a % len(s) if len(s) else 0 for a, s in zip(axes, shapes)]
+        lengths = {s[a] for s, a in zip(shapes, axes)}
+        if len(lengths) != 1:
+            raise node.error(f"the scan inputs have different lengths {sorted(lengths)}")
+        (steps,) = lengths
+        loop = _LoopBuilder(node, states)
+        limit = node.const(np.array(steps, np.int64))
+        test = _add(loop.cond, LessOp(loop.iteration(loop.cond), limit))
+
+        i = loop.iteration(loop.body)
+        last = _const(loop.body, np.array(steps - 1, np.int64))
+        reverse = _add(loop.body, SubtractOp(last, i))
+        slices = [
+            _add(loop.body, TakeOp(x, reverse if d else i, axis=a))
+            for x, a, d in zip(xs, axes, directions)
+        ]
+        scope = convert_subgraph(node, body, loop.body, [*loop.carried(loop.body), *slices])
+        outputs = [scope.lookup(o.name) for o in body.output]
+        count = len(states)
+        updated: list[SSAValue] = []
+        for k, value in enumerate(outputs[count:]):
+            updated += loop.accumulate([value], steps, reverse if out_directions[k] else i)
+        results = loop.finish(test, [*outputs[:count], *updated])
+        final: list[Output] = list(results[:count])
+        for k, acc in enumerate(results[count:]):
+            rank = len(acc.type.get_shape())  # type: ignore[attr-defined]
+            axis = out_axes[k] % rank
+            if axis:
+                perm = [*range(1, axis + 1), 0, *range(axis + 1, rank)]
+                acc = node.emit(TransposeOp(acc, axes=perm))
+            final.append(acc)
+        return final
+
+
+CONVERTERS: dict[str, type[OnnxOpConverter]] = {"If": If, "Loop": Loop, "Scan": Scan}
+
+__all__ = ["CONVERTERS", "SubgraphScope", "convert_subgraph", "graph_reads"]
