@@ -139,6 +139,11 @@ def make_parser() -> argparse.ArgumentParser:
         "virtual machine (default for '?' dimensions and vm-stage files; docs/vm.md)",
     )
     parser.add_argument(
+        "--byoc", action="append", default=[], choices=["dnnl", "ccompiler"], metavar="CODEGEN",
+        help="offload the regions an external codegen takes (dnnl: oneDNN, ccompiler: C), in "
+        "the order given; --emit relay-partitioned shows the regions (docs/byoc.md)",
+    )
+    parser.add_argument(
         "--shape", action="append", default=[], metavar="NAME=D0,D1,...",
         help="the static shape of ONNX input NAME (for symbolic dimensions); repeat per input",
     )
@@ -221,7 +226,8 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
         check_writable(path)  # before the compile, not after it
     module, params = load_model(args.model, parse_shapes(args.shape))
     executor = choose_executor(module, args.executor)
-    with PassContext(opt_level=args.opt_level), Target.of(args.target):
+    config = {"relay.ext.targets": tuple(args.byoc)} if args.byoc else {}
+    with PassContext(opt_level=args.opt_level, config=config), Target.of(args.target):
         if args.emit is None:
             lib = build(module, target=args.target, params=params, executor=executor)
             lib.export_library(str(args.output))

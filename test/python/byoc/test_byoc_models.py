@@ -1,0 +1,124 @@
+"""Models built with external codegens (``byoc=[...]``) against onnxruntime.
+
+The MLP and SqueezeNet run in the default suite with ``dnnl`` and
+``ccompiler``; ResNet-50 (oneDNN) is slow. Tolerances are the model tests'
+(test/python/models/test_light_models.py). Each test also checks that the
+codegen did take part of the graph (its kernels are in the library).
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+import pytest
+
+import xtvm
+from xtvm.byoc.dnnl import find_onednn
+from xtvm.byoc.registry import CodegenError
+from xtvm.frontend import from_onnx
+from xtvm.frontend.onnx.testing import expose_logits, light_model_path, randomize_weights
+
+ort = pytest.importorskip("onnxruntime")
+
+
+def _has_onednn() -> bool:
+    try:
+        find_onednn()
+    except CodegenError:
+        return False
+    return True
+
+
+needs_onednn = pytest.mark.skipif(not _has_onednn(), reason="oneDNN (libdnnl-dev) is not installed")
+MLP = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "mlp.onnx")
+
+
+def assert_close(out: np.ndarray, ref: np.ndarray) -> None:
+    assert out.shape == ref.shape
+    np.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-4)
+
+
+def model_and_input(name: str) -> tuple[onnx.ModelProto, np.ndarray]:
+    if name == "mlp":
+        model = onnx.load(MLP)
+        shape = (2, 784)
+    else:
+        model = expose_logits(randomize_weights(onnx.load(light_model_path(name)), seed=0))
+        shape = None
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    inp = sess.get_inputs()[0]
+    shape = shape or tuple(inp.shape)
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    return model, x
+
+
+def check_model(name: str, byoc: str) -> xtvm.runtime.Module:
+    model, x = model_and_input(name)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    inp = sess.get_inputs()[0]
+    refs = sess.run(None, {inp.name: x})
+    mod, params = from_onnx(model, shape={inp.name: x.shape})
+    lib = xtvm.build(mod, params=params, byoc=[byoc])
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(0, x)
+    gmod.run()
+    for i, ref in enumerate(refs):
+        assert_close(gmod.get_output(i).numpy(), ref)
+    assert lib[f"tvmgen_default_{byoc}_main_0"] is not None  # the codegen took a region
+    return lib
+
+
+@needs_onednn
+@pytest.mark.parametrize("name", ["mlp", "squeezenet"])
+def test_dnnl_matches_onnxruntime(name):
+    check_model(name, "dnnl")
+
+
+@pytest.mark.parametrize("name", ["mlp", "squeezenet"])
+def test_ccompiler_matches_onnxruntime(name):
+    check_model(name, "ccompiler")
+
+
+@needs_onednn
+@pytest.mark.slow
+def test_resnet50_dnnl_matches_onnxruntime():
+    check_model("resnet50", "dnnl")
+
+
+@pytest.mark.slow
+def test_resnet50_ccompiler_matches_onnxruntime():
+    check_model("resnet50", "ccompiler")
+
+
+LOAD_AND_RUN = """
+import sys, numpy as np, xtvm
+from xtvm.runtime import load_module
+lib = load_module(sys.argv[1])
+g = lib["default"](xtvm.cpu(0))
+g.set_input(0, np.load(sys.argv[2]))
+g.run()
+np.save(sys.argv[3], g.get_output(0).numpy())
+"""
+
+
+@needs_onednn
+@pytest.mark.parametrize("byoc", ["dnnl", "ccompiler"])
+def test_exported_library_runs_in_a_fresh_process(byoc, tmp_path):
+    model, x = model_and_input("mlp")
+    mod, params = from_onnx(model, shape={"data": x.shape})
+    lib = xtvm.build(mod, params=params, byoc=[byoc])
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(0, x)
+    gmod.run()
+    expected = gmod.get_output(0).numpy()
+    path = tmp_path / "mlp.so"
+    lib.export_library(str(path))
+    np.save(tmp_path / "x.npy", x)
+    subprocess.run(
+        [sys.executable, "-c", LOAD_AND_RUN, str(path), str(tmp_path / "x.npy"), str(tmp_path / "y.npy")],
+        check=True,
+        timeout=120,
+    )
+    np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), expected)
