@@ -210,20 +210,25 @@ class GATuner(Tuner):
 # -- the cost model and simulated annealing -------------------------------------------
 
 
+def require_xgboost():
+    """The xgboost module, or an ImportError saying how to install it."""
+    try:
+        import xgboost
+    except ImportError:
+        raise ImportError(
+            "the xgb tuner needs XGBoost: pip install 'xtvm[tune]' (or xgboost); "
+            "the ga, random and grid tuners need nothing more"
+        ) from None
+    return xgboost
+
+
 class XGBCostModel:
     """XGBoost ranking the configs of one space by their features
     (``rank:pairwise`` on the measured speeds, as TVM's ``XGBoostCostModel``
     with ``loss_type="rank"``)."""
 
     def __init__(self, space: ConfigSpace, seed: int = 0):
-        try:
-            import xgboost
-        except ImportError:
-            raise ImportError(
-                "the xgb tuner needs XGBoost: pip install 'xtvm[tune]' (or xgboost); "
-                "the random, grid and ga tuners need nothing"
-            ) from None
-        self.xgb = xgboost
+        self.xgb = require_xgboost()
         self.space, self.seed = space, seed
         self.booster = None
 

@@ -7,6 +7,7 @@ any later stage, which compiles on from where it is).
 
   xtvm-compile model.onnx --shape data=1,784 -o model.so [--header model.h]
   xtvm-compile model.onnx --shape data=1,784 --emit tir [-o tir.mlir]
+  xtvm-compile model.onnx -o model.so --tuning-records records.json   (xtvm-tune's best schedules)
   xtvm-compile model.onnx --emit relay-opt --elide-large-constants   (for reading)
   xtvm-run model.so --fill random
 
@@ -29,6 +30,7 @@ are one message: a bad .mlir file's names file:line:col and prints the line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -152,6 +154,11 @@ def make_parser() -> argparse.ArgumentParser:
         help="the PassContext opt_level: passes above it are skipped (default: 3)",
     )
     parser.add_argument(
+        "--tuning-records", type=Path, metavar="RECORDS.json",
+        help="schedule each kernel with its best config in these tuning records (xtvm-tune; "
+        "docs/tuning.md); kernels without a record keep the hand-written schedule",
+    )
+    parser.add_argument(
         "--header", type=Path, metavar="FILE.h",
         help="with -o: also write the C header of the library's AOT entry (docs/abi.md)",
     )
@@ -226,8 +233,15 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
         check_writable(path)  # before the compile, not after it
     module, params = load_model(args.model, parse_shapes(args.shape))
     executor = choose_executor(module, args.executor)
+    tuning = contextlib.nullcontext()
+    if args.tuning_records is not None:
+        from xtvm.tuning.record import apply_history_best
+
+        if not args.tuning_records.is_file():
+            raise ValueError(f"--tuning-records: no such file: {args.tuning_records}")
+        tuning = apply_history_best(str(args.tuning_records))
     config = {"relay.ext.targets": tuple(args.byoc)} if args.byoc else {}
-    with PassContext(opt_level=args.opt_level, config=config), Target.of(args.target):
+    with PassContext(opt_level=args.opt_level, config=config), Target.of(args.target), tuning:
         if args.emit is None:
             lib = build(module, target=args.target, params=params, executor=executor)
             lib.export_library(str(args.output))

@@ -75,6 +75,8 @@ def test_exhaustive_tuners_find_the_best(name):
 
 @pytest.mark.parametrize("name", ["ga", "xgb"])
 def test_guided_tuners_find_the_best_with_a_fraction_of_the_space(name):
+    if name == "xgb":
+        pytest.importorskip("xgboost")
     task = SyntheticTask()
     budget = len(task.config_space) // 4
     tuner = TUNERS[name](task)
@@ -98,6 +100,7 @@ def test_random_search_on_the_same_budget_is_worse_than_xgb_on_average():
 
 
 def test_the_cost_model_ranks_unseen_configs():
+    pytest.importorskip("xgboost")
     space = synthetic_space()
     import random
 
@@ -155,3 +158,11 @@ def test_ga_proposes_only_unvisited_configs():
     tuner = GATuner(task)
     tuner.tune(100, measure_for(task), batch_size=10)
     assert len(tuner.xs) == len(set(tuner.xs)) == 100
+
+
+def test_the_xgb_tuner_without_xgboost_says_how_to_install_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "xgboost", None)  # import fails
+    with pytest.raises(ImportError, match=r"pip install 'xtvm\[tune\]'"):
+        TUNERS["xgb"](SyntheticTask())

@@ -1,0 +1,157 @@
+"""xtvm-tune: search schedules for a model's kernels and write tuning records.
+
+  xtvm-tune model.onnx --shape data=1,3,224,224 --trials 64 --records out.json
+  xtvm-tune model.onnx --records out.json --resume          # continue an interrupted run
+  xtvm-compile model.onnx -o model.so --tuning-records out.json
+
+Each distinct fused kernel whose schedule is an AutoTVM template (conv2d,
+dense, depthwise on x86) is a task. For each, the hand-written schedule is
+measured first, then the tuner's proposals, up to --trials measurements
+per task; candidates compile in --jobs worker processes and are timed one
+at a time in another (at --threads threads), so a crashing or hanging
+candidate is an error record. Every measurement is appended to --records
+as it completes; --resume counts the file's records as done. A progress
+bar shows the trials, the current task's best GFLOP/s and the tuned
+kernels' estimated latency; a table of every task ends the run.
+Tuners: xgb (XGBoost cost model + simulated annealing; pip install
+'xtvm[tune]'), ga, random, grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="xtvm-tune", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("model", type=Path, help="an .onnx model, or a relay module (.mlir)")
+    parser.add_argument(
+        "--shape", action="append", default=[], metavar="NAME=D0,D1,...",
+        help="the static shape of ONNX input NAME (for symbolic dimensions); repeat per input",
+    )
+    parser.add_argument("--records", type=Path, required=True, help="the records file to append to (JSON lines)")
+    parser.add_argument(
+        "--tuner", choices=["autotvm"], default="autotvm",
+        help="the search: autotvm (templates with knobs); the auto_scheduler is not built yet",
+    )
+    parser.add_argument(
+        "--autotvm-tuner", choices=["xgb", "ga", "random", "grid"], default="xgb",
+        help="how AutoTVM picks configs (default: xgb)",
+    )
+    parser.add_argument("--trials", type=int, default=64, help="measurements per task at most (default: 64)")
+    parser.add_argument("--jobs", type=int, default=1, help="build worker processes (default: 1)")
+    parser.add_argument("--threads", type=int, default=1, help="threads a measured kernel runs on (default: 1)")
+    parser.add_argument("--resume", action="store_true", help="count the records file's measurements as done")
+    parser.add_argument("--target", default="llvm", help="the target string (default: llvm, the host)")
+    parser.add_argument("--tasks", type=int, default=None, metavar="N", help="tune only the N heaviest tasks")
+    parser.add_argument("--early-stopping", type=int, default=None, metavar="N", help="stop a task after N trials without a better config")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds one measurement may take (default: 30)")
+    parser.add_argument("--min-repeat-ms", type=float, default=50.0, help="a timing round lasts at least this long (default: 50)")
+    parser.add_argument("--repeat", type=int, default=3, help="timing rounds per candidate (default: 3)")
+    return parser
+
+
+class Progress:
+    """The progress bar (tqdm when installed, else a line per batch)."""
+
+    def __init__(self, total: int):
+        self.start = time.perf_counter()
+        self.best: dict[str, tuple[float, int]] = {}  # task key -> (seconds, weight)
+        try:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="trial", file=sys.stderr, dynamic_ncols=True)
+        except ImportError:
+            self.bar = None
+        self.done, self.total = 0, total
+
+    def __call__(self, task, tuner, inputs, results) -> None:
+        self.done += len(inputs)
+        self.best[task.key] = (tuner.best_cost, task.weight)
+        gflops = task.flop / tuner.best_cost / 1e9 if math.isfinite(tuner.best_cost) else 0.0
+        latency = sum(w * s for s, w in self.best.values() if math.isfinite(s)) * 1e3
+        errors = sum(1 for r in results if r.error_no)
+        text = f"{task.name[:32]}: best {gflops:.1f} GFLOP/s | tuned kernels {latency:.3f} ms"
+        if errors:
+            text += f" | {errors} errors in batch"
+        if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=False)
+            self.bar.update(len(inputs))
+        else:
+            print(f"[{self.done}/{self.total}] {text}", file=sys.stderr)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run ``xtvm-tune``; a user error is a message and exit code 1."""
+    from xtvm.tools.compile import error_message
+
+    args = make_parser().parse_args(argv)
+    for flag in ("trials", "jobs", "threads", "repeat"):
+        if getattr(args, flag) < 1:
+            print(f"xtvm-tune: error: --{flag} must be at least 1", file=sys.stderr)
+            sys.exit(1)
+    try:
+        run(args)
+    except KeyboardInterrupt:
+        print(f"\nxtvm-tune: interrupted; {args.records} keeps every finished measurement (continue with --resume)", file=sys.stderr)
+        sys.exit(130)
+    except ImportError as e:
+        print(f"xtvm-tune: error: {e}", file=sys.stderr)
+        sys.exit(1)
+    except Exception as e:
+        message = error_message(e)
+        if message is None:
+            raise
+        print(message.replace("xtvm-compile", "xtvm-tune"), file=sys.stderr)
+        sys.exit(1)
+
+
+def run(args: argparse.Namespace) -> None:
+    from xtvm.autotvm.driver import elapsed_since, format_table, tune_tasks
+    from xtvm.tools.compile import load_model, parse_shapes
+    from xtvm.tuning.measure import LocalBuilder, LocalRunner
+    from xtvm.tuning.task import extract_tasks
+
+    start = time.perf_counter()
+    if args.autotvm_tuner == "xgb":
+        from xtvm.autotvm.tuner import require_xgboost
+
+        require_xgboost()  # a missing xgboost is an error now, not after extraction
+    if args.records.exists() and not args.resume:
+        print(f"xtvm-tune: appending to {args.records} (its records are not counted; --resume counts them)", file=sys.stderr)
+    mod, params = load_model(args.model, parse_shapes(args.shape))
+    tasks = extract_tasks(mod, params, args.target)
+    if args.tasks is not None:
+        tasks = tasks[: args.tasks]
+    if not tasks:
+        print("xtvm-tune: the model has no tunable kernel (conv2d, dense, depthwise)", file=sys.stderr)
+        return
+    total = sum(min(args.trials, len(t.config_space)) for t in tasks)
+    print(f"xtvm-tune: {len(tasks)} tasks, up to {total} trials, tuner {args.autotvm_tuner}", file=sys.stderr)
+    progress = Progress(total)
+    runner = LocalRunner(repeat=args.repeat, min_repeat_ms=args.min_repeat_ms, timeout=args.timeout, threads=args.threads)
+    try:
+        summaries = tune_tasks(
+            tasks, str(args.records), trials=args.trials, tuner=args.autotvm_tuner, jobs=args.jobs,
+            resume=args.resume, runner=runner, builder=LocalBuilder(jobs=args.jobs),
+            early_stopping=args.early_stopping, on_batch=progress,
+        )
+    finally:
+        progress.close()
+    print(format_table(summaries))
+    print(f"records: {args.records}; time: {elapsed_since(start)}; measured at {args.threads} thread(s)")
+
+
+if __name__ == "__main__":
+    main()
