@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xtvm import te
+from xtvm.te import dtype as dt
 from xtvm.te.expr import PrimExpr
 
 
@@ -24,15 +25,25 @@ def topk(data: te.Tensor, k: int, axis: int = -1, is_ascend: bool = False) -> li
     Three stages: each element's rank (how many elements come before it in
     the sorted order: greater ones, or equal ones at lower positions), then,
     for each of the first ``k`` ranks, the one element holding it and its
-    position."""
+    position. NaN sorts above every number (``+inf`` included) and equal to
+    NaN, as NumPy's sort and ONNX's reference do: without that order no
+    element of a row with a NaN would hold some ranks, and the pick stage
+    would sum nothing (a 0, or a position outside the axis)."""
     axis %= data.ndim
     n = data.shape[axis]
     r = te.reduce_axis((0, n), name="r")
+    floats = dt.is_float(data.dtype)
+
+    def greater(a: PrimExpr, b: PrimExpr) -> PrimExpr:
+        return ((a > b) | (te.isnan(a) & ~te.isnan(b))) if floats else a > b
+
+    def equal(a: PrimExpr, b: PrimExpr) -> PrimExpr:
+        return ((a == b) | (te.isnan(a) & te.isnan(b))) if floats else a == b
 
     def rank(*i: PrimExpr) -> PrimExpr:
         x, other = data[i], data[_with(i, axis, r)]
-        before = (other < x) if is_ascend else (other > x)
-        earlier_tie = (other == x) & (r < i[axis])
+        before = greater(x, other) if is_ascend else greater(other, x)
+        earlier_tie = equal(other, x) & (r < i[axis])
         return te.sum(te.const(1, "int64"), axis=r, where=before | earlier_tie)
 
     ranks = te.compute(data.shape, rank, name="T_topk_rank")
