@@ -75,7 +75,12 @@ def pool(
     suffix = f"{n}d"
     if kind == "max":
         return te.compute(
-            shape, lambda *i: values(*i, reducer=te.max), name=f"T_max_pool{suffix}", tag="pool_max"
+            # reduce's max starts from -inf (te.max from the lowest finite
+            # value, the answer for a window of -inf); NaN propagates
+            shape,
+            lambda *i: values(*i, reducer=reduce._max),
+            name=f"T_max_pool{suffix}",
+            tag="pool_max",
         )
     if kind != "avg":
         raise ValueError(f"unknown pool kind {kind!r}; expected 'max' or 'avg'")
@@ -131,7 +136,10 @@ def max_pool_with_argmax(
         flat: PrimExpr = te.const(0, "int64")
         for r, k in zip(rvars, pool_size):
             flat = flat * k + r.astype("int64")
-        hit = inside & (data[(b, c, *idx)] == maxima[(b, c, *o)])
+        x, top = data[(b, c, *idx)], maxima[(b, c, *o)]
+        # a NaN maximum is the window's first NaN (as ArgMax), never no hit
+        same = ((x == top) | (te.isnan(x) & te.isnan(top))) if dt.is_float(data.dtype) else x == top
+        hit = inside & same
         return te.min(te.if_then_else(hit, flat, te.const(count, "int64")), axis=rvars)
 
     offset = te.compute(maxima.shape, first_offset, name="T_max_pool_offset")
