@@ -17,7 +17,10 @@ COMPOSED = {
     "ReduceLogSum": ["relay.sum", "relay.log"],
     "ReduceProd": ["relay.prod"],
 }
-LOG_SUM_EXP = ["relay.max", "relay.subtract", "relay.exp", "relay.sum", "relay.log", "relay.add"]
+LOG_SUM_EXP = [
+    "relay.max", "relay.const", "relay.isfinite", "relay.where",  # the shift: max, or 0 if not finite
+    "relay.subtract", "relay.exp", "relay.sum", "relay.log", "relay.add",
+]  # fmt: skip
 
 
 def _positive(*shape: int) -> np.ndarray:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+import numpy as np
 from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import (
@@ -39,6 +40,7 @@ from xtvm.dialects.relay import (
     ArgMinOp,
     ArgReduceOp,
     ExpOp,
+    IsFiniteOp,
     LogOp,
     MaxOp,
     MeanOp,
@@ -50,8 +52,10 @@ from xtvm.dialects.relay import (
     SqrtOp,
     SubtractOp,
     SumOp,
+    WhereOp,
 )
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
+from xtvm.frontend.onnx.tensor import element_dtype
 
 
 def _flag(node: OnnxNode, name: str, default: int) -> bool:
@@ -187,7 +191,10 @@ class ReduceLogSum(_ReduceAxesInputV18):
 
 class ReduceLogSumExp(_ReduceAxesInputV18):
     """``log(sum(exp(x - m))) + m`` with ``m = max(x)`` over the axes
-    (keeping them), so that ``exp`` never overflows."""
+    (keeping them), so that ``exp`` never overflows; ``m`` is 0 where the
+    max is not finite, so a row holding ``+inf`` gives ``inf`` and a row of
+    ``-inf`` gives ``-inf`` (ONNX's ``log(sum(exp(x)))``) rather than the
+    NaN of ``inf - inf`` (docs/reliability.md)."""
 
     OP = SumOp
 
@@ -196,6 +203,9 @@ class ReduceLogSumExp(_ReduceAxesInputV18):
         cls, node: OnnxNode, x: SSAValue, axes: Sequence[int] | None, keepdims: bool
     ) -> SSAValue:
         m = node.emit(MaxOp(x, axis=axes, keepdims=True))
+        if np.issubdtype(element_dtype(x), np.floating):
+            zero = node.const(np.array(0, element_dtype(x)))
+            m = node.emit(WhereOp(node.emit(IsFiniteOp(m)), m, zero))
         shifted = node.emit(ExpOp(node.emit(SubtractOp(x, m))))
         total = node.emit(SumOp(shifted, axis=axes, keepdims=True))
         out = node.emit(AddOp(node.emit(LogOp(total)), m))
