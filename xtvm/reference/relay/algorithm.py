@@ -26,12 +26,16 @@ def cumsum(
     x: np.ndarray, axis: int = 0, exclusive: bool = False, reverse: bool = False
 ) -> np.ndarray:
     """Running sums along ``axis``, without the element itself with
-    ``exclusive``, from the end with ``reverse``."""
+    ``exclusive``, from the end with ``reverse``. The exclusive sums are
+    the inclusive ones shifted by one (a leading 0), not ``cumsum - x``,
+    which is NaN after an infinity (``inf - inf``)."""
     if reverse:
         x = np.flip(x, axis)
     out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:
-        out = out - x
+    n = x.shape[axis]
+    if exclusive and n:
+        head = np.zeros_like(np.take(out, [0], axis=axis))
+        out = np.concatenate([head, np.take(out, np.arange(n - 1), axis=axis)], axis=axis)
     return np.flip(out, axis) if reverse else out
 
 
