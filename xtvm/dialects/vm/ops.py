@@ -171,8 +171,13 @@ class FuncOp(IRDLOperation):
         return names
 
     def arg_names(self) -> list[str]:
-        """Each parameter's ``relay.name``, else ``input<i>``."""
-        return self._names(self.arg_attrs, len(self.function_type.inputs.data), "input")
+        """Each parameter's ``relay.name``, else its SSA name, else ``input<i>``."""
+        names = self._names(self.arg_attrs, len(self.function_type.inputs.data), "input")
+        args = self.body.blocks[0].args if self.body.blocks else ()
+        for i, arg in enumerate(args):
+            if names[i] == f"input{i}" and arg.name_hint:
+                names[i] = arg.name_hint
+        return names
 
     def result_names(self) -> list[str]:
         """Each result's ``relay.name``, else ``output<i>``."""

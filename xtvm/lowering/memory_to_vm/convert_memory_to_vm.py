@@ -45,6 +45,7 @@ from xtvm.dialects import memory, vm
 from xtvm.dialects.memory import tensor_nbytes
 from xtvm.dialects.relay import ConstOp, TupleGetOp, TupleOp
 from xtvm.lowering.conversion import ConversionTarget, apply_conversion
+from xtvm.lowering.memory_to_vm.control_flow import lower_control_flow
 
 PASS_NAME = "convert-memory-to-vm"
 
@@ -102,7 +103,7 @@ class LowerGraphFunction(RewritePattern):
         new = vm.FuncOp(fn.sym_name.data, inputs, outputs, body, fn.arg_attrs, res_attrs)
         for name, attr in fn.attributes.items():
             new.attributes[name] = attr
-        rewriter.replace_op(fn, new, new_results=[])
+        rewriter.replace(fn, new, new_results=[])
 
 
 class LowerReturn(RewritePattern):
@@ -111,7 +112,7 @@ class LowerReturn(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), vm.FuncOp):
-            rewriter.replace_op(op, vm.RetOp(_flat(list(op.arguments))))
+            rewriter.replace(op, vm.RetOp(_flat(list(op.arguments))))
 
 
 class LowerConst(RewritePattern):
@@ -121,7 +122,7 @@ class LowerConst(RewritePattern):
     def match_and_rewrite(self, op: ConstOp, rewriter: PatternRewriter) -> None:
         new = vm.LoadConstOp(op.value)
         new.result.name_hint = op.result.name_hint
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class LowerAllocStorage(RewritePattern):
@@ -131,7 +132,7 @@ class LowerAllocStorage(RewritePattern):
     def match_and_rewrite(self, op: memory.AllocStorageOp, rewriter: PatternRewriter) -> None:
         new = vm.AllocStorageOp(op.size.value.data, op.alignment.value.data)
         new.storage.name_hint = op.storage.name_hint
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class LowerAllocTensor(RewritePattern):
@@ -151,7 +152,7 @@ class LowerAllocTensor(RewritePattern):
             storage, offset = own.storage, 0
         tensor = vm.AllocTensorOp(storage, offset, ty)
         tensor.result.name_hint = op.result.name_hint
-        rewriter.replace_op(op, [*new_ops, tensor], [tensor.result])
+        rewriter.replace(op, [*new_ops, tensor], [tensor.result])
 
 
 class LowerInvokeKernel(RewritePattern):
@@ -159,7 +160,7 @@ class LowerInvokeKernel(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memory.InvokeKernelOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace_op(
+        rewriter.replace(
             op, vm.InvokePackedOp(op.callee.string_value(), list(op.inputs), list(op.outputs))
         )
 
@@ -169,7 +170,7 @@ class LowerKill(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memory.KillOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace_op(op, vm.KillOp(op.tensor))
+        rewriter.replace(op, vm.KillOp(op.tensor))
 
 
 class LowerTuple(RewritePattern):
@@ -179,13 +180,13 @@ class LowerTuple(RewritePattern):
     def match_and_rewrite(self, op: TupleOp, rewriter: PatternRewriter) -> None:
         users = [use.operation for use in op.result.uses]
         if not users:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
             return
         if all(isinstance(u, func.ReturnOp) for u in users):
             return  # the return flattens it first; then it is dead
         new = vm.AllocADTOp(0, list(op.fields))
         new.result.name_hint = op.result.name_hint
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class LowerTupleGet(RewritePattern):
@@ -194,11 +195,11 @@ class LowerTupleGet(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TupleGetOp, rewriter: PatternRewriter) -> None:
         if not op.result.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
             return
         new = vm.GetFieldOp(op.tuple, op.index.value.data, op.result.type)
         new.result.name_hint = op.result.name_hint
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 def populate_memory_to_vm_patterns(entry: str = "main") -> list[RewritePattern]:
@@ -235,6 +236,9 @@ class ConvertMemoryToVmPass(ModulePass):
     entry: str = "main"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in op.ops:
+            if isinstance(fn, func.FuncOp) and fn.sym_name.data == self.entry:
+                lower_control_flow(fn)  # relay.if / relay.while → blocks (control_flow.py)
         apply_conversion(op, populate_memory_to_vm_patterns(self.entry), TARGET, pass_name=PASS_NAME)
         left = [f for f in op.ops if isinstance(f, func.FuncOp) and f.sym_name.data == self.entry]
         if left:
