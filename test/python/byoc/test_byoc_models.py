@@ -76,7 +76,7 @@ def test_dnnl_matches_onnxruntime(name):
     check_model(name, "dnnl")
 
 
-@pytest.mark.parametrize("name", ["mlp", "squeezenet"])
+@pytest.mark.parametrize("name", ["mlp", pytest.param("squeezenet", marks=pytest.mark.slow)])
 def test_ccompiler_matches_onnxruntime(name):
     check_model(name, "ccompiler")
 
