@@ -154,7 +154,8 @@ class _FunctionCompiler:
             return ["kill", r(op.value)], op.name
         if isinstance(op, vm.LoadConstOp):
             what = f"constant %{op.result.name_hint}" if op.result.name_hint else None
-            self.tables.constants.append(np.ascontiguousarray(numpy_from_dense(op.value, what)))
+            value = numpy_from_dense(op.value, what)  # ascontiguousarray makes 0-d arrays 1-d
+            self.tables.constants.append(np.ascontiguousarray(value).reshape(value.shape))
             return ["load_const", r(op.result), len(self.tables.constants) - 1], op.name
         if isinstance(op, vm.LoadConstIOp):
             return ["load_consti", r(op.result), op.value.value.data], op.name

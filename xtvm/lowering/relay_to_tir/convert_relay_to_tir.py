@@ -105,7 +105,9 @@ SCHEDULES_KEY = "tir.apply_schedules"
 option is not set (``PassContext(config={"tir.apply_schedules": False})``)."""
 
 TARGET = ConversionTarget(
-    illegal_ops=(relay.RelayOp,), legal_ops=GRAPH_OPS, illegal_if=is_primitive
+    illegal_ops=(relay.RelayOp,),
+    legal_ops=(*GRAPH_OPS, relay.IfOp, relay.WhileOp),
+    illegal_if=is_primitive,
 )
 """What must not survive: relay compute ops (every relay op but
 ``relay.const``, ``relay.tuple``, ``relay.tuple_get`` and
@@ -199,8 +201,9 @@ class ConvertRelayToTirPass(ModulePass):
     ``convert-relay-to-tir{schedules=false}`` keeps the default loop nests.
 
     Invariants after the pass: graph functions hold only ``relay.const``,
-    ``relay.tuple``, ``relay.tuple_get``, ``relay.call_lowered`` and calls of
-    other graph functions; a relay op that no pattern lowers is an error
+    ``relay.tuple``, ``relay.tuple_get``, ``relay.call_lowered``, calls of
+    other graph functions and control flow (``relay.if``, ``relay.while``,
+    whose bodies hold the same); a relay op that no pattern lowers is an error
     naming it and its location (``partial=true`` leaves it, and a primitive
     function holding it, in place; ``categories=...`` lowers the ops of some
     categories only). Shapes must be static; a non-scalar

@@ -76,6 +76,10 @@ class ManifestAllocPass(ModulePass):
     like the others and never killed: they live to the end of the function,
     where the caller (the graph executor's ``get_output``) reads them.
 
+    A function with control flow (``relay.if``, ``relay.while``: the vm
+    path) gets the same allocations inside its regions, each just before
+    its call (allocated whenever the region runs), and no ``memory.kill``.
+
     Invariants: graph inputs and ``relay.const`` stay as they are (the caller
     and the parameters own their memory); the order of kernel calls is kept.
 
@@ -108,6 +112,12 @@ class ManifestAllocPass(ModulePass):
                 continue
             calls = [o for o in fn.walk() if isinstance(o, CallLoweredOp)]
             if not calls:
+                continue
+            if any(o.regions for o in fn.body.block.ops):
+                # Control flow (the vm path): each region allocates what its
+                # calls write, at run time; no kills, no planning across regions.
+                for call in calls:
+                    _allocate(call, self.alignment)
                 continue
             check_straight_line(fn)
             tensors = [t for call in calls for t in _allocate(call, self.alignment)]

@@ -128,4 +128,6 @@ class PlanMemoryPass(ModulePass):
             if isinstance(fn, func.FuncOp) and any(
                 isinstance(o, AllocTensorOp) for o in fn.walk()
             ):
+                if any(o.regions for o in fn.body.block.ops):
+                    continue  # control flow: the VM allocates per region at run time
                 _plan_function(fn, self.arena, self.alignment)

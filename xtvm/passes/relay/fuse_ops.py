@@ -36,8 +36,8 @@ DEFAULT_MAX_DEPTH = 256
 
 def _fusable(op: Operation) -> bool:
     """Ops that a group may contain: relay ops that compute (not constants,
-    already lowered calls or non-relay ops)."""
-    return isinstance(op, RelayOp) and not isinstance(op, ConstOp | CallLoweredOp)
+    already lowered calls, control flow or non-relay ops)."""
+    return isinstance(op, RelayOp) and not isinstance(op, ConstOp | CallLoweredOp) and not op.regions
 
 
 class _Namer:
@@ -118,6 +118,11 @@ def fuse_block(block: Block, max_depth: int, fuse: bool, namer: _Namer) -> list[
         if all(isinstance(op, TupleOp | TupleGetOp) for op in group_ops):
             continue  # nothing to compute: tuples stay in the graph
         functions.append(_outline(group_ops, namer(group_ops)))
+    # Control flow (relay.if, relay.while) is a boundary: its bodies fuse on their own.
+    for op in ops:
+        for region in op.regions:
+            for inner in region.blocks:
+                functions += fuse_block(inner, max_depth, fuse, namer)
     return functions
 
 
@@ -151,7 +156,9 @@ class FuseOpsPass(ModulePass):
     config ``relay.FuseOps.max_depth``, else 256); ``relay.const``,
     ``relay.call_lowered``, non-relay ops and groups of only tuple ops stay in
     the graph function; at ``PassContext(opt_level=0)`` every op is its own
-    group. Running the pass again changes nothing.
+    group. Control flow ops (``relay.if``, ``relay.while``) stay in the graph
+    and fuse with nothing; the blocks of their regions are fused the same
+    way, their groups called there. Running the pass again changes nothing.
 
     ```mlir
     func.func @main(%x: tensor<1x8xf32>, %w: tensor<4x8xf32>, %b: tensor<4xf32>)

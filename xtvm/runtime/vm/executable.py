@@ -126,7 +126,7 @@ class Executable:
         table = []
         offset = 0
         for c in self.constants:
-            arr = np.ascontiguousarray(c)
+            arr = np.ascontiguousarray(c).reshape(np.shape(c))  # a 0-d constant stays 0-d
             table.append(
                 {"shape": list(arr.shape), "dtype": dtype_name(arr.dtype), "offset": offset, "nbytes": arr.nbytes}
             )
