@@ -236,36 +236,38 @@ class _Emitters:
         return self.dense(op, buf, out, "NULL", False, False)
 
     def composite(self, call: Operation, callee: func.FuncOp, buf: Buffers) -> str:
-        """A composite: its anchor with bias, a residual sum and relu as post-ops."""
+        """A composite: its anchor (conv2d, dense, matmul) with the ops after
+        it as oneDNN post-ops: a per-channel bias (bias_add, or an add of a
+        value of another shape), a residual sum (an add of the result's
+        shape: the destination holds the addend first) and relu."""
         block = callee.body.block
-        outer = dict(zip(block.args, call.operands))
-
-        def outside(value: SSAValue) -> str:
-            if value not in outer:
-                raise CodegenError(f"composite {callee.sym_name.data}: unexpected operand")
-            return buf[outer[value]]
-
-        ops = [op for op in block.ops if not isinstance(op, func.ReturnOp)]
-        anchor, rest = ops[0], ops[1:]
+        inner = Buffers({arg: buf[value] for arg, value in zip(block.args, call.operands)})
+        anchor, *rest = [op for op in block.ops if not isinstance(op, func.ReturnOp)]
+        result = anchor.results[0]
         bias, addend, relu = "NULL", None, False
         for op in rest:
-            if isinstance(op, BiasAddOp) or (isinstance(op, AddOp) and bias == "NULL" and addend is None and op.operands[1] in outer and shape_of(op.operands[1]) != shape_of(op.results[0])):
-                bias = outside(op.operands[1])
+            other = op.operands[1] if len(op.operands) > 1 else None
+            if isinstance(op, AddOp) and other is result:  # the residual came first
+                other = op.operands[0]
+            if isinstance(op, BiasAddOp) or (
+                isinstance(op, AddOp) and shape_of(other) != shape_of(op.results[0])
+            ):
+                bias = inner[other]
             elif isinstance(op, AddOp):
-                other = op.operands[1] if op.operands[1] in outer else op.operands[0]
-                addend = outside(other)
+                addend = inner[other]
             elif isinstance(op, ReluOp):
                 relu = True
             else:
-                raise CodegenError(f"composite {callee.sym_name.data}: unexpected '{op.name}'")
+                raise CodegenError(
+                    f"composite {callee.sym_name.data}: '{op.name}' is no post-op"
+                )
+            result = op.results[0]
         out = buf[call.results[0]]
         lines = []
-        if addend is not None:  # the sum post-op adds to what dst holds
+        if addend is not None:
             lines.append(f"  memcpy({out}, {addend}, {numel(call.results[0]) * 4});")
-        if anchor.name == "relay.nn.conv2d":
-            lines.append(self.conv2d(anchor, Buffers({**buf.names, **{k: buf[v] for k, v in outer.items()}}), out, bias, addend is not None, relu))
-        else:
-            lines.append(self.dense(anchor, Buffers({**buf.names, **{k: buf[v] for k, v in outer.items()}}), out, bias, addend is not None, relu))
+        emit = self.conv2d if anchor.name == "relay.nn.conv2d" else self.dense
+        lines.append(emit(anchor, inner, out, bias, addend is not None, relu))
         return "\n".join(lines)
 
     def pool(self, op: Operation, buf: Buffers) -> str:

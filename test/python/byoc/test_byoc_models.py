@@ -122,3 +122,18 @@ def test_exported_library_runs_in_a_fresh_process(byoc, tmp_path):
         timeout=120,
     )
     np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), expected)
+
+
+@pytest.mark.parametrize("byoc", [pytest.param("dnnl", marks=needs_onednn), "ccompiler"])
+def test_c_target_with_external_codegen(byoc):
+    """target="c" compiles xtvm's kernels to C and leaves the external ones to their codegen."""
+    model, x = model_and_input("mlp")
+    mod, params = from_onnx(model, shape={"data": x.shape})
+    (ref,) = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    ).run(None, {"data": x})
+    lib = xtvm.build(mod, target="c", params=params, byoc=[byoc])
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(0, x)
+    gmod.run()
+    assert_close(gmod.get_output(0).numpy(), ref)

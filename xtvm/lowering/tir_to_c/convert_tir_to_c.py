@@ -94,8 +94,8 @@ def convert_tir_to_c(module: ModuleOp) -> list[CKernel]:
     """Replace every prim_func of `module` by its C (see the module docstring)."""
     kernels: list[CKernel] = []
     for op in list(module.ops):
-        if not isinstance(op, PrimFuncOp):
-            continue
+        if not isinstance(op, PrimFuncOp) or "tir.external_source" in op.attributes:
+            continue  # an external (BYOC) kernel's C is its codegen's: convert-tir-to-llvm
         try:
             kernel = translate_prim_func(op)
         except CTranslationError as e:
