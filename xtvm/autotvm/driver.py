@@ -83,7 +83,7 @@ def tune_tasks(
             if 0 not in search.visited:  # the hand-written schedule first
                 base = [MeasureInput(task, task.config_space.get(0))]
                 result = measure(base)
-                search.update([0], [result[0].mean])
+                search.update([0], [result[0].cost])
                 done += 1
                 if on_batch:
                     on_batch(task, search, base, result)

@@ -91,7 +91,7 @@ class Tuner:
             except (ValueError, KeyError):
                 continue  # a config of an older template
             indices.append(index)
-            costs.append(record.mean)
+            costs.append(record.cost)
         self.update(indices, costs)
         return len(indices)
 
@@ -116,7 +116,7 @@ class Tuner:
             inputs = [MeasureInput(self.task, c) for c in configs]
             results = measure(inputs)
             before = self.best_cost
-            self.update([c.index for c in configs], [r.mean for r in results])
+            self.update([c.index for c in configs], [r.cost for r in results])
             done += len(configs)
             if self.best_cost < before:
                 last_improvement = done

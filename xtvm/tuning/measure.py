@@ -94,6 +94,15 @@ class MeasureResult:
             return float("inf")
         return sum(self.costs) / len(self.costs)  # type: ignore[arg-type]
 
+    @property
+    def cost(self) -> float:
+        """The fastest round's seconds per call (what the search ranks by:
+        on a shared machine the least disturbed round is the kernel's own
+        speed); infinity for an error."""
+        if self.error_no or not self.costs:
+            return float("inf")
+        return min(self.costs)  # type: ignore[type-var]
+
 
 class Builder(Protocol):
     def build(self, inputs: Sequence[MeasureInput]) -> list[BuildResult]: ...

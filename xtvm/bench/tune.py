@@ -1,0 +1,106 @@
+"""Tuning benchmark: ``python -m xtvm.bench.tune [--model resnet50] [--first-conv]``.
+
+Extracts the tasks of a light model (the onnx package's, seeded random
+weights), tunes them with AutoTVM (``--trials`` per task, ``--tasks`` the
+heaviest N, or only the first convolution, the 3-channel one, with
+``--first-conv``), appending to ``--records``; then re-measures each tuned
+task's hand-written and best configs side by side (interleaved, in one
+runner) and prints their GFLOP/s. With ``--model-latency`` it also builds
+the whole model with and without the records and times both at 1 thread
+(median of ``--repeat`` runs). Absolute numbers on a shared machine are
+noisy; the ratios, measured in one run, are the measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m xtvm.bench.tune", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="resnet50")
+    parser.add_argument("--records", default="tune_records.json")
+    parser.add_argument("--trials", type=int, default=32)
+    parser.add_argument("--tasks", type=int, default=None, help="tune the N heaviest tasks (default: all)")
+    parser.add_argument("--first-conv", action="store_true", help="tune only the 3-input-channel convolution")
+    parser.add_argument("--tuner", default="xgb")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--model-latency", action="store_true")
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+
+    from xtvm.autotvm.driver import format_table, tune_tasks
+    from xtvm.bench.timing import light_model
+    from xtvm.frontend import from_onnx
+    from xtvm.tuning.measure import LocalBuilder, LocalRunner, MeasureInput
+    from xtvm.tuning.record import best_records, load_records
+    from xtvm.tuning.task import extract_tasks
+
+    start = time.perf_counter()
+    model, input_name, x = light_model(args.model)
+    mod, params = from_onnx(model)
+    tasks = extract_tasks(mod, params)
+    print(f"{args.model}: {len(tasks)} tunable tasks ({time.perf_counter() - start:.1f} s to extract)")
+    if args.first_conv:
+        tasks = [t for t in tasks if "conv2d" in t.name and re.search(r"%p0: tensor<\d+x3x", t.func)][:1]
+    elif args.tasks:
+        tasks = tasks[: args.tasks]
+    tuned = tune_tasks(tasks, args.records, trials=args.trials, tuner=args.tuner, jobs=args.jobs,
+                       resume=args.resume)
+    print(format_table(tuned))
+    print(f"tuning time: {time.perf_counter() - start:.0f} s")
+
+    # side by side: hand-written vs best, interleaved in one runner
+    best = best_records(load_records(args.records))
+    from xtvm.autotvm.dispatch import target_key
+
+    builder, runner = LocalBuilder(jobs=args.jobs), LocalRunner(repeat=5, min_repeat_ms=100)
+    print("\ntask  hand-written GFLOP/s  tuned GFLOP/s  speedup")
+    try:
+        for task in tasks:
+            record = best.get((target_key(task.target), task.key))
+            if record is None:
+                continue
+            space = task.config_space
+            pair = [MeasureInput(task, space.get(0)), MeasureInput(task, space.from_entity(record.config["entity"]))]
+            builds = builder.build(pair)
+            times = {0: [], 1: []}
+            for _ in range(3):
+                for k in (0, 1):
+                    (r,) = runner.run([pair[k]], [builds[k]])
+                    times[k].append(r.cost)
+            hand, tuned_s = min(times[0]), min(times[1])
+            gf = [task.flop / s / 1e9 if math.isfinite(s) else 0.0 for s in (hand, tuned_s)]
+            print(f"{task.name}  {gf[0]:.1f}  {gf[1]:.1f}  {hand / tuned_s:.2f}x")
+    finally:
+        builder.close()
+        runner.close()
+
+    if args.model_latency:
+        import xtvm
+        from xtvm.bench.timing import median_seconds
+        from xtvm.tuning.record import apply_history_best
+
+        xtvm.runtime.set_num_threads(1)
+        latencies = {}
+        for name in ("hand-written", "tuned"):
+            if name == "tuned":
+                with apply_history_best(args.records):
+                    lib = xtvm.build(mod, params=params)
+            else:
+                lib = xtvm.build(mod, params=params)
+            gmod = lib["default"](xtvm.cpu(0))
+            gmod.set_input(input_name, x)
+            latencies[name] = median_seconds(gmod.run, args.repeat)
+        print(f"\n{args.model} at 1 thread: hand-written {latencies['hand-written'] * 1e3:.2f} ms, "
+              f"tuned {latencies['tuned'] * 1e3:.2f} ms "
+              f"({latencies['hand-written'] / latencies['tuned']:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()
