@@ -91,5 +91,7 @@ def load_libraries(libraries: list[str]) -> None:
             None,
         ) or ctypes.util.find_library(name)
         if path is None:
-            raise cc.CCompilerError(f"cannot find the library lib{name}.so an external kernel needs")
+            raise cc.CCompilerError(
+                f"cannot find the library lib{name}.so that an external kernel needs"
+            )
         llvm_binding.load_library_permanently(path)

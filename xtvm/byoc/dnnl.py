@@ -156,7 +156,13 @@ def _add_ok(op: Operation) -> bool:
 def _batch_norm_ok(op: Operation) -> bool:
     a = op.attrs
     rank = _rank(op.operands[0])
-    return is_f32_static(op) and 2 <= rank <= 5 and a["axis"] % rank == 1 and a["center"] and a["scale"]
+    return (
+        is_f32_static(op)
+        and 2 <= rank <= 5
+        and a["axis"] % rank == 1
+        and a["center"]
+        and a["scale"]
+    )
 
 
 def _concat_ok(op: Operation) -> bool:
@@ -285,7 +291,7 @@ class _Emitters:
         if "max" in op.name:
             alg = "dnnl_pooling_max"
         else:
-            alg = "dnnl_pooling_avg_include_padding" if avg_pad else "dnnl_pooling_avg_exclude_padding"
+            alg = "dnnl_pooling_avg_" + ("include_padding" if avg_pad else "exclude_padding")
         dims = ", ".join(f"{v}L" for v in (n, c, h, w, oh, ow, kh, kw, sh, sw, dh, dw, *pad))
         return self._call(
             f"xd_pool2d({self.prim()}, {buf[op.operands[0]]}, {buf[op.results[0]]}, {alg}, {dims})"

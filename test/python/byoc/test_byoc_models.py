@@ -117,7 +117,8 @@ def test_exported_library_runs_in_a_fresh_process(byoc, tmp_path):
     lib.export_library(str(path))
     np.save(tmp_path / "x.npy", x)
     subprocess.run(
-        [sys.executable, "-c", LOAD_AND_RUN, str(path), str(tmp_path / "x.npy"), str(tmp_path / "y.npy")],
+        [sys.executable, "-c", LOAD_AND_RUN, str(path), str(tmp_path / "x.npy"),
+         str(tmp_path / "y.npy")],
         check=True,
         timeout=120,
     )

@@ -177,7 +177,8 @@ class PartitionGraphPass(ModulePass):
     %a = func.call @tvmgen_default_dnnl_main_0(%x) : (tensor<4xf32>) -> tensor<4xf32>
     %s = relay.nn.softmax %a : tensor<4xf32>
     func.func private @tvmgen_default_dnnl_main_0(%p0: tensor<4xf32>) -> tensor<4xf32>
-        attributes {relay.compiler = "dnnl", relay.global_symbol = "tvmgen_default_dnnl_main_0"} {...}
+        attributes {relay.compiler = "dnnl",
+                    relay.global_symbol = "tvmgen_default_dnnl_main_0"} {...}
     ```
     """
 
