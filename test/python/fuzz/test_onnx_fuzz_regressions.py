@@ -9,7 +9,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from xtvm.testing.fuzz.onnx_graphs import check, outcome_of
-from xtvm.testing.fuzz.report import Category
+from xtvm.testing.fuzz.report import Category, MismatchClass
 
 
 def one_node(
@@ -103,3 +103,26 @@ def test_a_float_op_between_dequantize_and_quantize() -> None:
     outcome = outcome_of(check(model, {"x": x}))
     assert outcome.category == Category.CLEAN_ERROR, outcome
     assert "'relay.asinh' (value %a)" in outcome.detail
+
+
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool", "LpPool"])
+def test_a_nan_in_a_pool_window_is_judged_by_a_nan_propagating_referee(op) -> None:
+    # onnx's reference pools drop NaN (their padding marker), so a NaN from
+    # Log of a negative reaching a MaxPool made xtvm's NaN (as ReduceMax,
+    # GlobalMaxPool) look wrong where onnxruntime skips it; the referee's
+    # pools propagate NaN (docs/reliability.md)
+    x = np.array([1, -1, 3, 2, 4, 5, 6, 7], np.float32).reshape(1, 2, 2, 2)
+    nodes = [
+        helper.make_node("Log", ["x"], ["l"]),
+        helper.make_node(op, ["l"], ["y"], kernel_shape=[2, 2]),
+    ]
+    graph = helper.make_graph(
+        nodes, "regression", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 1, 1])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    outcome = outcome_of(check(model, {"x": x}))
+    if op == "MaxPool":  # onnxruntime skips the NaN: its answer is the wrong one
+        assert outcome.mismatch == MismatchClass.ORT_WRONG, outcome
+    else:  # onnxruntime propagates it too
+        assert outcome.category == Category.OK, outcome

@@ -6,7 +6,8 @@ inference) and its inputs. A child process (``worker``) runs it on
 onnxruntime and on xtvm's ONNX backend (``XtvmBackend.prepare(model).run``)
 and compares the outputs: equal dtypes and shapes, and values within
 ``|x - o| <= ATOL * max(1, max|o|) + RTOL * |o|`` (NaN where the other has
-NaN). When they disagree, ``onnx.reference.ReferenceEvaluator`` decides:
+NaN). When they disagree, ``onnx.reference.ReferenceEvaluator`` decides
+(its pools made to propagate NaN, ``NAN_DROPPING_POOLS``):
 
 * ``xtvm-wrong``: the reference agrees with onnxruntime, not with xtvm, and
   the graph is well-conditioned (onnxruntime's outputs move less than the
@@ -28,6 +29,7 @@ its inputs and re-runs the check.
 from __future__ import annotations
 
 import base64
+import inspect
 import io
 import re
 import tempfile
@@ -164,6 +166,52 @@ def _float64_model(model: onnx.ModelProto) -> onnx.ModelProto:
     return wide
 
 
+NAN_DROPPING_POOLS = ("MaxPool", "AveragePool", "LpPool")
+"""onnx's reference pools drop every NaN of a window (they mark padding with
+NaN); ONNX does not say so, and its GlobalMaxPool and ReduceMax propagate
+NaN, as xtvm's pools do (docs/reliability.md). The referee's pools are
+wrapped to propagate it (:func:`_referee`)."""
+
+
+def _nan_propagating(base: type) -> type:
+    """A reference pool ``base`` whose output is NaN for a window holding
+    NaN, else ``base``'s. It runs ``base`` twice: on the input with NaN
+    replaced by 0 (the answer for windows without NaN), and on the NaN mask
+    (positive where a window holds one). ``MaxPool``'s ``Indices`` are left
+    as they are (the fuzzer draws no ``Indices`` output; the reference's
+    differ from onnxruntime's even without NaN)."""
+
+    # the wrapper is registered under the op's name, so onnx hands it the
+    # newest schema's attributes; ``base`` (the model's version) takes its own
+    accepted = inspect.signature(base._run).parameters
+
+    def _run(self: Any, x: np.ndarray, *args: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:
+        kwargs = {k: v for k, v in kwargs.items() if k in accepted}
+        if x.dtype.kind != "f" or not np.isnan(x).any():
+            return base._run(self, x, *args, **kwargs)
+        nan = np.isnan(x)
+        out = list(base._run(self, np.where(nan, 0, x).astype(x.dtype), *args, **kwargs))
+        mask = list(base._run(self, nan.astype(x.dtype), *args, **kwargs))
+        out[0] = np.where(mask[0] > 0, np.nan, out[0]).astype(out[0].dtype)
+        return tuple(out)
+
+    return type(base.__name__.split("_")[0], (base,), {"_run": _run, "op_domain": ""})
+
+
+def _referee(model: onnx.ModelProto) -> Any:
+    """onnx's ``ReferenceEvaluator`` for ``model``, its pools propagating NaN
+    (``NAN_DROPPING_POOLS``)."""
+    from onnx.reference import ReferenceEvaluator
+    from onnx.reference.ops import load_op
+
+    version = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+    used = {node.op_type for node in model.graph.node}
+    pools = [op for op in NAN_DROPPING_POOLS if op in used]
+    return ReferenceEvaluator(
+        model, new_ops=[_nan_propagating(load_op("", op, version)) for op in pools]
+    )
+
+
 def _float64_verdict(
     model: onnx.ModelProto, feeds: dict[str, np.ndarray], k: int, got: np.ndarray, want: np.ndarray
 ) -> str | None:
@@ -178,9 +226,7 @@ def _float64_verdict(
         exact = np.asarray(_ort_run(_float64_model(model), wide)[k])
     except Exception:  # noqa: BLE001 - an op onnxruntime lacks in float64: the reference
         try:
-            from onnx.reference import ReferenceEvaluator
-
-            exact = np.asarray(ReferenceEvaluator(_float64_model(model)).run(None, wide)[k])
+            exact = np.asarray(_referee(_float64_model(model)).run(None, wide)[k])
         except Exception:  # noqa: BLE001 - no float64 answer: no verdict
             return None
     if exact.dtype == np.float64:
@@ -238,9 +284,7 @@ def check(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> dict[str, Any
         "signature": _producer(model, name) if name else "outputs",
     }
     try:
-        from onnx.reference import ReferenceEvaluator
-
-        ref = list(ReferenceEvaluator(model).run(None, feeds))
+        ref = list(_referee(model).run(None, feeds))
     except Exception as err:  # noqa: BLE001 - no referee
         answer.update(
             cls=MismatchClass.ILL_CONDITIONED.value,
