@@ -98,13 +98,16 @@ def has_dynamic_shapes(module: ModuleOp, entry: str = "main") -> bool:
 
 
 def choose_executor(module: ModuleOp, executor: str | None) -> str:
-    """``executor`` if given; else the VM for a vm-stage module or a model
-    with ``?`` dimensions, the graph executor otherwise."""
+    """``executor`` if given; else the VM for a vm-stage module, a model
+    with ``?`` dimensions or with control flow (``relay.if``/``relay.while``),
+    the graph executor otherwise."""
     if executor is not None:
         if executor not in EXECUTORS:
             raise ValueError(f"unknown executor '{executor}' (executors: {', '.join(EXECUTORS)})")
         return executor
     if detect_stage(module) == "vm" or has_dynamic_shapes(module):
+        return "vm"
+    if any(op.name in ("relay.if", "relay.while") for op in module.walk()):
         return "vm"
     return "graph"
 

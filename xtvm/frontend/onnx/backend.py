@@ -64,6 +64,7 @@ from xtvm.runtime import isolated
 from xtvm.runtime.isolated import IsolatedRunner
 from xtvm.runtime.module import Module
 from xtvm.runtime.ndarray import cpu
+from xtvm.runtime.vm import Executable, VirtualMachine
 
 IsolatedCrash = isolated.IsolatedCrash
 """What an isolated run raises when generated code crashes (an ``XTVMError``)."""
@@ -348,6 +349,11 @@ class XtvmBackendRep(BackendRep):
             fold_inputs=self.folded,
         )
         lib = build(module, target=Target.current(), params=params)  # a `with Target` scope's
+        if isinstance(lib, Executable):  # control flow: build chose the VM
+            vm = VirtualMachine(lib, cpu(0))
+            names = list(vm.get_input_info()[0])
+            slots = tuple(names.index(n) if n in names else None for n in self.input_names)
+            return _Compiled(vm, slots, lib)
         gmod = lib["default"](cpu(0))
         slots = tuple(
             None if (i := gmod["get_input_index"](n)) < 0 else i for n in self.input_names
