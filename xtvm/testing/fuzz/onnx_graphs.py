@@ -351,7 +351,8 @@ def outcome_of(answer: dict[str, Any]) -> Outcome:
             f"signal {-rc}" if isinstance(rc, int) and rc < 0 else f"exit {rc}",
         )
     if status == "hang":
-        return Outcome(Category.HANG, "no answer within the timeout", "timeout")
+        detail = answer.get("detail", "no answer within the timeout")
+        return Outcome(Category.HANG, detail, "timeout")
     cls = MismatchClass(answer["cls"])
     return Outcome(
         Category.MISMATCH, answer["detail"], f"{cls.value} in {answer['signature']}", cls

@@ -145,9 +145,10 @@ def prepare(workdir: Path) -> dict[str, str]:
 class Context:
     """The artifacts, as a scenario sees them, and the rejections it collected."""
 
-    def __init__(self, directory: str, rng: random.Random):
+    def __init__(self, directory: str, rng: random.Random, time_scale: float = 1):
         self.dir = Path(directory)
         self.rng = rng
+        self.time_scale = time_scale  # 3 when the worker retries a hang
         self.rejected: list[str] = []
         with np.load(self.dir / "io.npz") as data:
             self.io = {k: data[k] for k in data.files}
@@ -599,6 +600,7 @@ def _cli(ctx: Context, tool: str, args: list[str], timeout: float = 120) -> None
     script = Path(sys.executable).parent / tool
     command = [str(script)] if script.exists() else [sys.executable, "-m", f"xtvm.tools.{tool[5:]}"]
     shown = f"{tool} {' '.join(args)}"
+    timeout *= ctx.time_scale
     try:
         proc = subprocess.run(
             [*command, *args],
@@ -610,7 +612,7 @@ def _cli(ctx: Context, tool: str, args: list[str], timeout: float = 120) -> None
             errors="replace",
         )
     except subprocess.TimeoutExpired:
-        raise Found("hang", f"{shown}: no answer in {timeout} s") from None
+        raise Found("hang", f"{shown}: no answer in {timeout:g} s") from None
     if "Traceback (most recent call last)" in proc.stderr:
         raise Found("traceback", f"{shown}: {last_exception_line(proc.stderr)}", proc.stderr)
     if proc.returncode < 0:
@@ -748,7 +750,7 @@ SCENARIOS: dict[str, Callable[[Context], None]] = {
 
 def handle(task: dict[str, Any]) -> dict[str, Any]:
     """The worker's entry: ``{"scenario": name, "seed": s, "dir": artifacts}``."""
-    ctx = Context(task["dir"], random.Random(task["seed"]))
+    ctx = Context(task["dir"], random.Random(task["seed"]), task.get("time_scale", 1))
     try:
         SCENARIOS[task["scenario"]](ctx)
     except Mismatch as err:

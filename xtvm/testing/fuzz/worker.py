@@ -6,7 +6,8 @@ JSON line (its own stdout is sent to stderr, so prints cannot break the
 protocol). :meth:`Worker.call` returns that answer, or
 ``{"status": "crash", ...}`` when the child died (a negative return code is
 the signal), or ``{"status": "hang"}`` after the timeout (the child is
-killed). An exception escaping ``handle`` is ``{"status": "traceback"}``.
+killed; the task is tried once more with three times the time first). An
+exception escaping ``handle`` is ``{"status": "traceback"}``.
 The next call starts a fresh child. The child's address space is limited
 (``memory_limit``), so a case that allocates without bound fails with
 ``MemoryError`` instead of taking the machine.
@@ -73,7 +74,23 @@ class Worker:
         return self._stderr.read()[-12000:].decode(errors="replace")
 
     def call(self, task: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
-        """Runs one task; see the module docstring for the answers."""
+        """Runs one task; see the module docstring for the answers. A hang
+        (the child's silence, or a ``hang`` answer from the case's own
+        timeouts) is tried once more with three times the time, and
+        ``"time_scale": 3`` in the task for the case's own timeouts: on a
+        loaded machine a slow case is not a hang, and a second hang says
+        both limits."""
+        limit = timeout or self.timeout
+        answer = self._call_once(task, limit)
+        if answer["status"] != "hang":
+            return answer
+        again = self._call_once({**task, "time_scale": 3}, 3 * limit)
+        if again["status"] == "hang":
+            first = answer.get("detail", f"no answer within {limit:g} s")
+            again["detail"] = f"{again.get('detail', '')} (tried twice; first: {first})"
+        return again
+
+    def _call_once(self, task: dict[str, Any], timeout: float) -> dict[str, Any]:
         proc = self._proc if self._proc is not None and self._proc.poll() is None else self._start()
         if self._stderr is not None:
             self._stderr.seek(0)
@@ -84,14 +101,15 @@ class Worker:
             proc.stdin.flush()
         except BrokenPipeError:
             pass
-        deadline = time.monotonic() + (timeout or self.timeout)
+        deadline = time.monotonic() + timeout
         with selectors.DefaultSelector() as sel:
             sel.register(proc.stdout, selectors.EVENT_READ)
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
                     self.close()
-                    return {"status": "hang", "stderr": ""}
+                    detail = f"no answer within {timeout:g} s"
+                    return {"status": "hang", "stderr": "", "detail": detail}
                 line = proc.stdout.readline()
                 break
         if not line:
