@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import Float16Type, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
 from xtvm.arith import row_major_offset
@@ -53,7 +53,7 @@ from xtvm.dialects.tir import (
     YieldOp,
 )
 from xtvm.lowering.tir_to_c.scalar import EXPRESSIONS, LIBM_NAMES, intrinsic_expression
-from xtvm.lowering.tir_to_c.types import CTranslationError, c_type
+from xtvm.lowering.tir_to_c.types import CTranslationError, c_type, c_value_type
 from xtvm.lowering.tir_to_llvm.function import (
     ASSERT_KIND,
     HEAP_ALIGNMENT,
@@ -153,6 +153,8 @@ class FunctionWriter:
                 params.append(f"{c_type(arg.type)} restrict {name}")
             else:
                 params.append(f"{c_type(arg.type)} {name}")
+                if isinstance(arg.type, Float16Type):
+                    self.values[arg] = f"xtvm_h2f({name})"  # f16 values are floats
         self.block(self.func.body.block)
         body = self.frame.prologue + self.lines
         if self.exits_through_label:
@@ -190,7 +192,7 @@ class FunctionWriter:
     def define(self, value: SSAValue, text: str) -> None:
         name = self.names.fresh(value.name_hint)
         self.values[value] = name
-        self.line(f"const {c_type(value.type)} {name} = {text};")
+        self.line(f"const {c_value_type(value.type)} {name} = {text};")
 
     def leave(self, code: int | str) -> None:
         """Return `code` from where we are (see the module docstring)."""
@@ -291,10 +293,15 @@ class FunctionWriter:
         return f"{self.values[buffer]}[{offset}]"
 
     def load(self, op: LoadOp) -> None:
-        self.define(op.res, self.element(op.buffer, op.indices))
+        element = self.element(op.buffer, op.indices)
+        half = isinstance(op.res.type, Float16Type)
+        self.define(op.res, f"xtvm_h2f({element})" if half else element)
 
     def store(self, op: StoreOp) -> None:
-        self.line(f"{self.element(op.buffer, op.indices)} = {self.values[op.value]};")
+        value = self.values[op.value]
+        if isinstance(op.value.type, Float16Type):
+            value = f"xtvm_f2h({value})"
+        self.line(f"{self.element(op.buffer, op.indices)} = {value};")
 
     def allocate(self, op: AllocateOp) -> None:
         ty = op.res.type
@@ -325,6 +332,8 @@ class FunctionWriter:
 
     def call_extern(self, op: CallExternOp) -> None:
         callee = op.callee.data
+        if any(isinstance(v.type, Float16Type) for v in (*op.args, *op.res)):
+            raise CTranslationError(f"convert-tir-to-c: {callee} takes or returns f16, unsupported")
         if not is_c_identifier(callee):
             raise CTranslationError(f"convert-tir-to-c: cannot call {callee!r} from C")
         result = c_type(op.res[0].type) if op.res else "void"
@@ -375,7 +384,7 @@ def _allocation_bytes(op: AllocateOp) -> int:
     ty = op.res.type
     assert isinstance(ty, MemRefType)
     element = c_type(ty.element_type)
-    size = {"bool": 1, "_Float16": 2, "float": 4, "double": 8}.get(element)
+    size = {"bool": 1, "float": 4, "double": 8}.get(element)
     size = size or int(re.sub(r"\D", "", element)) // 8
     return max(math.prod(ty.get_shape()), 1) * size
 

@@ -4,8 +4,9 @@
 Helpers are `static inline` (a unit keeps only those it calls) and spell
 the semantics of the llvm path where plain C differs: NaN-propagating
 `maximumf`/`minimumf`, saturating float → int conversion, floor and ceiling
-division, f64 → f16 rounding without a libgcc call, the lane-wise int8 dot
-product (`vpdpbusd`) on one i32 word.
+division, f16 ↔ f32 and f64 → f16 in integer operations (no libgcc call,
+no F16C needed), the lane-wise int8 dot product (`vpdpbusd`) on one i32
+word.
 """
 
 from __future__ import annotations
@@ -53,13 +54,47 @@ typedef struct {{
 #define XTVM_FPTOI(to, lo, min, hi_excl, max, x) \\
   ((x) != (x) ? (to)0 : (x) <= (lo) ? (to)(min) : (x) >= (hi_excl) ? (to)(max) : (to)(x))
 
-static inline _Float16 xtvm_f64_to_f16(double x) {{
+// f16 <-> f32 in integer operations (f16 values are held in floats)
+static inline float xtvm_h2f(uint16_t h) {{
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  uint32_t bits;
+  if (exp == 0x1fu) {{
+    bits = sign | 0x7f800000u | (mant << 13);  // inf, nan
+  }} else if (exp != 0) {{
+    bits = sign | ((exp + 112u) << 23) | (mant << 13);
+  }} else if (mant == 0) {{
+    bits = sign;
+  }} else {{  // subnormal: normalise
+    uint32_t e = 113;
+    do {{ e -= 1; mant <<= 1; }} while (!(mant & 0x400u));
+    bits = sign | (e << 23) | ((mant & 0x3ffu) << 13);
+  }}
+  return XTVM_BITCAST(float, uint32_t, bits);
+}}
+
+static inline uint16_t xtvm_f2h(float f) {{  // round to nearest even
+  uint32_t x = XTVM_BITCAST(uint32_t, float, f);
+  uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+  uint32_t ax = x & 0x7fffffffu;
+  if (ax > 0x7f800000u) return sign | 0x7e00u | (uint16_t)((ax >> 13) & 0x3ffu);  // nan
+  if (ax >= 0x477ff000u) return sign | 0x7c00u;  // inf, or rounds to it (>= 65520)
+  if (ax >= 0x38800000u) {{  // a normal f16
+    uint32_t r = ax - 0x38000000u;
+    r += 0xfffu + ((r >> 13) & 1u);
+    return sign | (uint16_t)(r >> 13);
+  }}
+  // subnormal or zero: the sum's last bits are the f16 mantissa, rounded by the FPU
+  float s = XTVM_BITCAST(float, uint32_t, ax) + 0.5f;
+  return sign | (uint16_t)(XTVM_BITCAST(uint32_t, float, s) - 0x3f000000u);
+}}
+
+static inline uint16_t xtvm_d2h(double x) {{
   // round to f32 to odd, then to f16: the double rounding is exact
   float near = (float)x;
-  if ((double)near == x || near != near) return (_Float16)near;
+  if ((double)near == x || near != near) return xtvm_f2h(near);
   uint32_t bits = XTVM_BITCAST(uint32_t, float, near);
   if (fabs((double)near) > fabs(x)) bits -= 1;
-  return (_Float16)XTVM_BITCAST(float, uint32_t, bits | 1u);
+  return xtvm_f2h(XTVM_BITCAST(float, uint32_t, bits | 1u));
 }}
 
 static inline int32_t xtvm_vpdpbusd(int32_t acc, int32_t a, int32_t b) {{

@@ -33,10 +33,12 @@ from xdsl.ir import Attribute, Operation
 from xtvm.lowering.tir_to_c.types import (
     CTranslationError,
     c_type,
+    c_value_type,
     float_literal,
     int_literal,
     int_width,
     is_unsigned,
+    round_f16,
     signed_type,
     unsigned_type,
 )
@@ -110,7 +112,7 @@ def _shift_right(read: Callable[[str, Attribute], str]) -> Expression:
 def _macro(name: str, read: Callable[[str, Attribute], str] = lambda v, t: v) -> Expression:
     def expression(op: Operation, a: Sequence[str]) -> str:
         ty = _type(op)
-        return f"({c_type(ty)}){name}({', '.join(read(x, ty) for x in a)})"
+        return f"({c_value_type(ty)}){name}({', '.join(read(x, ty) for x in a)})"
 
     return expression
 
@@ -160,7 +162,7 @@ def _cmpf(op: Operation, a: Sequence[str]) -> str:
 def _float_binary(symbol: str) -> Expression:
     def expression(op: Operation, a: Sequence[str]) -> str:
         text = f"{a[0]} {symbol} {a[1]}"
-        return f"(_Float16)({text})" if isinstance(_type(op), Float16Type) else text
+        return round_f16(text) if isinstance(_type(op), Float16Type) else text
 
     return expression
 
@@ -194,22 +196,33 @@ def _fp_to_int(op: Operation, a: Sequence[str]) -> str:
 
 
 def _int_to_fp(op: Operation, a: Sequence[str]) -> str:
-    src, ty = op.operands[0].type, c_type(_type(op))
+    src, half = op.operands[0].type, isinstance(_type(op), Float16Type)
+    ty = "float" if half else c_type(_type(op))
     if int_width(src) == 1:
-        return f"({ty})(-(int){a[0]})" if isinstance(op, arith.SIToFPOp) else f"({ty}){a[0]}"
-    read = _signed if isinstance(op, arith.SIToFPOp) else _unsigned
-    return f"({ty}){read(a[0], src)}"
+        signed = isinstance(op, arith.SIToFPOp)
+        text = f"({ty})(-(int){a[0]})" if signed else f"({ty}){a[0]}"
+    else:
+        read = _signed if isinstance(op, arith.SIToFPOp) else _unsigned
+        text = f"({ty}){read(a[0], src)}"
+    return round_f16(text) if half else text
 
 
 def _float_resize(op: Operation, a: Sequence[str]) -> str:
     src, dst = op.operands[0].type, _type(op)
     if isinstance(src, Float64Type) and isinstance(dst, Float16Type):
-        return f"xtvm_f64_to_f16({a[0]})"  # without libgcc's __truncdfhf2
-    return f"({c_type(dst)}){a[0]}"
+        return f"xtvm_h2f(xtvm_d2h({a[0]}))"  # rounded once, as LLVM's fptrunc
+    if isinstance(dst, Float16Type):
+        return round_f16(a[0])
+    return f"({c_value_type(dst)}){a[0]}"
 
 
 def _bitcast(op: Operation, a: Sequence[str]) -> str:
-    src, dst = c_type(op.operands[0].type), c_type(_type(op))
+    src_type, dst_type = op.operands[0].type, _type(op)
+    src, dst = c_type(src_type), c_type(dst_type)
+    if isinstance(src_type, Float16Type):  # the bits of an f16 value
+        return f"({dst})xtvm_f2h({a[0]})"
+    if isinstance(dst_type, Float16Type):
+        return f"xtvm_h2f((uint16_t){a[0]})"
     return a[0] if src == dst else f"XTVM_BITCAST({dst}, {src}, {a[0]})"
 
 
@@ -220,9 +233,8 @@ def libm_call(name: str, ty: Attribute, args: Sequence[str]) -> str:
         return f"{name}({', '.join(args)})"
     if isinstance(ty, Float32Type):
         return f"{name}f({', '.join(args)})"
-    if isinstance(ty, Float16Type):
-        wide = ", ".join(f"(float){x}" for x in args)
-        return f"(_Float16){name}f({wide})"
+    if isinstance(ty, Float16Type):  # the operands are floats already
+        return round_f16(f"{name}f({', '.join(args)})")
     raise CTranslationError(f"convert-tir-to-c: {name} on {ty} is not supported")
 
 
@@ -232,15 +244,17 @@ def _libm(name: str) -> Expression:
 
 def _rsqrt(op: Operation, a: Sequence[str]) -> str:
     ty = _type(op)
-    one = float_literal(1.0, ty if not isinstance(ty, Float16Type) else Float32Type())
-    return f"({c_type(ty)})({one} / {libm_call('sqrt', ty, a)})"
+    if isinstance(ty, Float16Type):
+        return round_f16(f"1.0f / sqrtf({a[0]})")
+    return f"({c_type(ty)})({float_literal(1.0, ty)} / {libm_call('sqrt', ty, a)})"
 
 
 def _powi(op: Operation, a: Sequence[str]) -> str:
     ty = _type(op)
     if isinstance(ty, Float64Type):
         return f"__builtin_powi({a[0]}, {a[1]})"
-    return f"({c_type(ty)})__builtin_powif((float){a[0]}, {a[1]})"
+    text = f"__builtin_powif({a[0]}, {a[1]})"
+    return round_f16(text) if isinstance(ty, Float16Type) else text
 
 
 def _abs_int(op: Operation, a: Sequence[str]) -> str:

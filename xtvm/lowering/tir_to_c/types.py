@@ -3,8 +3,14 @@
 `index` is `int64_t`, a signless `iN` is `intN_t` (arith decides per op
 whether it reads the bits as signed or unsigned, `scalar.py` casts where it
 does), `uiN` is `uintN_t`, `i1` is `bool` (one byte, as the llvm path stores
-it), `f16`/`f32`/`f64` are `_Float16`/`float`/`double`; a buffer is a
-pointer to its element type.
+it), `f32`/`f64` are `float`/`double`; a buffer is a pointer to its
+element type.
+
+f16 is stored as its bits (`uint16_t`) and its *values* are held in
+`float`s (`c_value_type`), rounded to f16 after each operation
+(`xtvm_h2f(xtvm_f2h(...))`, the prelude's integer conversions): C's
+`_Float16` is no use here, as GCC does its arithmetic and comparisons
+through libgcc calls (`__nehf2`, ...) that the JIT cannot resolve.
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ def c_type(ty: Attribute) -> str:
             raise CTranslationError(f"convert-tir-to-c: no C type for {ty} (widths 1, 8, 16, 32, 64)")
         return f"{'u' if is_unsigned(ty) else ''}int{width}_t"
     if isinstance(ty, Float16Type):
-        return "_Float16"
+        return "uint16_t"  # the bits; values are floats (see the module docstring)
     if isinstance(ty, Float32Type):
         return "float"
     if isinstance(ty, Float64Type):
@@ -65,6 +71,16 @@ def c_type(ty: Attribute) -> str:
     if isinstance(ty, MemRefType):
         return f"{c_type(ty.element_type)}*"
     raise CTranslationError(f"convert-tir-to-c: no C type for {ty}")
+
+
+def c_value_type(ty: Attribute) -> str:
+    """The C type of a local holding a value of `ty` (f16 values are floats)."""
+    return "float" if isinstance(ty, Float16Type) else c_type(ty)
+
+
+def round_f16(text: str) -> str:
+    """An f32 expression rounded to f16, kept as a float."""
+    return f"xtvm_h2f(xtvm_f2h({text}))"
 
 
 def unsigned_type(ty: Attribute) -> str:
@@ -100,8 +116,8 @@ def int_literal(value: int, ty: Attribute) -> str:
 
 def float_literal(value: float, ty: Attribute) -> str:
     """A floating-point constant of type `ty`, exact: the shortest decimal
-    that reads back as the same value (f16 constants are f32 literals
-    converted, exactly, since every f16 is an f32)."""
+    that reads back as the same value (an f16 constant is an f32 literal:
+    f16 values are held in floats, and every f16 is an f32)."""
     if math.isnan(value):
         text = "NAN"
     elif math.isinf(value):
@@ -113,8 +129,6 @@ def float_literal(value: float, ty: Attribute) -> str:
             text += ".0"
         if isinstance(ty, Float32Type | Float16Type):
             text += "f"
-    if isinstance(ty, Float16Type):
-        return f"((_Float16){text})"
     if isinstance(ty, Float64Type) and text.lstrip("-") in ("NAN", "INFINITY"):
         return f"((double){text})"
     return text

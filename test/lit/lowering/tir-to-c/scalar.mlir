@@ -46,8 +46,8 @@ tir.prim_func @ints(%A: memref<16xi32>, %a: i32, %b: i32) attributes {arg_names 
 }
 
 // Floats: NaN-propagating maximumf, unordered comparisons, saturating
-// float -> int (NaN gives 0), f64 -> f16 without libgcc, libm by type
-// (expf, erf), f16 maths through f32, bitcasts through a union; exact
+// float -> int (NaN gives 0), libm by type (expf, erf), f16 values held in
+// floats and rounded after each op, bitcasts through a union; exact
 // literals, infinities by name.
 // CHECK-LABEL: // kernel @floats
 // CHECK:  const float mx = (float)XTVM_MAXIMUMF(x, 0.0f);
@@ -55,10 +55,10 @@ tir.prim_func @ints(%A: memref<16xi32>, %a: i32, %b: i32) attributes {arg_names 
 // CHECK:  const bool uno = (x != x || y != y);
 // CHECK:  const int8_t q = XTVM_FPTOI(int8_t, -0x1p7, INT8_MIN, 0x1p7, INT8_MAX, x);
 // CHECK:  const uint32_t u = XTVM_FPTOI(uint32_t, 0.0, 0, 0x1p32, UINT32_MAX, x);
-// CHECK:  const _Float16 h = xtvm_f64_to_f16(d);
+// CHECK:  const float h = xtvm_h2f(xtvm_d2h(d));
 // CHECK:  const float e = expf(x);
 // CHECK:  const double erf_1 = erf(d);
-// CHECK:  const _Float16 th = (_Float16)tanhf((float)h);
+// CHECK:  const float th = xtvm_h2f(xtvm_f2h(tanhf(h)));
 // CHECK:  const float rs = (float)(1.0f / sqrtf(x));
 // CHECK:  const int32_t bits = XTVM_BITCAST(int32_t, float, x);
 // CHECK:  const float inf = x + INFINITY;
