@@ -6,9 +6,10 @@ reduction (``Reduce*`` with axes/keepdims/noop variants, ``ArgMax``/``ArgMin``,
 ``Max``/``Min``/``Mean``/``Sum`` and the pools). xtvm, both its NumPy
 relay references and its compiled code, must equal onnx's
 ``ReferenceEvaluator``, except where ONNX's definition and the reference's
-arithmetic part (``SPEC_NOT_REFERENCE``); onnxruntime must agree with xtvm
-except where it is known to differ (``ORT_DIFFERS``). The chosen semantics
-and onnxruntime's differences are the table in docs/reliability.md.
+arithmetic part ways (``SPEC_NOT_REFERENCE``, and the pools: ``_pool``);
+onnxruntime must agree with xtvm except where it is known to differ
+(``ORT_DIFFERS``). The chosen semantics and onnxruntime's differences are
+the table in docs/reliability.md.
 
 All cases are nodes of one model, so the module is compiled once.
 """
