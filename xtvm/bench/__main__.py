@@ -12,7 +12,9 @@ GEMM micro-benchmark: ``1024 × 1024 × 1024`` float32 through xtvm's
 a shared machine are noisy; the ratios, taken in the same run, are the
 measure.
 
-``--int8`` runs the quantized models instead (:mod:`xtvm.bench.int8`).
+``--int8`` runs the quantized models instead (:mod:`xtvm.bench.int8`);
+``--vm`` times the VM against the graph executor (:mod:`xtvm.bench.vm`,
+ResNet-50 by default).
 """
 
 from __future__ import annotations
@@ -114,6 +116,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--formats", default="qdq,qop,dynamic", help="with --int8")
     parser.add_argument(
+        "--vm", action="store_true", help="the VM against the graph executor (xtvm.bench.vm)"
+    )
+    parser.add_argument(
         "--model-dir", help="with --int8: where the quantized models are (made when missing)"
     )
     parser.add_argument("--model", help=argparse.SUPPRESS)  # child: one model, JSON out
@@ -121,6 +126,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--gemm", type=int, help=argparse.SUPPRESS)  # child: one GEMM run
     args = parser.parse_args(argv)
     threads = [int(t) for t in args.threads.split(",")]
+    if args.vm:
+        from xtvm.bench import vm
+
+        vm.main(args.models if args.models != ",".join(MODELS) else "resnet50", threads, args.repeat)
+        return
     if args.int8:
         from xtvm.bench import int8
 
