@@ -74,6 +74,14 @@ STAGES: tuple[Stage, ...] = (
             Step("relay-simplify-expr", 1, "algebraic identities (x+0, reshape∘reshape, ...)"),
             Step("relay-fold-constant", 2, "evaluate constant subgraphs (weights, shapes)"),
             Step("relay-fold-scale-axis", 3, "fold per-channel scales into conv weights"),
+            Step(
+                "relay-fold-scale-axis",
+                0,
+                "byoc at any opt level (as TVM's partition_for_dnnl): scales into conv weights, "
+                "so conv2d + bias + relu is one composite",
+                byoc=True,
+            ),
+            Step("relay-fold-constant", 0, "fold the scaled weights", byoc=True),
             Step("relay-merge-composite", 0, "external codegens' patterns → composites", byoc=True),
             Step("relay-annotate-target", 0, "mark the ops external codegens take", byoc=True),
             Step("relay-merge-compiler-regions", 0, "grow regions, never a cycle", byoc=True),
