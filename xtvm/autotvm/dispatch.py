@@ -14,7 +14,7 @@ Contexts:
   a candidate);
 * :class:`SpaceCollector`: records each kernel's :class:`ConfigSpace`
   (task extraction);
-* ``ApplyHistoryBest`` (:mod:`xtvm.autotvm.record`): the best measured
+* ``ApplyHistoryBest`` (:mod:`xtvm.tuning.record`): the best measured
   config of each workload in a records file.
 
 The context is a :mod:`contextvars` variable, so threads and processes do
@@ -29,6 +29,36 @@ from contextvars import ContextVar
 from typing import Any
 
 from xtvm.autotvm.space import ConfigBase, ConfigEntity, ConfigSpace, FallbackConfig
+
+
+class TraceConfig(FallbackConfig):
+    """An auto_scheduler candidate: a schedule ``trace`` (textual
+    instructions of :mod:`xtvm.schedule.trace`) replayed on the kernel's
+    default nests instead of its op schedules; ``sketch`` is the
+    annotation it came from (kept in records, for the cost model).
+    Templates, if any run, get their defaults."""
+
+    def __init__(self, trace: list[str], sketch: dict[str, Any] | None = None):
+        super().__init__()
+        self.trace, self.sketch, self.index = list(trace), sketch or {}, -1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": -1, "trace": self.trace, "sketch": self.sketch}
+
+    def __str__(self) -> str:
+        return "; ".join(self.trace)
+
+
+def config_from_json(data: Any, strict: bool = True) -> ConfigEntity | TraceConfig:
+    """A record's config: a trace (auto_scheduler) or a config entity
+    (AutoTVM); a ValueError when it is neither."""
+    if isinstance(data, dict) and "trace" in data:
+        trace = data["trace"]
+        if not (isinstance(trace, list) and all(isinstance(t, str) for t in trace)):
+            raise ValueError("a trace config's 'trace' must be a list of instruction strings")
+        sketch = data.get("sketch") if isinstance(data.get("sketch"), dict) else {}
+        return TraceConfig(trace, sketch)
+    return ConfigEntity.from_json(data, strict)
 
 _DISPATCH: ContextVar[DispatchContext | None] = ContextVar("xtvm_autotvm_dispatch", default=None)
 _CONFIG: ContextVar[ConfigBase | None] = ContextVar("xtvm_autotvm_config", default=None)
@@ -105,6 +135,13 @@ def kernel_scope(fn: Any) -> Iterator[None]:
         yield
     finally:
         _CONFIG.reset(token)
+
+
+def current_trace() -> list[str] | None:
+    """The schedule trace to replay on the kernel being built, when the
+    current config is an auto_scheduler one (else None)."""
+    config = _CONFIG.get()
+    return config.trace if isinstance(config, TraceConfig) else None
 
 
 def current_config() -> ConfigBase:

@@ -13,8 +13,10 @@ candidate is an error record. Every measurement is appended to --records
 as it completes; --resume counts the file's records as done. A progress
 bar shows the trials, the current task's best GFLOP/s and the tuned
 kernels' estimated latency; a table of every task ends the run.
-Tuners: xgb (XGBoost cost model + simulated annealing; pip install
-'xtvm[tune]'), ga, random, grid.
+AutoTVM tuners: xgb (XGBoost cost model + simulated annealing; pip
+install 'xtvm[tune]'), ga, random, grid. --tuner ansor: the
+auto_scheduler (template-free sketches, evolutionary search with an
+XGBoost cost model, a task scheduler over the tasks).
 """
 
 from __future__ import annotations
@@ -38,14 +40,16 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--records", type=Path, required=True, help="the records file to append to (JSON lines)")
     parser.add_argument(
-        "--tuner", choices=["autotvm"], default="autotvm",
-        help="the search: autotvm (templates with knobs); the auto_scheduler is not built yet",
+        "--tuner", choices=["autotvm", "ansor"], default="autotvm",
+        help="the search: autotvm (the x86 templates' knobs) or ansor (the auto_scheduler: "
+        "template-free sketches, evolutionary search, a task scheduler spreading "
+        "--trials x tasks over the tasks)",
     )
     parser.add_argument(
         "--autotvm-tuner", choices=["xgb", "ga", "random", "grid"], default="xgb",
         help="how AutoTVM picks configs (default: xgb)",
     )
-    parser.add_argument("--trials", type=int, default=64, help="measurements per task at most (default: 64)")
+    parser.add_argument("--trials", type=int, default=64, help="measurements per task (ansor: on average) at most (default: 64)")
     parser.add_argument("--jobs", type=int, default=1, help="build worker processes (default: 1)")
     parser.add_argument("--threads", type=int, default=1, help="threads a measured kernel runs on (default: 1)")
     parser.add_argument("--resume", action="store_true", help="count the records file's measurements as done")
@@ -124,7 +128,7 @@ def run(args: argparse.Namespace) -> None:
     from xtvm.tuning.task import extract_tasks
 
     start = time.perf_counter()
-    if args.autotvm_tuner == "xgb":
+    if args.autotvm_tuner == "xgb" or args.tuner == "ansor":
         from xtvm.autotvm.tuner import require_xgboost
 
         require_xgboost()  # a missing xgboost is an error now, not after extraction
@@ -137,16 +141,27 @@ def run(args: argparse.Namespace) -> None:
     if not tasks:
         print("xtvm-tune: the model has no tunable kernel (conv2d, dense, depthwise)", file=sys.stderr)
         return
-    total = sum(min(args.trials, len(t.config_space)) for t in tasks)
-    print(f"xtvm-tune: {len(tasks)} tasks, up to {total} trials, tuner {args.autotvm_tuner}", file=sys.stderr)
+    ansor = args.tuner == "ansor"
+    total = args.trials * len(tasks) if ansor else sum(min(args.trials, len(t.config_space)) for t in tasks)
+    search = "ansor" if ansor else f"autotvm ({args.autotvm_tuner})"
+    print(f"xtvm-tune: {len(tasks)} tasks, up to {total} trials, {search}", file=sys.stderr)
     progress = Progress(total)
     runner = LocalRunner(repeat=args.repeat, min_repeat_ms=args.min_repeat_ms, timeout=args.timeout, threads=args.threads)
+    builder = LocalBuilder(jobs=args.jobs)
     try:
-        summaries = tune_tasks(
-            tasks, str(args.records), trials=args.trials, tuner=args.autotvm_tuner, jobs=args.jobs,
-            resume=args.resume, runner=runner, builder=LocalBuilder(jobs=args.jobs),
-            early_stopping=args.early_stopping, on_batch=progress,
-        )
+        if ansor:
+            from xtvm.auto_scheduler.search import tune_tasks as ansor_tune
+
+            summaries = ansor_tune(
+                tasks, str(args.records), trials=total, jobs=args.jobs, resume=args.resume,
+                runner=runner, builder=builder, batch_size=max(args.jobs, 1) * 4, on_batch=progress,
+            )
+        else:
+            summaries = tune_tasks(
+                tasks, str(args.records), trials=args.trials, tuner=args.autotvm_tuner, jobs=args.jobs,
+                resume=args.resume, runner=runner, builder=builder,
+                early_stopping=args.early_stopping, on_batch=progress,
+            )
     finally:
         progress.close()
     print(format_table(summaries))

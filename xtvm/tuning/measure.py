@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from xtvm.autotvm.dispatch import config_from_json
 from xtvm.autotvm.space import ConfigEntity
 from xtvm.tuning.task import Task
 from xtvm.tuning.workers import WorkerFailure, WorkerPool
@@ -125,7 +126,7 @@ def build_candidate(request: dict[str, Any]) -> dict[str, Any]:
     start = time.perf_counter()
     task = Task.from_json(request["task"])
     try:
-        config = ConfigEntity.from_json(request["config"]) if request.get("config") else None
+        config = config_from_json(request["config"]) if request.get("config") else None
         prim = task.build_kernel(config)
     except Exception as err:  # a config the template cannot apply
         return {"error_no": MeasureErrorNo.INSTANTIATION_ERROR, "error_msg": f"{type(err).__name__}: {err}"}

@@ -33,8 +33,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from xtvm.autotvm.dispatch import DispatchContext, target_key
-from xtvm.autotvm.space import ConfigBase, ConfigEntity
+from xtvm.autotvm.dispatch import DispatchContext, config_from_json, target_key
+from xtvm.autotvm.space import ConfigBase
 
 VERSION = 0.2
 """The record layout's version (TVM's ``AUTOTVM_LOG_VERSION``)."""
@@ -102,7 +102,7 @@ def decode(line: str) -> Record:
     if not (isinstance(inp, list) and len(inp) >= 3 and isinstance(inp[0], str) and isinstance(inp[1], str)
             and isinstance(inp[2], list) and inp[2] and isinstance(inp[2][0], str)):
         raise ValueError("'input' must be [target, task name, [workload key], {}]")
-    ConfigEntity.from_json(config)  # checks the config's form
+    config_from_json(config)  # checks the config's form
     if not (isinstance(result, list) and len(result) == 4 and isinstance(result[0], list)
             and isinstance(result[1], int)):
         raise ValueError("'result' must be [costs, error number, seconds, timestamp]")
@@ -165,7 +165,7 @@ class ApplyHistoryBest(DispatchContext):
         if record is None:
             return None
         self.applied[key] = str(record.config)
-        return ConfigEntity.from_json(record.config, strict=False)
+        return config_from_json(record.config, strict=False)
 
 
 def apply_history_best(records) -> ApplyHistoryBest:

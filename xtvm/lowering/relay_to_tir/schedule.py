@@ -19,15 +19,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xtvm import te
+from xtvm.autotvm.dispatch import current_trace
 from xtvm.dialects import tir
 from xtvm.schedule import Schedule
+from xtvm.schedule.trace import apply_instruction
 from xtvm.te.placement import topological_order
 from xtvm.topi.x86.injective import schedule_default
 
 
 def apply_schedules(func: tir.PrimFuncOp, outputs: Sequence[te.Tensor]) -> None:
     """Run, in producer order, the schedule of every te op behind ``outputs``
-    on ``func`` (the prim_func ``te.create_prim_func`` made from them)."""
+    on ``func`` (the prim_func ``te.create_prim_func`` made from them).
+    An auto_scheduler record applied to this kernel replaces them: its
+    schedule trace is replayed on the default nests."""
+    trace = current_trace()
+    if trace is not None:
+        sch = Schedule(func)
+        for instruction in trace:
+            apply_instruction(sch, instruction)
+        return
     tensors = topological_order(outputs)
     if any(0 in tensor.shape for tensor in tensors):
         return

@@ -1,0 +1,239 @@
+"""The auto_scheduler's search (Ansor's ``SketchPolicy`` and task
+scheduler, simplified).
+
+:class:`SketchPolicy` searches one task: its first batch is random
+annotations of the sketch (:mod:`.sketch`); then each batch comes from an
+evolutionary search — a population of the fastest measured programs and
+fresh random ones, ``generations`` rounds of mutation and crossover, the
+survivors ranked by a learned cost model (XGBoost on the programs'
+features, refit after every batch) — of which the model's top picks not
+yet measured, plus an ε share of random ones, are measured.
+
+:func:`tune_tasks` spreads a total trial budget over a model's tasks (the
+task scheduler): every task is measured once (its hand-written schedule,
+the baseline, then a first batch), and each later batch goes to the task
+whose share of the estimated latency (weight × best time) times its recent
+relative improvement is largest — Ansor's gradient rule in one line.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xtvm.auto_scheduler.sketch import (
+    KernelShape,
+    SketchParams,
+    apply_sketch,
+    crossover,
+    features,
+    kernel_shape,
+    mutate,
+    sample,
+)
+from xtvm.autotvm.dispatch import TraceConfig
+from xtvm.schedule import Schedule, ScheduleError
+
+
+class SketchPolicy:
+    """The search of one task (see the module)."""
+
+    def __init__(self, task, seed: int = 0, population: int = 48, generations: int = 3, epsilon: float = 0.1,
+                 model: bool = True):
+        from xtvm.lowering.relay_to_tir.convert_relay_to_tir import COMPUTES
+        from xtvm.lowering.relay_to_tir.kernel import KernelBuilder
+        from xtvm.target import Target
+
+        self.task, self.rng = task, random.Random(seed)
+        self.population, self.generations, self.epsilon = population, generations, epsilon
+        self.target = Target.of(task.target)
+        with self.target:
+            self.func = KernelBuilder(COMPUTES, schedules=False).primitive_function(task.primitive_function())
+            self.shape: KernelShape = kernel_shape(self.func)
+        self.measured: dict[SketchParams, float] = {}
+        self.proposed: set[SketchParams] = set()
+        self.booster = None
+        self.use_model = model
+        self.best_cost = math.inf
+        self.best_config: TraceConfig | None = None
+
+    def trace(self, params: SketchParams) -> list[str] | None:
+        """The trace of the sketch with ``params`` (None if it does not apply)."""
+        from xtvm.topi.x86.config import use_threads
+
+        func = self.func.clone()
+        with self.target:
+            sch = Schedule(func)
+            try:
+                apply_sketch(sch, self.shape, params, threads=use_threads())
+            except ScheduleError:
+                return None
+        return sch.trace
+
+    def _score(self, candidates: Sequence[SketchParams]) -> list[float]:
+        if self.booster is None:
+            return [self.rng.random() for _ in candidates]
+        import numpy as np
+        import xgboost
+
+        x = np.array([features(self.shape, p) for p in candidates], dtype="float32")
+        return list(self.booster.predict(xgboost.DMatrix(x)))
+
+    def _fit(self) -> None:
+        if not self.use_model or len(self.measured) < 4:
+            return
+        import numpy as np
+
+        from xtvm.autotvm.tuner import require_xgboost
+
+        xgboost = require_xgboost()
+        params = list(self.measured)
+        y = np.array([1.0 / c if math.isfinite(c) and c > 0 else 0.0 for c in self.measured.values()], "float32")
+        if float(y.max()) <= 0:
+            return
+        x = np.array([features(self.shape, p) for p in params], dtype="float32")
+        self.booster = xgboost.train(
+            {"objective": "rank:pairwise", "max_depth": 6, "eta": 0.3, "verbosity": 0, "nthread": 1, "seed": 0},
+            xgboost.DMatrix(x, label=y / y.max()), num_boost_round=60,
+        )
+
+    def _evolve(self, count: int) -> list[SketchParams]:
+        ranked = sorted(self.measured, key=lambda p: self.measured[p])
+        pool = ranked[: self.population // 2] + [sample(self.shape, self.rng) for _ in range(self.population // 2)]
+        for _ in range(self.generations):
+            children = []
+            for _ in range(self.population):
+                a = self.rng.choice(pool)
+                child = crossover(self.shape, a, self.rng.choice(pool), self.rng) if self.rng.random() < 0.3 else a
+                children.append(mutate(self.shape, child, self.rng))
+            everyone = list(dict.fromkeys(pool + children))
+            scores = self._score(everyone)
+            pool = [p for _, p in sorted(zip(scores, everyone), key=lambda t: -t[0])][: self.population]
+        return [p for p in pool if p not in self.proposed][:count]
+
+    def next_batch(self, batch_size: int) -> list[TraceConfig]:
+        """Up to ``batch_size`` programs never proposed before."""
+        picks: list[SketchParams] = []
+        if self.booster is not None:
+            picks = self._evolve(batch_size - int(self.epsilon * batch_size))
+        tries = 0
+        while len(picks) < batch_size and tries < 50 * batch_size:
+            tries += 1
+            p = sample(self.shape, self.rng)
+            if p not in self.proposed and p not in picks:
+                picks.append(p)
+        out = []
+        for p in picks:
+            self.proposed.add(p)
+            trace = self.trace(p)
+            if trace is not None:
+                out.append(TraceConfig(trace, p.to_json()))
+        return out
+
+    def update(self, configs: Sequence[TraceConfig], costs: Sequence[float]) -> None:
+        for config, cost in zip(configs, costs, strict=True):
+            params = SketchParams.from_json(config.sketch)
+            self.measured[params] = cost
+            if cost < self.best_cost:
+                self.best_cost, self.best_config = cost, config
+        self._fit()
+
+    def load_history(self, records) -> int:
+        """Earlier auto_scheduler records of this task (``--resume``)."""
+        configs, costs = [], []
+        for record in records:
+            if record.key == self.task.key and "sketch" in record.config:
+                try:
+                    params = SketchParams.from_json(record.config["sketch"])
+                except (KeyError, TypeError, ValueError):
+                    continue
+                self.proposed.add(params)
+                configs.append(TraceConfig(record.config["trace"], record.config["sketch"]))
+                costs.append(record.cost)
+        if configs:
+            self.update(configs, costs)
+        return len(configs)
+
+
+@dataclass
+class TaskState:
+    """The task scheduler's view of one task."""
+
+    policy: SketchPolicy
+    baseline: float = math.inf
+    trials: int = 0
+    last_gain: float = 1.0
+
+    @property
+    def best(self) -> float:
+        return min(self.policy.best_cost, self.baseline)
+
+
+def tune_tasks(
+    tasks: Sequence,
+    records: str | os.PathLike[str],
+    trials: int,
+    jobs: int = 1,
+    resume: bool = False,
+    runner=None,
+    builder=None,
+    batch_size: int = 8,
+    on_batch: Callable | None = None,
+    use_model: bool = True,
+):
+    """Search ``tasks`` with ``trials`` measurements in total (see the
+    module); returns one :class:`~xtvm.autotvm.driver.TaskSummary` per task."""
+    from xtvm.autotvm.driver import TaskSummary
+    from xtvm.tuning.measure import LocalBuilder, LocalRunner, MeasureInput
+    from xtvm.tuning.record import encode, load_records, save_records
+
+    history = list(load_records(records)) if resume and os.path.exists(records) else []
+    builder = builder or LocalBuilder(jobs=jobs)
+    runner = runner or LocalRunner()
+    states = [TaskState(SketchPolicy(t, seed=i, model=use_model)) for i, t in enumerate(tasks)]
+    spent = 0
+
+    def measure(state: TaskState, configs) -> list:
+        inputs = [MeasureInput(state.policy.task, c) for c in configs]
+        results = runner.run(inputs, builder.build(inputs))
+        save_records(records, [encode(i, r) for i, r in zip(inputs, results)])
+        if on_batch:
+            on_batch(state.policy.task, state.policy, inputs, results)
+        return results
+
+    try:
+        for state in states:  # the baseline and a first batch each
+            task = state.policy.task
+            state.trials += state.policy.load_history(history)
+            done = [r for r in history if r.key == task.key and r.config.get("index") == 0]
+            if done:
+                state.baseline = min(r.cost for r in done)
+            elif spent < trials:
+                (result,) = measure(state, [task.config_space.get(0)])
+                state.baseline, spent = result.cost, spent + 1
+        while spent < trials:
+            def priority(s: TaskState) -> float:
+                if s.trials == 0:
+                    return math.inf
+                return s.policy.task.weight * s.best * s.last_gain
+            state = max(states, key=priority)
+            configs = state.policy.next_batch(min(batch_size, trials - spent))
+            if not configs:
+                state.last_gain = 0.0
+                if all(s.last_gain == 0.0 for s in states):
+                    break
+                continue
+            before = state.best
+            results = measure(state, configs)
+            state.policy.update(configs, [r.cost for r in results])
+            state.trials += len(configs)
+            spent += len(configs)
+            after = state.best
+            state.last_gain = max((before - after) / before if math.isfinite(before) else 1.0, 0.05)
+    finally:
+        builder.close()
+        runner.close()
+    return [TaskSummary(s.policy.task, s.baseline, s.policy.best_cost, s.trials) for s in states]

@@ -1,0 +1,238 @@
+"""Template-free schedules (Ansor's sketches and random annotation, for CPU),
+written as schedule traces of :mod:`xtvm.schedule`.
+
+No op schedule is read: the sketch comes from the kernel's default loop
+nests (``te.create_prim_func``: one serial nest per materialized stage, a
+reduction attached inside its output's nest as a one-element accumulator).
+For the output's spatial loops ``S`` the sketch is Ansor's multi-level
+tiling with ``cache_write`` (the CPU rule, in two spatial levels)::
+
+    parallel for (outer loops of S, a fused prefix):     # the outer tile level
+      for (the remaining outer loops):
+        acc[inner tile] = 0                              # cache_write: registers
+        for (reduction loops):                           # the innermost may be unrolled
+          for (inner loops, unrolled; the last vectorized): acc += ...
+        for (inner loops): out = epilogue(acc)           # the fused epilogue, inlined
+
+A kernel without a reduction gets the same tiling without the
+accumulator. Every other materialized stage (the zero padding) runs its
+loops above the row in parallel. The random annotation is the
+:class:`SketchParams`: each spatial loop's inner factor (a divisor of its
+extent), which inner loop is vectorized, how many outer loops are fused
+into the parallel loop, whether the innermost reduction loop is unrolled.
+
+:func:`make_trace` applies a sketch to a fresh kernel with the
+``Schedule`` API and returns the trace it recorded (what records store and
+:func:`xtvm.lowering.relay_to_tir.schedule.apply_schedules` replays).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from xtvm.schedule import Schedule
+
+MAX_TILE = 512
+"""Elements of the register tile at most (32 512-bit registers of float32)."""
+
+MAX_UNROLL = 16
+"""The longest reduction loop the sketch unrolls (a kernel's columns, not
+a dense layer's 2048 inputs)."""
+
+
+@dataclass(frozen=True)
+class KernelShape:
+    """What the sketch reads off a kernel's default nests: the output
+    buffer, its spatial loops' extents, whether a reduction is attached,
+    the other materialized stages, and the vector lanes of the target."""
+
+    output: str
+    extents: tuple[int, ...]
+    reduction: str | None
+    stages: tuple[str, ...]
+    lanes: int
+    unrollable: bool = False
+    """Whether the innermost reduction loop is short enough (at most
+    :data:`MAX_UNROLL`) to unroll."""
+
+
+@dataclass(frozen=True)
+class SketchParams:
+    """One random annotation of the sketch (see the module)."""
+
+    tiles: tuple[int, ...]
+    vector_axis: int
+    parallel: int
+    unroll_reduction: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tiles": list(self.tiles), "vector_axis": self.vector_axis,
+                "parallel": self.parallel, "unroll_reduction": self.unroll_reduction}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> SketchParams:
+        return SketchParams(tuple(data["tiles"]), int(data["vector_axis"]), int(data["parallel"]),
+                            bool(data["unroll_reduction"]))
+
+
+def kernel_shape(func) -> KernelShape:
+    """The :class:`KernelShape` of a kernel's default nests (one output)."""
+    from xtvm.dialects.tir import AllocateOp
+    from xtvm.target import Target
+
+    sch = Schedule(func)
+    output = func.arg_names[-1]
+    loops = sch.get_loops(output)
+    extents = tuple(_extent(rv.op) for rv in loops)
+    allocs = [op for op in func.walk() if isinstance(op, AllocateOp) and op.res.name_hint]
+    reduction = next((op.res.name_hint for op in allocs if op.res.name_hint.endswith("_acc")), None)
+    stages = tuple(op.res.name_hint for op in allocs if op.scope.data == "global")
+    lanes = max(Target.current().vector_width // 32, 1)
+    unrollable = reduction is not None and _extent(sch.get_loops(reduction)[-1].op) <= MAX_UNROLL
+    return KernelShape(output, extents, reduction, stages, lanes, unrollable)
+
+
+def _extent(loop) -> int:
+    from xdsl.dialects import arith
+
+    lb, ub = loop.lb.owner, loop.ub.owner
+    if not (isinstance(lb, arith.ConstantOp) and isinstance(ub, arith.ConstantOp)):
+        raise ValueError("the sketch needs loops of constant extent")
+    return ub.value.value.data - lb.value.value.data
+
+
+def divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def valid(shape: KernelShape, p: SketchParams) -> bool:
+    """Whether params fit the kernel: a tile per loop dividing it, at least
+    one outer loop, a register tile of at most :data:`MAX_TILE` elements, a
+    vectorized loop that is tiled."""
+    if len(p.tiles) != len(shape.extents) or any(e % t for t, e in zip(p.tiles, shape.extents)):
+        return False
+    outers = sum(1 for t, e in zip(p.tiles, shape.extents) if t < e)
+    inners = [k for k, t in enumerate(p.tiles) if t > 1]
+    if outers == 0 or math.prod(p.tiles) > MAX_TILE or not 1 <= p.parallel <= outers:
+        return False
+    if p.unroll_reduction and not (shape.unrollable and any(t > 1 for t in p.tiles)):
+        return False
+    return (not inners and p.vector_axis == -1) or p.vector_axis in inners
+
+
+def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
+    """A random valid annotation: small tiles favoured (log-uniform)."""
+    while True:
+        tiles = []
+        for e in shape.extents:
+            options = divisors(e)
+            weights = [1.0 / (1 + math.log2(d)) for d in options]
+            tiles.append(rng.choices(options, weights)[0])
+        tiles = tuple(tiles)
+        inners = [k for k, t in enumerate(tiles) if t > 1]
+        outers = sum(1 for t, e in zip(tiles, shape.extents) if t < e)
+        if outers == 0 or math.prod(tiles) > MAX_TILE:
+            continue
+        vector = rng.choice(inners) if inners else -1
+        p = SketchParams(tiles, vector, rng.randint(1, outers), rng.random() < 0.3 and shape.unrollable and bool(inners))
+        if valid(shape, p):
+            return p
+
+
+def mutate(shape: KernelShape, p: SketchParams, rng: random.Random) -> SketchParams:
+    """A valid neighbour of ``p``: one tile, the vector loop, the parallel
+    depth or the unrolling changed."""
+    for _ in range(100):
+        tiles, vector, parallel, unroll = list(p.tiles), p.vector_axis, p.parallel, p.unroll_reduction
+        what = rng.random()
+        if what < 0.6:
+            k = rng.randrange(len(tiles))
+            tiles[k] = rng.choice(divisors(shape.extents[k]))
+        elif what < 0.8:
+            inners = [k for k, t in enumerate(tiles) if t > 1]
+            vector = rng.choice(inners) if inners else -1
+        elif what < 0.9:
+            parallel = rng.randint(1, max(sum(1 for t, e in zip(tiles, shape.extents) if t < e), 1))
+        else:
+            unroll = not unroll and shape.unrollable
+        if vector not in [k for k, t in enumerate(tiles) if t > 1]:
+            inners = [k for k, t in enumerate(tiles) if t > 1]
+            vector = inners[-1] if inners else -1
+        outers = sum(1 for t, e in zip(tiles, shape.extents) if t < e)
+        q = SketchParams(tuple(tiles), vector, min(parallel, max(outers, 1)), unroll and vector >= 0)
+        if valid(shape, q) and q != p:
+            return q
+    return p
+
+
+def crossover(shape: KernelShape, a: SketchParams, b: SketchParams, rng: random.Random) -> SketchParams:
+    """Each loop's tile from either parent (the rest from ``a``), when valid."""
+    tiles = tuple(x if rng.random() < 0.5 else y for x, y in zip(a.tiles, b.tiles))
+    inners = [k for k, t in enumerate(tiles) if t > 1]
+    vector = a.vector_axis if a.vector_axis in inners else (inners[-1] if inners else -1)
+    outers = sum(1 for t, e in zip(tiles, shape.extents) if t < e)
+    child = SketchParams(tiles, vector, min(a.parallel, max(outers, 1)), a.unroll_reduction and vector >= 0)
+    return child if valid(shape, child) else a
+
+
+def apply_sketch(sch: Schedule, shape: KernelShape, p: SketchParams, threads: bool = True) -> None:
+    """Schedule a kernel's default nests as the sketch with params ``p``."""
+    loops = sch.get_loops(shape.output)
+    outers, inners = [], []
+    for loop, tile, extent in zip(loops, p.tiles, shape.extents):
+        if tile == 1:
+            outers.append(loop)
+        elif tile == extent:
+            inners.append((loop, loops.index(loop)))
+        else:
+            outer, inner = sch.split(loop, [None, tile])
+            outers.append(outer)
+            inners.append((inner, loops.index(loop)))
+    inner_loops = [l for l, k in inners if k != p.vector_axis] + [l for l, k in inners if k == p.vector_axis]
+    sch.reorder(*outers, *inner_loops)
+    fused = sch.fuse(*outers[: p.parallel]) if p.parallel > 1 else outers[0]
+    outers = [fused, *outers[p.parallel :]]
+    if inner_loops and shape.reduction is not None:
+        nests = sch.cache_write(shape.output, outers[-1])
+        for nest in (nests.init, nests.update, nests.writeback):
+            *rest, last = nest
+            sch.vectorize(last)
+            for loop in rest:
+                sch.unroll(loop)
+        if p.unroll_reduction:
+            update = sch.get_loops(nests.update[0].block)
+            sch.unroll(update[len(update) - len(nests.update) - 1])
+    elif inner_loops:
+        *rest, last = inner_loops
+        sch.vectorize(last)
+        for loop in rest:
+            sch.unroll(loop)
+    if threads:
+        sch.parallel(fused)
+        for stage in shape.stages:
+            stage_loops = sch.get_loops(stage)
+            if len(stage_loops) > 1:
+                sch.parallel(sch.fuse(*stage_loops[:-1]) if len(stage_loops) > 2 else stage_loops[0])
+
+
+def features(shape: KernelShape, p: SketchParams) -> list[float]:
+    """The cost model's features of a program: per spatial loop, the log2
+    of its inner tile and outer extent and whether it is the vectorized
+    one; the register tile's log2 size, the vectorized extent relative to
+    the lanes, the parallel loop's log2 extent and the unrolling."""
+    out: list[float] = []
+    for k, (t, e) in enumerate(zip(p.tiles, shape.extents)):
+        out += [math.log2(t), math.log2(e // t), float(k == p.vector_axis)]
+    vec = p.tiles[p.vector_axis] if p.vector_axis >= 0 else 1
+    outer = [e // t for t, e in zip(p.tiles, shape.extents) if t < e]
+    out += [
+        math.log2(math.prod(p.tiles)),
+        vec / shape.lanes,
+        float(vec % shape.lanes == 0),
+        math.log2(math.prod(outer[: p.parallel]) or 1),
+        float(p.unroll_reduction),
+    ]
+    return out
