@@ -19,7 +19,7 @@ from xtvm.dialects.memory import (
     InvokeKernelOp,
     KillOp,
 )
-from xtvm.dialects.relay import CallLoweredOp
+from xtvm.dialects.relay import CallLoweredOp, IfOp, WhileOp
 from xtvm.passes.memory.liveness import (
     MemoryPlanError,
     analyze_liveness,
@@ -113,7 +113,7 @@ class ManifestAllocPass(ModulePass):
             calls = [o for o in fn.walk() if isinstance(o, CallLoweredOp)]
             if not calls:
                 continue
-            if any(o.regions for o in fn.body.block.ops):
+            if any(isinstance(o, IfOp | WhileOp) for o in fn.body.block.ops):
                 # Control flow (the vm path): each region allocates what its
                 # calls write, at run time; no kills, no planning across regions.
                 for call in calls:

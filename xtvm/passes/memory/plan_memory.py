@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xtvm.dialects.memory import DEFAULT_ALIGNMENT, AllocStorageOp, AllocTensorOp
+from xtvm.dialects.relay import IfOp, WhileOp
 from xtvm.passes.memory.liveness import MemoryPlanError, analyze_liveness, op_text
 from xtvm.passes.memory.planner import (
     align_up,
@@ -93,6 +94,10 @@ class PlanMemoryPass(ModulePass):
     one). ``alignment`` (default 64) sets the alignment of offsets and
     storage.
 
+    A function with control flow (``relay.if``, ``relay.while``) is left as
+    ``memory-manifest-alloc`` made it: the VM allocates inside each region
+    at run time (no planning across regions).
+
     Input: the output of ``memory-manifest-alloc`` (or of this pass: planning
     again gives the same plan); each ``memory.alloc_tensor``'s storage is a
     ``memory.alloc_storage`` of the same function used only by tensors.
@@ -128,6 +133,6 @@ class PlanMemoryPass(ModulePass):
             if isinstance(fn, func.FuncOp) and any(
                 isinstance(o, AllocTensorOp) for o in fn.walk()
             ):
-                if any(o.regions for o in fn.body.block.ops):
+                if any(isinstance(o, IfOp | WhileOp) for o in fn.body.block.ops):
                     continue  # control flow: the VM allocates per region at run time
                 _plan_function(fn, self.arena, self.alignment)
