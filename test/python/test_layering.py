@@ -241,6 +241,21 @@ def registries_are_lazy(imports: dict[str, list[Import]]) -> list[str]:
     ]
 
 
+RPC_SERVER_SIDE = ("xtvm.rpc.server", "xtvm.rpc.session", "xtvm.rpc.tracker")
+
+
+def rpc_server_runs_on_the_runtime(imports: dict[str, list[Import]]) -> list[str]:
+    """The RPC server (its session process) and tracker load only the runtime and
+    xtvm.rpc: a device runs artifacts without the compiler, as TVM's deployable runtime."""
+    return [
+        f"{module} loads {target}: {_via(chain)}"
+        for module in RPC_SERVER_SIDE
+        if module in imports
+        for target, chain in loaded(imports, module).items()
+        if _of_xtvm(target) and not (_within(target, "xtvm.runtime") or _within(target, "xtvm.rpc"))
+    ]
+
+
 RULES: list[Rule] = [
     runtime_is_self_contained,
     dialects_are_definitions,
@@ -250,6 +265,7 @@ RULES: list[Rule] = [
     topi_takes_target_facts_from_target,
     alter_op_layout_imports_only_the_x86_config,
     registries_are_lazy,
+    rpc_server_runs_on_the_runtime,
 ]
 
 
@@ -265,7 +281,7 @@ def test_the_source_keeps_the_rule(rule: Rule, xtvm_imports: dict[str, list[Impo
 
 
 def test_the_reader_sees_the_tree(xtvm_imports: dict[str, list[Import]]) -> None:
-    expected = {"xtvm.runtime", "xtvm.dialects.relay", "xtvm.tools.opt", *REGISTRIES}
+    expected = {"xtvm.runtime", "xtvm.dialects.relay", "xtvm.tools.opt", *REGISTRIES, *RPC_SERVER_SIDE}
     assert expected <= set(xtvm_imports)
     alter = {i.target for i in xtvm_imports["xtvm.passes.relay.alter_op_layout"]}
     assert {"xtvm.topi.x86.config", "xtvm.dialects.relay", "xdsl.passes"} <= alter
@@ -301,6 +317,9 @@ BAD_TREE = {
     "xtvm/topi/x86/conv2d.py": "from xtvm.lowering.tir_to_llvm import MAX_LANES\n",
     "xtvm/tools/__init__.py": "",
     "xtvm/tools/opt.py": "from xtvm.passes import registry\n",
+    "xtvm/rpc/__init__.py": "",
+    "xtvm/rpc/server.py": "from xtvm.runtime import ok\nfrom xtvm.rpc import session\n",
+    "xtvm/rpc/session.py": "def run():\n    pass\nfrom xtvm.helpers import np\n",
 }
 """One breach of each rule, each in its own way (inside a function, relative,
 transitive, under ``TYPE_CHECKING``, by ``import_module``)."""
@@ -318,6 +337,8 @@ EXPECTED = {
     alter_op_layout_imports_only_the_x86_config: "xtvm.passes.relay.alter_op_layout (line 3) "
     "imports xtvm.topi.x86.conv2d",
     registries_are_lazy: "xtvm.passes.registry (line 1) imports xtvm.passes.relay",
+    rpc_server_runs_on_the_runtime: "xtvm.rpc.server loads xtvm.helpers: xtvm.rpc.server (line 2) "
+    "imports xtvm.rpc.session -> xtvm.rpc.session (line 3) imports xtvm.helpers",
 }
 
 

@@ -134,7 +134,7 @@ def recv_exact(sock: socket.socket, count: int, what: str) -> bytearray:
         except ConnectionResetError:
             n = 0
         if n == 0:
-            if got == 0 and what == "a frame":
+            if got == 0 and what == "frame prefix":
                 raise ConnectionClosed("the peer closed the connection")
             raise ConnectionClosed(
                 f"truncated {what}: the peer closed the connection after {got} of {count} bytes"
@@ -177,7 +177,7 @@ def send_message(
 
 def recv_message(sock: socket.socket, limits: Limits) -> Message:
     """Read one frame, checking it against ``limits`` before reading its body."""
-    header_len, blob_len = _PREFIX.unpack(recv_exact(sock, _PREFIX.size, "a frame"))
+    header_len, blob_len = _PREFIX.unpack(recv_exact(sock, _PREFIX.size, "frame prefix"))
     if header_len > limits.max_header_bytes:
         raise ProtocolError(
             f"frame header of {header_len} bytes exceeds the limit of "
