@@ -104,6 +104,8 @@ class KernelFunc(PackedFunc):
         self.address = address
         self.args: list[dict[str, Any]] = list(signature.get("args", []))
         self.asserts: list[str] = list(signature.get("asserts", []))
+        self.shape_vars: dict[str, list[list[int]]] = dict(signature.get("shape_vars", {}))
+        """Dynamic axes: shape variable -> its [argument, axis] pairs (the first binds it)."""
         self._cfunc = KERNEL_TYPE(address)
         self._keepalive = keepalive
         self._last: tuple[list[weakref.ref[NDArray]], Any] | None = None
@@ -195,7 +197,35 @@ class KernelFunc(PackedFunc):
             expected = f"{_format_shape(spec.get('shape', []))} {spec.get('dtype', '?')}"
         else:
             expected = "?"
-        return XTVMError(f"{label}: expected shape {expected}, got {got} ({_MISMATCH[kind]})")
+        detail = self._shape_detail(index, tensors) if kind == _SHAPE and given is not None else ""
+        return XTVMError(
+            f"{label}: expected shape {expected}, got {got} ({_MISMATCH[kind]}){detail}"
+        )
+
+    def _shape_detail(self, index: int, tensors: Sequence[NDArray | None]) -> str:
+        """Which axis of argument `index` is wrong, when the kernel has shape
+        variables: a static extent, or a variable another argument bound."""
+        if not self.shape_vars or index >= len(self.args):
+            return ""
+        given = tensors[index]
+        assert given is not None
+        for k, (want, got) in enumerate(zip(self.args[index].get("shape", []), given.shape)):
+            if want >= 0:
+                if want != got:
+                    return f": axis {k} must be {want}, got {got}"
+                continue
+            for name, axes in self.shape_vars.items():
+                if [index, k] not in axes:
+                    continue
+                a, b = min(tuple(p) for p in axes)  # the first in argument order binds it
+                t = tensors[a] if a < len(tensors) else None
+                if (a, b) < (index, k) and t is not None and b < len(t.shape):
+                    if t.shape[b] != got:
+                        return (
+                            f": axis {k} is the shape variable {name} = {t.shape[b]} "
+                            f"(from {self._arg_label(a)} axis {b}), got {got}"
+                        )
+        return ""
 
 
 _REGISTRY: dict[str, PackedFunc] = {}

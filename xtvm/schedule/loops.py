@@ -134,6 +134,70 @@ def split(consts: Constants, loop: ForOp, factors: Sequence[int | None]) -> list
     return loops
 
 
+def split_tail(consts: Constants, loop: ForOp, factor: int) -> tuple[ForOp, ForOp, ForOp]:
+    """Split a loop whose extent is known only at run time (a shape
+    variable's) into a main nest over whole chunks of `factor` and a tail
+    loop over the rest, each running the body (the tail on a copy); returns
+    `(outer, inner, tail)`. The inner loop has the constant extent `factor`,
+    so it may be vectorized; the tail is scalar.
+
+        tir.for %i = %lb to %n { B(%i) }
+      becomes
+        %e = arith.subi %n, %lb           (when %lb is not 0)
+        %q = arith.divui %e, %cF
+        %m = arith.muli %q, %cF
+        %end = arith.addi %m, %lb         (when %lb is not 0)
+        tir.for %i.0 = %c0 to %q {
+          tir.for %i.1 = %c0 to %cF { %i = %i.0 * F + %i.1 + %lb; B(%i) }
+        }
+        tir.for %i.t = %end to %n { B(%i.t) }
+    """
+    _require_serial(loop, "split_tail")
+    lb = int_constant(loop.lb)
+    if not isinstance(factor, int) or isinstance(factor, bool) or factor < 1:
+        raise ScheduleError(f"split_tail: the factor must be a positive integer, got {factor}")
+    block = loop.parent_block()
+    assert block is not None
+    bounds: list[Operation] = []
+
+    def emit(op: Operation) -> SSAValue:
+        bounds.append(op)
+        return op.results[0]
+
+    extent = loop.ub if lb == 0 else emit(arith.SubiOp(loop.ub, loop.lb))
+    chunks = emit(arith.DivUIOp(extent, consts(factor)))
+    end = emit(arith.MuliOp(chunks, consts(factor)))
+    if lb != 0:
+        end = emit(arith.AddiOp(end, loop.lb))
+    block.insert_ops_before(bounds, loop)
+
+    taken = nest_names(loop)
+    base = loop_name(loop)
+    outer = new_loop(consts(0), chunks, fresh_name(f"{base}.0", taken))
+    inner = new_loop(consts(0), consts(factor), fresh_name(f"{base}.1", taken))
+    tail = new_loop(end, loop.ub, fresh_name(f"{base}.t", taken))
+    outer.annotations = loop.annotations
+
+    body = body_ops(loop.body.block)
+    mapping = {loop.induction_var: tail.induction_var}
+    tail_body = [op.clone(value_mapper=mapping) for op in body]
+
+    index_ops: list[Operation] = [arith.MuliOp(outer.induction_var, consts(factor))]
+    index_ops.append(arith.AddiOp(index_ops[-1].results[0], inner.induction_var))
+    if lb != 0:
+        index_ops.append(arith.AddiOp(index_ops[-1].results[0], loop.lb))
+    index = index_ops[-1].results[0]
+    index.name_hint = base
+    loop.induction_var.replace_all_uses_with(index)
+    band = Band([loop], body=body)
+    anchor = loop.next_op
+    detach(band)
+    place([outer, inner], index_ops, [], band.body, block, anchor)
+    place([tail], [], [], tail_body, block, outer.next_op)
+    loop.erase()
+    return outer, inner, tail
+
+
 def fuse(consts: Constants, loops: Sequence[ForOp]) -> ForOp:
     """Fuse adjacent, perfectly nested loops (outermost first) into one loop
     over the product of their extents; each old variable becomes `(f / stride) % extent`."""

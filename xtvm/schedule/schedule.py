@@ -183,6 +183,15 @@ class Schedule:
         self._record(text)
         return [LoopRV(o, loop.block) for o in new]
 
+    def split_tail(self, loop: LoopRV, factor: int) -> list[LoopRV]:
+        """Split `loop`, of a run-time extent, into chunks of `factor` and a
+        tail: `[outer, inner, tail]` (see `loops.split_tail`)."""
+        (op,) = self._check(loop)
+        text = f"split_tail {loop.name} {factor}"
+        new = L.split_tail(self.consts, op, factor)
+        self._record(text)
+        return [LoopRV(o, loop.block) for o in new]
+
     def fuse(self, *loops: LoopRV) -> LoopRV:
         """Fuse adjacent perfectly nested loops (outermost first) into one."""
         ops = self._check(*loops)

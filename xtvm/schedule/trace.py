@@ -2,6 +2,7 @@
 `Schedule` (what `Schedule.trace` records and `tir-apply-schedule` reads).
 
     split C.i [None, 16]          C.i → C.i.0, C.i.1 (None: inferred factor)
+    split_tail C.i 8              C.i (run-time extent) → C.i.0, C.i.1 (8), tail C.i.t
     fuse C.i C.j                  → C.i_j_fused
     reorder C.j C.i
     tile C.i C.j [8, 16]          → C.i.0 C.j.0 C.i.1 C.j.1
@@ -57,6 +58,13 @@ def _expect(args: list[str], count: int | None, usage: str) -> None:
 def _split(sch: Schedule, args: list[str]) -> None:
     _expect(args, 2, "split BLOCK.VAR [FACTORS]")
     sch.split(sch.loop(args[0]), _factors(args[1], allow_none=True))
+
+
+def _split_tail(sch: Schedule, args: list[str]) -> None:
+    _expect(args, 2, "split_tail BLOCK.VAR FACTOR")
+    (factor,) = _factors(f"[{args[1]}]", allow_none=False)
+    assert factor is not None
+    sch.split_tail(sch.loop(args[0]), factor)
 
 
 def _fuse(sch: Schedule, args: list[str]) -> None:
@@ -116,6 +124,7 @@ def _transform_layout(sch: Schedule, args: list[str]) -> None:
 
 INSTRUCTIONS: dict[str, Callable[[Schedule, list[str]], None]] = {
     "split": _split,
+    "split_tail": _split_tail,
     "fuse": _fuse,
     "reorder": _reorder,
     "tile": _tile,

@@ -17,7 +17,8 @@ Modules: ``expr`` (the expression tree), ``intrin`` (scalar functions),
 ``reduction`` (reducers), ``traversal`` (walking and rewriting),
 ``operation`` (tensors, placeholder, compute),
 ``placement`` (inline / attach / materialize), ``emit`` (expressions to
-ops), ``lower`` (loop nests, ``create_prim_func``).
+ops), ``lower`` (loop nests, ``create_prim_func``), ``symbolic`` (shape
+variables: extents known at run time, ``te.var("n")``).
 """
 
 from xtvm.te.expr import IterVar, PrimExpr, Var, cast
@@ -79,9 +80,11 @@ from xtvm.te.operation import (
     reduce_axis,
 )
 from xtvm.te.reduction import CommReducer, comm_reducer, max, min, sum
+from xtvm.te.symbolic import assume_equal, shape_scope, var
 
 __all__ = [
     "abs",
+    "assume_equal",
     "acos",
     "acosh",
     "asin",
@@ -129,6 +132,7 @@ __all__ = [
     "reduce_axis",
     "round",
     "select",
+    "shape_scope",
     "shift_left",
     "shift_right",
     "sigmoid",
@@ -142,5 +146,6 @@ __all__ = [
     "trunc",
     "truncdiv",
     "truncmod",
+    "var",
     "Var",
 ]

@@ -371,7 +371,7 @@ class IterVar(ExprOp):
 
     var: Var
     lo: int
-    hi: int
+    hi: int | PrimExpr
     kind: Literal["data_par", "comm_reduce"] = "data_par"
 
     @property
@@ -379,7 +379,9 @@ class IterVar(ExprOp):
         return self.var.dtype
 
     @property
-    def extent(self) -> int:
+    def extent(self) -> int | PrimExpr:
+        """``hi - lo``: an ``int``, or an expression when ``hi`` is a shape
+        variable's (see :mod:`xtvm.te.symbolic`)."""
         return self.hi - self.lo
 
     def __repr__(self) -> str:

@@ -22,7 +22,11 @@ tir.prim_func @addone(%A: memref<3xf32>, %B: memref<3xf32>) attributes {arg_name
 ```
 
 Arguments are the given tensors in order: placeholders are inputs, computes
-are outputs (destination passing). Stages are placed by
+are outputs (destination passing). An extent that is a shape variable
+(:mod:`xtvm.te.symbolic`) makes the buffer's axis dynamic (``memref<?x784xf32>``);
+the function lists its variables in ``tir.shape_vars`` (each with every
+argument axis it is the extent of; the first binds it at call time) and
+reads each one once, with ``tir.shape_var``, at the top of its body. Stages are placed by
 :mod:`xtvm.te.placement` (inline, attach, materialize) and emitted in
 topological order, one ``serial`` loop nest per materialized stage; a
 reduction is a one-element ``local`` accumulator: init, then the reduction
@@ -34,8 +38,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects.builtin import IndexType, MemRefType
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xtvm.dialects import tir
 from xtvm.te import dtype as dt
@@ -43,13 +47,16 @@ from xtvm.te.emit import BufferRef, ConstantPool, ExprEmitter, Memo
 from xtvm.te.expr import IterVar, Reduce, Var, cast
 from xtvm.te.operation import ComputeOp, PlaceholderOp, Tensor
 from xtvm.te.placement import Stage, plan_stages, topological_order
+from xtvm.te.symbolic import Dim, current_equalities, format_dim, free_vars
 
 
 def buffer_type(tensor: Tensor) -> MemRefType:
     """The memref holding ``tensor``: its element type is the dtype's
     (``memref<4xui8>`` for ``uint8``), which is what ``tir.load`` gives and what
-    the packed calling convention checks callers' tensors against."""
-    return MemRefType(dt.to_xdsl(tensor.dtype), tensor.shape)
+    the packed calling convention checks callers' tensors against; an extent
+    that is not an ``int`` is a dynamic axis (``?``)."""
+    dims = [d if isinstance(d, int) else DYNAMIC_INDEX for d in tensor.shape]
+    return MemRefType(dt.to_xdsl(tensor.dtype), dims)
 
 
 def accumulator_dtype(dtype: str) -> str:
@@ -80,13 +87,26 @@ def _unique_names(names: Sequence[str]) -> list[str]:
 class _PrimFuncBuilder(ExprEmitter):
     """Emits the loop nests of the planned stages into one function body."""
 
+    def extent(self, dim: Dim) -> SSAValue:
+        """The ``index`` value of an extent (a constant, or computed from the
+        shape variables)."""
+        if isinstance(dim, int):
+            return self.consts.index(dim)
+        return self.emit(dim)
+
+    def allocate(self, tensor: Tensor) -> SSAValue:
+        """A ``global`` buffer for a stage that is not an output; its dynamic
+        extents are computed where it is allocated."""
+        sizes = [self.extent(d) for d in tensor.shape if not isinstance(d, int)]
+        return self.add(tir.AllocateOp(buffer_type(tensor), "global", sizes))
+
     def loop_nest(self, axes: Sequence[IterVar], body: Callable[[], None]) -> None:
         """``tir.for`` loops over ``axes`` (outermost first) around ``body()``."""
         if not axes:
             body()
             return
         axis, inner = axes[0], axes[1:]
-        lb, ub = self.consts.index(axis.lo), self.consts.index(axis.hi)
+        lb, ub = self.consts.index(axis.lo), self.extent(axis.hi)
         block = Block(arg_types=[IndexType()])
         block.args[0].name_hint = _identifier(axis.var.name)
         self.bind(axis.var, block.args[0])
@@ -129,7 +149,7 @@ class _PrimFuncBuilder(ExprEmitter):
         """The loop nest computing ``stage`` (and its attached reductions)."""
         tensor = stage.tensor
         if not stage.is_output:
-            buf = self.add(tir.AllocateOp(buffer_type(tensor), "global"))
+            buf = self.allocate(tensor)
             buf.name_hint = _identifier(tensor.name)
             self.buffers[id(tensor)] = BufferRef(buf)
         dest = self.buffers[id(tensor)].buffer
@@ -185,8 +205,75 @@ def create_prim_func(args: Sequence[Tensor], name: str = "main") -> tir.PrimFunc
     for t, arg, arg_name in zip(args, body.args, names):
         arg.name_hint = _identifier(arg_name)
         builder.buffers[id(t)] = BufferRef(arg)
+    reads = _bind_shape_vars(func, args, names, order, builder)
     for stage in plan_stages(order, outputs):
         builder.stage(stage)
     body.add_op(tir.ReturnOp())
+    for op in reversed(reads):
+        body.insert_op_before(op, body.first_op) if body.first_op else body.add_op(op)
     builder.consts.place_at_start(body)
     return func
+
+
+def _bind_shape_vars(
+    func: tir.PrimFuncOp,
+    args: Sequence[Tensor],
+    names: Sequence[str],
+    order: Sequence[Tensor],
+    builder: _PrimFuncBuilder,
+) -> list[Operation]:
+    """Record ``func``'s shape variables (``tir.shape_vars``) and bind each
+    variable the computation uses to a ``tir.shape_var`` read: the ops to put
+    at the top of the body. Variables assumed equal
+    (:func:`xtvm.te.symbolic.assume_equal`) share one read."""
+    equal = current_equalities()
+    axes: dict[int, list[tuple[int, int]]] = {}
+    reps: dict[int, Var] = {}
+    for a, t in enumerate(args):
+        for k, d in enumerate(t.shape):
+            if isinstance(d, int):
+                continue
+            if not isinstance(d, Var):
+                raise ValueError(
+                    f"create_prim_func @{func.sym_name.data}: axis {k} of argument "
+                    f"{names[a]} has the extent {format_dim(d)}; an argument's dynamic "
+                    "extent must be a shape variable"
+                )
+            rep = equal.find(d)
+            reps.setdefault(id(rep), rep)
+            axes.setdefault(id(rep), []).append((a, k))
+    if not reps:
+        return []  # static shapes: nothing to bind
+    var_names = _unique_names([_identifier(v.name) for v in reps.values()])
+    reads: list[Operation] = []
+    values: dict[int, SSAValue] = {}
+    for (key, rep), var_name in zip(reps.items(), var_names):
+        op = tir.ShapeVarOp(var_name)
+        op.res.name_hint = var_name
+        reads.append(op)
+        values[key] = op.res
+    if values:
+        func.shape_vars = {n: axes[k] for n, k in zip(var_names, values)}
+    for v in _used_vars(order):
+        rep = equal.find(v)
+        if id(rep) not in values:
+            raise ValueError(
+                f"create_prim_func @{func.sym_name.data}: the shape variable {v.name} is "
+                "not the extent of any argument axis, so no call can bind it"
+            )
+        builder.bind(v, values[id(rep)])
+    return reads
+
+
+def _used_vars(order: Sequence[Tensor]) -> list[Var]:
+    """Every shape variable ``order`` uses: in shapes, reduction extents and
+    bodies (a mean divides by its extent)."""
+    dims: list[Dim] = []
+    axis_vars: set[int] = set()
+    for t in order:
+        dims.extend(t.shape)
+        if isinstance(t.op, ComputeOp):
+            dims.extend(a.hi for a in t.op.reduce_axis)
+            dims.append(t.op.body)
+            axis_vars.update(id(a.var) for a in (*t.op.axis, *t.op.reduce_axis))
+    return [v for v in free_vars(dims) if id(v) not in axis_vars]

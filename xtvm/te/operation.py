@@ -9,7 +9,9 @@ S = te.compute((4,), lambda i: te.sum(A[i, k], axis=k), name="S")
 B = te.compute((4, 8), lambda i, j: A[i, j] / S[i], name="B")
 ```
 
-A tensor is one output of one operation; shapes are static. The axis
+A tensor is one output of one operation. An extent of a shape is an
+``int``, or an ``index`` expression of shape variables known only at run
+time (``n = te.var("n")``, see :mod:`xtvm.te.symbolic`). The axis
 variables of a compute are named after the parameters of its function
 (``i0, i1, ...`` for ``lambda *i``).
 """
@@ -32,6 +34,7 @@ from xtvm.te.expr import (
     cast,
     convert,
 )
+from xtvm.te.symbolic import Dim
 from xtvm.te.traversal import walk
 
 
@@ -80,7 +83,7 @@ class Tensor:
     """The output of an operation; ``tensor[i, j]`` reads one element."""
 
     op: Operation
-    shape: tuple[int, ...]
+    shape: tuple[Dim, ...]
     dtype: str
 
     @property
@@ -121,25 +124,38 @@ def loads(expr: PrimExpr) -> Iterator[ProducerLoad]:
     return (e for e in walk(expr) if isinstance(e, ProducerLoad))
 
 
-def _check_shape(shape: Sequence[int] | int, what: str) -> tuple[int, ...]:
-    dims = (shape,) if isinstance(shape, int) else tuple(shape)
-    for d in dims:
-        if not isinstance(d, int) or isinstance(d, bool) or d < 0:
-            raise ValueError(f"{what} shape {list(dims)} must be non-negative integers")
-    return dims
+def _check_dim(d: Any, dims: Sequence[Any], what: str) -> Dim:
+    """One extent: a non-negative ``int``, or an integer expression (as ``index``)."""
+    if isinstance(d, IterVar):
+        d = d.var
+    if isinstance(d, PrimExpr) and dt.is_int(d.dtype) and d.dtype != "bool":
+        return cast("index", d)
+    if not isinstance(d, int) or isinstance(d, bool) or d < 0:
+        raise ValueError(
+            f"{what} shape {list(dims)} must be non-negative integers or shape variables"
+        )
+    return d
+
+
+def _check_shape(shape: Sequence[Dim] | Dim, what: str) -> tuple[Dim, ...]:
+    dims = (shape,) if isinstance(shape, int | PrimExpr) else tuple(shape)
+    return tuple(_check_dim(d, dims, what) for d in dims)
 
 
 def placeholder(
-    shape: Sequence[int] | int, dtype: str = "float32", name: str = "placeholder"
+    shape: Sequence[Dim] | Dim, dtype: str = "float32", name: str = "placeholder"
 ) -> Tensor:
-    """An input tensor of a static ``shape``."""
+    """An input tensor of ``shape`` (extents may be shape variables)."""
     dims = _check_shape(shape, f"placeholder {name}")
     return Tensor(PlaceholderOp(name, "", {}), dims, dt.check_dtype(dtype))
 
 
-def reduce_axis(dom: tuple[int, int], name: str = "rv") -> IterVar:
-    """A reduction axis over ``[dom[0], dom[1])``."""
+def reduce_axis(dom: tuple[Dim, Dim], name: str = "rv") -> IterVar:
+    """A reduction axis over ``[dom[0], dom[1])`` (``dom[1]`` may be a shape
+    variable's expression)."""
     lo, hi = dom
+    if isinstance(hi, PrimExpr) and isinstance(lo, int):
+        return IterVar(Var(name, "index"), lo, _check_dim(hi, dom, f"reduce_axis {name}"), "comm_reduce")
     if not isinstance(lo, int) or not isinstance(hi, int) or hi < lo:
         raise ValueError(f"reduce_axis {name} needs integer bounds lo <= hi, got {dom}")
     return IterVar(Var(name, "index"), lo, hi, "comm_reduce")
@@ -158,7 +174,7 @@ def _axis_names(fcompute: Callable[..., Any], ndim: int) -> list[str]:
 
 
 def compute(
-    shape: Sequence[int] | int,
+    shape: Sequence[Dim] | Dim,
     fcompute: Callable[..., Any],
     name: str = "compute",
     tag: str = "",

@@ -50,8 +50,11 @@ def matmul(
         raise ValueError(f"matmul: operands {list(a.shape)} and {list(b.shape)} need rank >= 2")
     m, ka = (a.shape[-1], a.shape[-2]) if transpose_a else (a.shape[-2], a.shape[-1])
     kb, n = (b.shape[-1], b.shape[-2]) if transpose_b else (b.shape[-2], b.shape[-1])
-    if ka != kb:
-        raise ValueError(f"matmul: reduction sizes differ ({ka} and {kb})")
+    if isinstance(ka, int) and isinstance(kb, int):
+        if ka != kb:
+            raise ValueError(f"matmul: reduction sizes differ ({ka} and {kb})")
+    else:  # a dynamic sequence: both shape variables, equal at run time
+        ka = te.assume_equal(ka, kb, "matmul: the reduction sizes")
     batch = broadcast_shape(a.shape[:-2], b.shape[:-2])
     k = te.reduce_axis((0, ka), name="k")
 

@@ -11,23 +11,34 @@ from collections.abc import Callable, Sequence
 from xtvm import te
 from xtvm.te import dtype as dt
 from xtvm.te.expr import IntImm, PrimExpr
+from xtvm.te.symbolic import Dim
 
 
-def broadcast_shape(lhs: Sequence[int], rhs: Sequence[int]) -> tuple[int, ...]:
-    """NumPy broadcasting of two static shapes."""
+def broadcast_shape(lhs: Sequence[Dim], rhs: Sequence[Dim]) -> tuple[Dim, ...]:
+    """NumPy broadcasting of two shapes. Two different shape variables at one
+    axis must be equal at run time (:func:`te.assume_equal`: the kernel's
+    entry checks it); a shape variable against a static extent other than 1
+    is an error (the kernel could not tell broadcasting from a mismatch)."""
     rank = max(len(lhs), len(rhs))
     a = [1] * (rank - len(lhs)) + list(lhs)
     b = [1] * (rank - len(rhs)) + list(rhs)
-    out = []
+    out: list[Dim] = []
     for x, y in zip(a, b):
-        if x != y and 1 not in (x, y):
-            raise ValueError(f"cannot broadcast shapes {list(lhs)} and {list(rhs)}")
-        out.append(y if x == 1 else x)
+        if isinstance(x, int) and isinstance(y, int):
+            if x != y and 1 not in (x, y):
+                raise ValueError(f"cannot broadcast shapes {list(lhs)} and {list(rhs)}")
+            out.append(y if x == 1 else x)
+        elif x is y or (isinstance(y, int) and y == 1):
+            out.append(x)
+        elif isinstance(x, int) and x == 1:
+            out.append(y)
+        else:
+            out.append(te.assume_equal(x, y, f"broadcasting {list(lhs)} and {list(rhs)}"))
     return tuple(out)
 
 
 def broadcast_indices(
-    shape: Sequence[int], out_shape: Sequence[int], indices: Sequence[PrimExpr]
+    shape: Sequence[Dim], out_shape: Sequence[Dim], indices: Sequence[PrimExpr]
 ) -> list[PrimExpr]:
     """The indices into a tensor of ``shape`` broadcast to ``out_shape``, for
     the output element at ``indices``: leading output axes the tensor lacks are

@@ -7,23 +7,55 @@ import math
 from collections.abc import Sequence
 
 from xtvm import te
-from xtvm.te.expr import IntImm, PrimExpr
+from xtvm.te.expr import IntImm, PrimExpr, Var
+from xtvm.te.symbolic import Dim, format_dim, is_static
 
 
-def _strides(shape: Sequence[int]) -> list[int]:
-    strides, acc = [], 1
+def _strides(shape: Sequence[Dim]) -> list[Dim]:
+    strides: list[Dim] = []
+    acc: Dim = 1
     for d in reversed(shape):
         strides.append(acc)
-        acc *= d
+        acc = acc * d
     return strides[::-1]
 
 
-def reshape(x: te.Tensor, newshape: Sequence[int]) -> te.Tensor:
+def resolve_reshape(shape: Sequence[Dim], target: Sequence[int | None]) -> tuple[Dim, ...]:
+    """The extents of a reshape of ``shape`` to ``target`` (resolved static
+    extents, None for an axis dynamic in the result type) when ``shape`` has
+    one shape variable ``n``: the one dynamic result axis is ``n`` times the
+    ratio of the static element counts, which must divide (``?x3x4`` →
+    ``?x12``: ``n``; ``?x12`` → ``?x2x6``: ``n``). A ``ValueError`` when the
+    dynamic axis does not map through."""
+    if is_static(shape):
+        if None in target:
+            raise ValueError(f"reshape: a static {list(shape)} has no dynamic result axis")
+        return tuple(target)  # type: ignore[arg-type]
+    dynamic = [d for d in shape if not isinstance(d, int)]
+    holes = [k for k, d in enumerate(target) if d is None]
+    known_in = math.prod(d for d in shape if isinstance(d, int))
+    known_out = math.prod(d for d in target if d is not None)
+    what = f"reshape: {[format_dim(d) for d in shape]} to {['?' if d is None else d for d in target]}"
+    if len(dynamic) != 1 or len(holes) != 1 or not isinstance(dynamic[0], Var):
+        raise ValueError(f"{what}: only one dynamic axis can map through a reshape")
+    if known_out == 0 or known_in % known_out:
+        raise ValueError(
+            f"{what}: the static extents ({known_in} and {known_out}) do not divide, so the "
+            "dynamic axis does not map through"
+        )
+    out: list[Dim] = [d for d in target]  # type: ignore[misc]
+    out[holes[0]] = dynamic[0] * (known_in // known_out)
+    return tuple(out)
+
+
+def reshape(x: te.Tensor, newshape: Sequence[Dim]) -> te.Tensor:
     """``x`` with the same elements in row-major order and shape ``newshape``
-    (fully resolved: no ``0`` or ``-1``)."""
+    (fully resolved: no ``0`` or ``-1``; a dynamic shape's extents from
+    :func:`resolve_reshape`)."""
     newshape = tuple(newshape)
-    if math.prod(newshape) != math.prod(x.shape) or any(d < 0 for d in newshape):
-        raise ValueError(f"reshape: cannot reshape {list(x.shape)} to {list(newshape)}")
+    if is_static(newshape) and is_static(x.shape):
+        if math.prod(newshape) != math.prod(x.shape) or any(d < 0 for d in newshape):
+            raise ValueError(f"reshape: cannot reshape {list(x.shape)} to {list(newshape)}")
     out_strides, in_strides = _strides(newshape), _strides(x.shape)
 
     def element(*i: PrimExpr) -> PrimExpr:
@@ -63,13 +95,20 @@ def concatenate(inputs: Sequence[te.Tensor], axis: int = 0) -> te.Tensor:
     empty along ``axis`` contribute nothing and are not read."""
     first = inputs[0]
     axis %= first.ndim
-    offsets = [0]
+    offsets: list[Dim] = [0]
     for t in inputs:
         if t.dtype != first.dtype or t.ndim != first.ndim:
             raise ValueError("concatenate: inputs differ in dtype or rank")
         offsets.append(offsets[-1] + t.shape[axis])
-    shape = (*first.shape[:axis], offsets[-1], *first.shape[axis + 1 :])
-    parts = [k for k, t in enumerate(inputs) if t.shape[axis] > 0] or [0]
+    dims = list(first.shape)
+    for t in inputs[1:]:  # two shape variables on another axis: equal at run time
+        for d, extent in enumerate(t.shape):
+            if d != axis and not (isinstance(extent, int) and isinstance(dims[d], int)):
+                dims[d] = te.assume_equal(dims[d], extent, "concatenate")
+    shape = (*dims[:axis], offsets[-1], *dims[axis + 1 :])
+    parts = [
+        k for k, t in enumerate(inputs) if not isinstance(t.shape[axis], int) or t.shape[axis] > 0
+    ] or [0]
 
     def element(*i: PrimExpr) -> PrimExpr:
         def read(k: int) -> PrimExpr:

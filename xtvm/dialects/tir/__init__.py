@@ -1,7 +1,9 @@
 """The `tir` dialect: TVM's TensorIR loop programs over buffers.
 
 Scalar arithmetic uses xDSL's `arith` and `math` dialects; loop variables and
-buffer indices are `index` values; buffers are statically shaped memrefs.
+buffer indices are `index` values; buffers are memrefs, statically shaped or
+with dynamic axes whose extents are the function's shape variables
+(`tir.shape_vars`, read with `tir.shape_var`; docs/dynamic-shapes.md).
 
     tir.prim_func @addone(%A: memref<3xf32>, %B: memref<3xf32>)
         attributes {arg_names = ["A", "B"]} {
@@ -21,7 +23,14 @@ from xdsl.ir import Dialect
 
 from xtvm.dialects.tir.call import CallExternOp, CallIntrinOp
 from xtvm.dialects.tir.control import LOOP_KINDS, AssertOp, ForOp, IfOp, YieldOp
-from xtvm.dialects.tir.func import BUFFER_SHAPES_ATTR, PrimFuncOp, ReturnOp
+from xtvm.dialects.tir.func import (
+    BUFFER_SHAPES_ATTR,
+    DYNAMIC,
+    SHAPE_VARS_ATTR,
+    PrimFuncOp,
+    ReturnOp,
+    ShapeVarOp,
+)
 from xtvm.dialects.tir.memory import ALLOCATE_SCOPES, AllocateOp, LoadOp, StoreOp
 
 TIR = Dialect(
@@ -29,6 +38,7 @@ TIR = Dialect(
     [
         PrimFuncOp,
         ReturnOp,
+        ShapeVarOp,
         ForOp,
         IfOp,
         YieldOp,
@@ -45,6 +55,9 @@ TIR = Dialect(
 __all__ = [
     "ALLOCATE_SCOPES",
     "BUFFER_SHAPES_ATTR",
+    "DYNAMIC",
+    "SHAPE_VARS_ATTR",
+    "ShapeVarOp",
     "LOOP_KINDS",
     "TIR",
     "AllocateOp",

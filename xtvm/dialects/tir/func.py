@@ -6,9 +6,11 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FunctionType,
     IndexType,
     IntegerType,
@@ -25,11 +27,12 @@ from xdsl.irdl import (
     irdl_op_definition,
     prop_def,
     region_def,
+    result_def,
     traits_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, SymbolOpInterface
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 _RESERVED_ATTRS = ("sym_name", "function_type")
@@ -38,7 +41,20 @@ BUFFER_SHAPES_ATTR = "tir.buffer_shapes"
 """Discardable attribute recording each argument's logical shape once
 `tir-flatten-buffer` has made the buffers 1-d (an `array<i64: ...>` per
 argument, empty for scalars); the packed calling convention checks callers'
-tensors against these shapes."""
+tensors against these shapes. A dynamic axis is -1 (its extent is a shape
+variable, see `SHAPE_VARS_ATTR`)."""
+
+SHAPE_VARS_ATTR = "tir.shape_vars"
+"""Discardable attribute naming a prim_func's shape variables: extents known
+only at call time. `{n = [array<i64: 0, 0>, array<i64: 2, 0>]}`: `n` is the
+extent of argument 0's axis 0 and of argument 2's axis 0. The packed entry
+binds each variable from its first (argument, axis) and checks that every
+other one holds the same value; the body reads it with `tir.shape_var`.
+Every dynamic axis of an argument (`?` in its memref type, or -1 in
+`tir.buffer_shapes` once flattened) is listed under exactly one variable."""
+
+DYNAMIC = -1
+"""A dynamic axis in `tir.buffer_shapes` and in `PrimFuncOp.buffer_shapes`."""
 
 
 def is_scalar_arg_type(ty: Attribute) -> bool:
@@ -51,16 +67,24 @@ def is_static_buffer_type(ty: Attribute) -> bool:
     return isinstance(ty, MemRefType) and ty.has_static_shape() and isinstance(ty.layout, NoneAttr)
 
 
+def is_buffer_type(ty: Attribute) -> bool:
+    """True for a memref with the default (row-major) layout, static or with
+    dynamic axes."""
+    return isinstance(ty, MemRefType) and isinstance(ty.layout, NoneAttr)
+
+
 @irdl_op_definition
 class PrimFuncOp(IRDLOperation):
     """A TIR primitive function: a loop program over buffers (TVM `PrimFunc`).
 
-    Arguments are statically shaped memrefs (buffers) or scalars (int, index,
-    float); there are no results, outputs are written into buffer arguments
-    (destination passing). The body is one block ending in `tir.return`.
+    Arguments are memrefs (buffers) or scalars (int, index, float); there
+    are no results, outputs are written into buffer arguments (destination
+    passing). The body is one block ending in `tir.return`.
     Discardable attributes: `arg_names` (one string per argument, used in
-    error messages and the runtime signature) and `tir.buffer_shapes` (the
-    logical shapes of flattened buffer arguments, see `BUFFER_SHAPES_ATTR`).
+    error messages and the runtime signature), `tir.buffer_shapes` (the
+    logical shapes of flattened buffer arguments, see `BUFFER_SHAPES_ATTR`)
+    and `tir.shape_vars` (the variables that are the extents of dynamic axes,
+    see `SHAPE_VARS_ATTR`; a buffer may have a dynamic axis only then).
 
         tir.prim_func @addone(%A: memref<3xf32>, %B: memref<3xf32>)
             attributes {arg_names = ["A", "B"]} {
@@ -108,8 +132,38 @@ class PrimFuncOp(IRDLOperation):
         return [f"arg{i}" for i in range(len(self.args))]
 
     @property
+    def shape_vars(self) -> dict[str, list[tuple[int, int]]]:
+        """`tir.shape_vars` as {name: [(argument, axis), ...]} (empty when absent)."""
+        attr = self.attributes.get(SHAPE_VARS_ATTR)
+        if not isinstance(attr, DictionaryAttr):
+            return {}
+        result: dict[str, list[tuple[int, int]]] = {}
+        for name, axes in attr.data.items():
+            pairs = axes.data if isinstance(axes, ArrayAttr) else ()
+            result[name] = [
+                tuple(int(v) for v in p.get_values())  # type: ignore[misc]
+                for p in pairs
+                if isinstance(p, DenseArrayBase)
+            ]
+        return result
+
+    @shape_vars.setter
+    def shape_vars(self, value: dict[str, list[tuple[int, int]]]) -> None:
+        self.attributes[SHAPE_VARS_ATTR] = DictionaryAttr(
+            {
+                name: ArrayAttr(DenseArrayBase.from_list(i64, list(pair)) for pair in axes)
+                for name, axes in value.items()
+            }
+        )
+
+    def axis_vars(self) -> dict[tuple[int, int], str]:
+        """Each dynamic (argument, axis) → the name of its shape variable."""
+        return {pair: name for name, axes in self.shape_vars.items() for pair in axes}
+
+    @property
     def buffer_shapes(self) -> list[tuple[int, ...] | None]:
-        """Each argument's logical shape (None for scalars).
+        """Each argument's logical shape (None for scalars; `DYNAMIC` for a
+        dynamic axis).
 
         This is `tir.buffer_shapes` when flattening recorded it, else the
         memref shape.
@@ -124,7 +178,9 @@ class PrimFuncOp(IRDLOperation):
                 assert isinstance(entry, DenseArrayBase)
                 shapes.append(tuple(int(d) for d in entry.get_values()))
             else:
-                shapes.append(tuple(arg.type.get_shape()))
+                shapes.append(
+                    tuple(DYNAMIC if d == DYNAMIC_INDEX else d for d in arg.type.get_shape())
+                )
         return shapes
 
     def verify_(self) -> None:
@@ -143,11 +199,10 @@ class PrimFuncOp(IRDLOperation):
                 f"differ from the function type {self.function_type}"
             )
         for i, ty in enumerate(block.arg_types):
-            if not (is_static_buffer_type(ty) or is_scalar_arg_type(ty)):
+            if not (is_buffer_type(ty) or is_scalar_arg_type(ty)):
                 raise VerifyException(
-                    f"{where}: argument {i} has type {ty}; expected a statically "
-                    "shaped memref with the default layout, or an int, index or "
-                    "float scalar"
+                    f"{where}: argument {i} has type {ty}; expected a memref with "
+                    "the default layout, or an int, index or float scalar"
                 )
         names = self.attributes.get("arg_names")
         if names is not None:
@@ -161,6 +216,7 @@ class PrimFuncOp(IRDLOperation):
                     f"{len(block.args)} arguments"
                 )
         self._verify_buffer_shapes(where)
+        self._verify_shape_vars(where)
         if not isinstance(block.last_op, ReturnOp):
             raise VerifyException(f"{where}: body must end with tir.return")
 
@@ -179,16 +235,74 @@ class PrimFuncOp(IRDLOperation):
                 raise VerifyException(f"{where}: {BUFFER_SHAPES_ATTR}[{i}] must be array<i64: ...>")
             dims = entry.get_values()
             if isinstance(arg.type, MemRefType):
-                numel = math.prod(arg.type.get_shape())
-                if math.prod(dims) != numel or any(d < 0 for d in dims):
+                if any(d < 0 and d != DYNAMIC for d in dims):
                     raise VerifyException(
-                        f"{where}: {BUFFER_SHAPES_ATTR}[{i}] = {list(dims)} does not have "
-                        f"the {numel} elements of {arg.type}"
+                        f"{where}: {BUFFER_SHAPES_ATTR}[{i}] = {list(dims)} has a negative "
+                        f"extent other than {DYNAMIC} (dynamic)"
+                    )
+                if arg.type.has_static_shape():
+                    numel = math.prod(arg.type.get_shape())
+                    if math.prod(dims) != numel or DYNAMIC in dims:
+                        raise VerifyException(
+                            f"{where}: {BUFFER_SHAPES_ATTR}[{i}] = {list(dims)} does not "
+                            f"have the {numel} elements of {arg.type}"
+                        )
+                elif DYNAMIC not in dims:
+                    raise VerifyException(
+                        f"{where}: {BUFFER_SHAPES_ATTR}[{i}] = {list(dims)} is static, "
+                        f"but argument {i} has the dynamic type {arg.type}"
                     )
             elif dims:
                 raise VerifyException(
                     f"{where}: {BUFFER_SHAPES_ATTR}[{i}] must be empty for scalar argument"
                 )
+
+    def _verify_shape_vars(self, where: str) -> None:
+        """Every dynamic axis is listed under exactly one shape variable, and
+        every listed (argument, axis) is a dynamic axis."""
+        attr = self.attributes.get(SHAPE_VARS_ATTR)
+        if attr is not None and not (
+            isinstance(attr, DictionaryAttr)
+            and all(
+                isinstance(axes, ArrayAttr)
+                and axes.data
+                and all(
+                    isinstance(p, DenseArrayBase) and p.elt_type == i64 and len(p) == 2
+                    for p in axes.data
+                )
+                for axes in attr.data.values()
+            )
+        ):
+            raise VerifyException(
+                f"{where}: {SHAPE_VARS_ATTR} must map each variable name to a non-empty "
+                "array of array<i64: argument, axis> pairs"
+            )
+        dynamic = {
+            (i, k)
+            for i, shape in enumerate(self.buffer_shapes)
+            for k, d in enumerate(shape or ())
+            if d == DYNAMIC
+        }
+        listed: dict[tuple[int, int], str] = {}
+        for name, axes in self.shape_vars.items():
+            for pair in axes:
+                if pair not in dynamic:
+                    raise VerifyException(
+                        f"{where}: {SHAPE_VARS_ATTR} lists axis {pair[1]} of argument "
+                        f"{pair[0]} under '{name}', but that is not a dynamic axis"
+                    )
+                if pair in listed:
+                    raise VerifyException(
+                        f"{where}: axis {pair[1]} of argument {pair[0]} is listed under "
+                        f"both '{listed[pair]}' and '{name}' in {SHAPE_VARS_ATTR}"
+                    )
+                listed[pair] = name
+        if missing := sorted(dynamic - listed.keys()):
+            arg, axis = missing[0]
+            raise VerifyException(
+                f"{where}: axis {axis} of argument {arg} is dynamic but no shape variable "
+                f"in {SHAPE_VARS_ATTR} names it"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> PrimFuncOp:
@@ -213,6 +327,41 @@ class PrimFuncOp(IRDLOperation):
             self.attributes,
             reserved_attr_names=_RESERVED_ATTRS,
         )
+
+
+@irdl_op_definition
+class ShapeVarOp(IRDLOperation):
+    """The value of a shape variable of the enclosing `tir.prim_func` (one
+    listed in its `tir.shape_vars`): the extent of a dynamic axis, bound by
+    the packed entry at call time.
+
+        %n = tir.shape_var "n"
+    """
+
+    name = "tir.shape_var"
+
+    var_name = prop_def(StringAttr)
+    res = result_def(IndexType())
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$var_name attr-dict"
+
+    def __init__(self, var_name: str):
+        super().__init__(properties={"var_name": StringAttr(var_name)}, result_types=[IndexType()])
+
+    def verify_(self) -> None:
+        func = self.parent_op()
+        while func is not None and not isinstance(func, PrimFuncOp):
+            func = func.parent_op()
+        if func is None:
+            raise VerifyException("tir.shape_var must be inside a tir.prim_func")
+        if self.var_name.data not in func.shape_vars:
+            known = ", ".join(func.shape_vars) or "none"
+            raise VerifyException(
+                f"tir.shape_var '{self.var_name.data}' is not a shape variable of "
+                f"@{func.sym_name.data} (its {SHAPE_VARS_ATTR}: {known})"
+            )
 
 
 @irdl_op_definition

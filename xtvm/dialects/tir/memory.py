@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr, StringAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, NoneAttr, StringAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -152,26 +152,37 @@ class StoreOp(IRDLOperation):
 
 @irdl_op_definition
 class AllocateOp(IRDLOperation):
-    """Allocates a statically shaped buffer (TVM `Allocate`).
+    """Allocates a buffer (TVM `Allocate`).
 
-    `scope` is "global" or "local". The buffer lives until the enclosing
-    `tir.prim_func` returns, wherever the op sits (code generation hoists the
-    allocation to the function entry; its contents are undefined).
+    `scope` is "global" or "local". A statically shaped buffer lives until
+    the enclosing `tir.prim_func` returns, wherever the op sits (code
+    generation hoists the allocation to the function entry; its contents are
+    undefined). A buffer with dynamic axes takes one `index` extent per `?`
+    (as `memref.alloc`), must sit directly in the prim_func body (so it is
+    allocated once), and is allocated on the heap where the op is.
 
         %buf = tir.allocate "local" : memref<16xf32>
+        %rows = tir.allocate "global"(%n) : memref<?x10xf32>
     """
 
     name = "tir.allocate"
 
     scope = prop_def(StringAttr)
+    sizes = var_operand_def(IndexType())
     res = result_def(MemRefType)
 
     traits = traits_def(MemoryAllocEffect())
 
-    assembly_format = "$scope attr-dict `:` type($res)"
+    assembly_format = "$scope (`(` $sizes^ `)`)? attr-dict `:` type($res)"
 
-    def __init__(self, result_type: Attribute, scope: str = "global"):
-        super().__init__(properties={"scope": StringAttr(scope)}, result_types=[result_type])
+    def __init__(
+        self, result_type: Attribute, scope: str = "global", sizes: Sequence[SSAValue] = ()
+    ):
+        super().__init__(
+            operands=[list(sizes)],
+            properties={"scope": StringAttr(scope)},
+            result_types=[result_type],
+        )
 
     def verify_(self) -> None:
         if self.scope.data not in ALLOCATE_SCOPES:
@@ -181,7 +192,18 @@ class AllocateOp(IRDLOperation):
             )
         ty = self.res.type
         assert isinstance(ty, MemRefType)
-        if not ty.has_static_shape() or not isinstance(ty.layout, NoneAttr):
+        if not isinstance(ty.layout, NoneAttr):
             raise VerifyException(
-                f"tir.allocate needs a statically shaped memref with the default layout, got {ty}"
+                f"tir.allocate needs a memref with the default layout, got {ty}"
+            )
+        dynamic = sum(1 for d in ty.get_shape() if d == DYNAMIC_INDEX)
+        if dynamic != len(self.sizes):
+            raise VerifyException(
+                f"tir.allocate of {ty} needs {dynamic} extent operand(s), one per dynamic "
+                f"axis, got {len(self.sizes)}"
+            )
+        if dynamic and self.parent_op() is not None and self.parent_op().name != "tir.prim_func":
+            raise VerifyException(
+                f"tir.allocate of the dynamic {ty} must be directly in the tir.prim_func "
+                "body (it is allocated where it is, once)"
             )

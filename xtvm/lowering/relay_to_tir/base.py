@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -21,6 +21,12 @@ relay op from its operands, its attribute values (``RelayOp.attrs``) and its
 (static) result types; a list of tensors for an op with several results."""
 
 PASS_NAME = "convert-relay-to-tir"
+
+
+def static_or_none(ty: TensorType) -> list[int | None]:
+    """A result type's extents, None for each ``?`` (for computes that need
+    the result shape, e.g. reshape; see :mod:`xtvm.te.symbolic`)."""
+    return [None if d == DYNAMIC_INDEX else d for d in ty.get_shape()]
 
 
 def lowering_error(message: str, op: Operation | None = None) -> DiagnosticException:

@@ -5,6 +5,13 @@ ops are replaced in order by their computes (each op's from the pattern
 that lowers it, see :class:`KernelBuilder`); its results (a tuple result
 counts as its fields) become the output arguments of the kernel. The
 kernel's signature is inputs then outputs.
+
+Dynamic shapes: each ``?`` of a kernel input's type becomes its own te shape
+variable (:mod:`xtvm.te.symbolic`); the computes carry them to the outputs,
+whose ``?`` axes must come out as one of those variables. The kernel is
+built in a ``te.shape_scope()``, so a compute may unify two of them (the
+elementwise sum of two ``?x64`` tensors), which the kernel's entry then
+checks at call time (docs/dynamic-shapes.md).
 """
 
 from __future__ import annotations
@@ -36,6 +43,13 @@ GRAPH_OPS: tuple[type[relay.RelayOp], ...] = (
 Value = te.Tensor | list[te.Tensor]
 
 
+def ranked_tensor_type(ty: Attribute, what: str, op: Operation) -> TensorType:
+    """``ty`` as a ranked tensor type (``?`` axes allowed), or a lowering error."""
+    if not isinstance(ty, TensorType):
+        raise lowering_error(f"{what} has type {ty}; expected a ranked tensor", op)
+    return ty
+
+
 def static_tensor_type(ty: Attribute, what: str, op: Operation) -> TensorType:
     """``ty`` as a statically shaped tensor type, or a lowering error."""
     if not isinstance(ty, TensorType):
@@ -53,14 +67,28 @@ def _dtype(ty: TensorType, op: Operation) -> str:
 
 
 def placeholder(ty: TensorType, name: str, op: Operation) -> te.Tensor:
-    return te.placeholder(ty.get_shape(), _dtype(ty, op), name)
+    """The input ``name`` of type ``ty``: each ``?`` is a new shape variable
+    (``name_n<axis>``)."""
+    dims = [
+        te.var(f"{name}_n{k}") if d == DYNAMIC_INDEX else d for k, d in enumerate(ty.get_shape())
+    ]
+    return te.placeholder(dims, _dtype(ty, op), name)
+
+
+def _matches(dims: Sequence[object], ty: TensorType) -> bool:
+    """Whether a compute's extents fit a result type: equal static extents,
+    any extent (a shape variable's expression) at a ``?``."""
+    expected = ty.get_shape()
+    return len(dims) == len(expected) and all(
+        d == e if e != DYNAMIC_INDEX else True for d, e in zip(dims, expected)
+    )
 
 
 def lower_op(op: relay.RelayOp, compute: ComputeFn, inputs: Sequence[te.Tensor]) -> list[te.Tensor]:
     """``compute`` of one relay op on ``inputs``: one tensor per result, checked
     against the op's result types."""
     out_types = [
-        static_tensor_type(t, f"result {i} of '{op.name}'", op)
+        ranked_tensor_type(t, f"result {i} of '{op.name}'", op)
         for i, t in enumerate(op.inferred_types())
     ]
     try:
@@ -69,7 +97,7 @@ def lower_op(op: relay.RelayOp, compute: ComputeFn, inputs: Sequence[te.Tensor])
         raise lowering_error(f"cannot lower '{op.name}': {e}", op) from None
     outs = outs if isinstance(outs, list) else [outs]
     for out, out_type in zip(outs, out_types, strict=True):
-        if out.shape != out_type.get_shape() or out.dtype != _dtype(out_type, op):
+        if not _matches(out.shape, out_type) or out.dtype != _dtype(out_type, op):
             raise lowering_error(
                 f"the compute of '{op.name}' gives {out.dtype}{list(out.shape)}, "
                 f"but the op's type is {out_type}",
@@ -134,6 +162,10 @@ class KernelBuilder:
 
     def primitive_function(self, fn: func.FuncOp) -> tir.PrimFuncOp:
         """The ``tir.prim_func`` of a primitive function, under the same name."""
+        with te.shape_scope():
+            return self._lower_primitive(fn)
+
+    def _lower_primitive(self, fn: func.FuncOp) -> tir.PrimFuncOp:
         name = fn.sym_name.data
         where = f"primitive function @{name}"
         if fn.is_declaration:
@@ -142,7 +174,7 @@ class KernelBuilder:
         env: dict[SSAValue, Value] = {}
         inputs = []
         for i, arg in enumerate(block.args):
-            ty = static_tensor_type(arg.type, f"argument {i} of {where}", fn)
+            ty = ranked_tensor_type(arg.type, f"argument {i} of {where}", fn)
             env[arg] = placeholder(ty, f"p{i}", fn)
             inputs.append(env[arg])
         outputs: list[te.Tensor] | None = None
@@ -172,11 +204,14 @@ class KernelBuilder:
 
     def single_op(self, op: relay.RelayOp, compute: ComputeFn, name: str) -> tir.PrimFuncOp:
         """A kernel computing one relay op (inputs ``p0, p1, ...`` then the output)."""
-        inputs = [
-            placeholder(static_tensor_type(v.type, f"operand {i} of '{op.name}'", op), f"p{i}", op)
-            for i, v in enumerate(op.operands)
-        ]
-        return self._prim_func([*inputs, *lower_op(op, compute, inputs)], name, op)
+        with te.shape_scope():
+            inputs = [
+                placeholder(
+                    ranked_tensor_type(v.type, f"operand {i} of '{op.name}'", op), f"p{i}", op
+                )
+                for i, v in enumerate(op.operands)
+            ]
+            return self._prim_func([*inputs, *lower_op(op, compute, inputs)], name, op)
 
     def _prim_func(self, args: list[te.Tensor], name: str, origin: Operation) -> tir.PrimFuncOp:
         """The kernel of ``args``, with the schedules its te ops name applied

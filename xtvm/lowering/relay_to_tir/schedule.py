@@ -5,6 +5,8 @@ the like) has it applied to the kernel that computes it, as
 e.g. to schedule the fused epilogue). A kernel that no op schedule claims
 gets :func:`xtvm.topi.x86.injective.schedule_default` if it is made of
 injective ops and pools (parallel, vectorized rows), else keeps its nests.
+A kernel with dynamic shapes gets :func:`xtvm.topi.x86.dynamic.schedule_dynamic`
+instead (the op schedules split constant extents).
 A kernel with a zero-size tensor (batch 0, an empty reduction axis) keeps
 its nests too: a loop of extent 0 runs nothing, and the schedules' tiles
 (``min(16, M)`` and the like) have no meaning for it.
@@ -24,6 +26,8 @@ from xtvm.dialects import tir
 from xtvm.schedule import Schedule
 from xtvm.schedule.trace import apply_instruction
 from xtvm.te.placement import topological_order
+from xtvm.te.symbolic import is_static
+from xtvm.topi.x86.dynamic import schedule_dynamic
 from xtvm.topi.x86.injective import schedule_default
 
 
@@ -39,6 +43,9 @@ def apply_schedules(func: tir.PrimFuncOp, outputs: Sequence[te.Tensor]) -> None:
             apply_instruction(sch, instruction)
         return
     tensors = topological_order(outputs)
+    if not all(is_static(tensor.shape) for tensor in tensors):
+        schedule_dynamic(Schedule(func), outputs)
+        return
     if any(0 in tensor.shape for tensor in tensors):
         return
     sch: Schedule | None = None

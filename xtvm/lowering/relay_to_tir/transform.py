@@ -14,11 +14,18 @@ from xtvm.dialects.relay.transform import (
     SqueezeOp,
     TransposeOp,
 )
+from xtvm.lowering.relay_to_tir.base import static_or_none
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
+from xtvm.topi.transform import resolve_reshape
 
 PATTERNS = [
     # The result type holds the resolved shape (no 0 or -1 left).
-    lower(ReshapeOp, lambda ins, attrs, outs: topi.reshape(ins[0], outs[0].get_shape())),
+    lower(
+        ReshapeOp,
+        lambda ins, attrs, outs: topi.reshape(
+            ins[0], resolve_reshape(ins[0].shape, static_or_none(outs[0]))
+        ),
+    ),
     lower(TransposeOp, lambda ins, attrs, outs: topi.transpose(ins[0], attrs.get("axes"))),
     lower(ConcatenateOp, lambda ins, attrs, outs: topi.concatenate(ins, attrs["axis"])),
     lower(

@@ -19,7 +19,11 @@ OpenMP threads (`parallel.py`). Buffers are `ptr noalias` arguments;
 element `[i, j]` of a `memref<MxNxT>` is `getelementptr inbounds T, %A,
 i*N + j`. `tir.allocate` is hoisted to the entry block: an `alloca` up to
 `STACK_LIMIT_BYTES`, else `aligned_alloc(64, ...)` released by `free` on
-every exit. `NAME_impl` returns i32: 0, or `(7 << 16) | k` when the k-th
+every exit. A prim_func with shape variables (`tir.shape_vars`) takes one
+more i64 argument per variable, after the buffers, in the attribute's
+order; `tir.shape_var` is that argument. A dynamic `tir.allocate` is an
+`aligned_alloc` where it stands (its pointer kept in an entry-block slot,
+NULL until then, which every exit frees). `NAME_impl` returns i32: 0, or `(7 << 16) | k` when the k-th
 `tir.assert` (in program order) fails.
 """
 
@@ -31,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DictionaryAttr, MemRefType, UnitAttr, i32, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, MemRefType, UnitAttr, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xtvm.arith import row_major_offset
@@ -45,6 +49,7 @@ from xtvm.dialects.tir import (
     LoadOp,
     PrimFuncOp,
     ReturnOp,
+    ShapeVarOp,
     StoreOp,
     YieldOp,
 )
@@ -111,6 +116,9 @@ class BodyLowering:
         self.entry = self.em.block
         self.values: dict[SSAValue, SSAValue] = {}
         self.heap: list[SSAValue] = []
+        self.heap_slots: list[SSAValue] = []
+        """Entry-block slots holding dynamic allocations (NULL until made)."""
+        self.shape_vars: dict[str, SSAValue] = {}
         self.prologue = Emitter(self.region, Block())
         self._index_constants: dict[int, SSAValue] = {}
 
@@ -126,6 +134,13 @@ class BodyLowering:
             arg = self.entry.insert_arg(llvm_type(value.type), len(self.entry.args))
             arg.name_hint = value.name_hint
             self.values[value] = arg
+
+    def bind_shape_vars(self) -> None:
+        """One i64 argument per shape variable of the prim_func, in order."""
+        for name in self.func.shape_vars:
+            arg = self.entry.insert_arg(i64, len(self.entry.args))
+            arg.name_hint = name
+            self.shape_vars[name] = arg
 
     def finish(self) -> llvm.FuncOp:
         """The llvm.func: allocations first, pointer arguments `noalias`."""
@@ -228,7 +243,13 @@ class BodyLowering:
         self.em.emit(llvm.StoreOp(value, ptr, alignment=byte_size(value.type)))
 
     def lower_allocate(self, op: AllocateOp) -> None:
-        self.values[op.res] = self.allocate(op)
+        if op.sizes:
+            self.values[op.res] = self.allocate_dynamic(op)
+        else:
+            self.values[op.res] = self.allocate(op)
+
+    def lower_shape_var(self, op: ShapeVarOp) -> None:
+        self.values[op.res] = self.shape_vars[op.var_name.data]
 
     def lower_call_extern(self, op: CallExternOp) -> None:
         result = llvm_type(op.res[0].type) if op.res else None
@@ -268,6 +289,9 @@ class BodyLowering:
         """Free the heap buffers and return `code` (an i32)."""
         for ptr in self.heap:
             self.externs.call(self.em, "free", [ptr], None)
+        for slot in self.heap_slots:
+            ptr = self.em.value(llvm.IntToPtrOp(self.em.load(slot, i64, 8)))
+            self.externs.call(self.em, "free", [ptr], None)
         if isinstance(code, int):
             self.em.ret_code(code)
         else:
@@ -281,6 +305,11 @@ class BodyLowering:
         """`&buffer[indices]` for a tir buffer and already lowered (i64) indices."""
         ty = buffer.type
         assert isinstance(ty, MemRefType)
+        if DYNAMIC_INDEX in ty.get_shape()[1:]:
+            raise LoweringError(
+                f"convert-tir-to-llvm: the buffer {ty} has a dynamic axis after the first "
+                "(its strides are known only at run time); run tir-flatten-buffer first"
+            )
         em = self.em
         offset = row_major_offset(
             indices,
@@ -311,12 +340,41 @@ class BodyLowering:
         return result
 
 
+    def allocate_dynamic(self, op: AllocateOp) -> SSAValue:
+        """The heap buffer of a dynamic `tir.allocate`, made where it stands:
+        `aligned_alloc(64, bytes rounded up to 64, plus 64)`; its pointer is kept in an
+        entry-block slot (NULL before) that every exit frees."""
+        ty = op.res.type
+        assert isinstance(ty, MemRefType)
+        element = llvm_type(ty.element_type)
+        # the slot holds the pointer as an i64 (as parallel.py's context does:
+        # the translator types a pointer slot's alloca as i64*)
+        slot = self.prologue.value(llvm.AllocaOp(self.prologue.int_const(1), i64, alignment=8))
+        self.prologue.emit(llvm.StoreOp(self.prologue.int_const(0), slot, alignment=8))
+        self.heap_slots.append(slot)
+        em = self.em
+        count = self.index_constant(byte_size(element))
+        for size in op.sizes:
+            count = em.mul(count, self.get(size))
+        # rounded up to the alignment, plus one line so that 0 bytes (where
+        # aligned_alloc may return NULL) never reaches it
+        mask = HEAP_ALIGNMENT - 1
+        padded = em.add(count, self.index_constant(HEAP_ALIGNMENT + mask))
+        nbytes = em.value(llvm.AndOp(padded, self.index_constant(~mask)))
+        args = [self.index_constant(HEAP_ALIGNMENT), nbytes]
+        result = self.externs.call(em, "aligned_alloc", args, PTR)
+        assert result is not None
+        em.emit(llvm.StoreOp(em.value(llvm.PtrToIntOp(result, i64)), slot, alignment=8))
+        return result
+
+
 STRUCTURAL_LOWERINGS: dict[type[Operation], Callable[[BodyLowering, Any], None]] = {
     ForOp: BodyLowering.lower_for,
     IfOp: BodyLowering.lower_if,
     LoadOp: BodyLowering.lower_load,
     StoreOp: BodyLowering.lower_store,
     AllocateOp: BodyLowering.lower_allocate,
+    ShapeVarOp: BodyLowering.lower_shape_var,
     AssertOp: BodyLowering.lower_assert,
     CallExternOp: BodyLowering.lower_call_extern,
     CallIntrinOp: BodyLowering.lower_call_intrin,
@@ -340,6 +398,7 @@ def lower_prim_func(func: PrimFuncOp, module: ModuleLowering) -> llvm.FuncOp:
     """`llvm.func @NAME_impl` of a prim_func; what it shares goes into `module`."""
     body = BodyLowering(func, module, impl_name(func), asserts=[0])
     body.bind_args(func.args)
+    body.bind_shape_vars()
     body.lower_block(func.body.block)
     return body.finish()
 

@@ -13,6 +13,13 @@ A failed check returns `(kind << 16) | index` through one shared exit block:
 
 A scalar parameter (int, index, float) is passed as a rank-0 tensor of its
 dtype (`index` as int64); the entry loads the value and passes it by value.
+
+A dynamic axis (-1 in `tir.buffer_shapes`) is the extent of a shape
+variable (`tir.shape_vars`): the first axis of that variable met in argument
+order binds it, every later one must equal it (kind 5 otherwise, naming the
+later argument), and the bound values are passed to `NAME_impl` after the
+tensors, in the attribute's order. The strides of a tensor with a dynamic
+axis are checked against the compact strides computed from its dimensions.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from xdsl.dialects.builtin import MemRefType, i8, i32, i64
 from xdsl.ir import Attribute, Region, SSAValue
 
 from xtvm.arith import compact_strides
-from xtvm.dialects.tir import PrimFuncOp
+from xtvm.dialects.tir import DYNAMIC, PrimFuncOp
 from xtvm.lowering.tir_to_llvm.emitter import Emitter
 from xtvm.lowering.tir_to_llvm.function import impl_name
 from xtvm.lowering.tir_to_llvm.types import PTR, byte_size, dl_dtype, llvm_type
@@ -67,7 +74,11 @@ def argument_checks(func: PrimFuncOp) -> list[ArgCheck]:
     for i, (arg, shape) in enumerate(zip(func.args, func.buffer_shapes, strict=True)):
         shape = shape or ()
         code, bits, lanes = dl_dtype(arg.type)
-        strides = tuple((k, s) for k, s in enumerate(compact_strides(shape)) if shape[k] != 1)
+        strides = (
+            tuple((k, s) for k, s in enumerate(compact_strides(shape)) if shape[k] != 1)
+            if DYNAMIC not in shape
+            else ()  # known at call time only: see _PackedEntry._check_dynamic_strides
+        )
         checks.append(ArgCheck(i, arg.type, shape, code | (bits << 8) | (lanes << 16), strides))
     return checks
 
@@ -83,6 +94,9 @@ class _PackedEntry:
         self.num_args = self.em.block.insert_arg(i32, 1)
         self.args.name_hint, self.num_args.name_hint = "args", "num_args"
         self.fail = self.em.new_block([i32])
+        self.axis_vars = func.axis_vars()
+        self.var_values: dict[str, SSAValue] = {}
+        """The value bound to each shape variable so far."""
 
     def check(self, ok: SSAValue, kind: int, index: SSAValue | int) -> None:
         """Continue in a new block if `ok`, else return `(kind << 16) | index`."""
@@ -107,6 +121,7 @@ class _PackedEntry:
             em.icmp("eq", self.num_args, em.int_const(count, i32)), KIND_COUNT, self.num_args
         )
         passed = [self.argument(check) for check in argument_checks(self.func)]
+        passed += [self.var_values[name] for name in self.func.shape_vars]
         call = em.emit(llvm.CallOp(impl_name(self.func), *passed, return_type=i32))
         assert call.returned is not None
         em.ret(call.returned)
@@ -135,10 +150,18 @@ class _PackedEntry:
 
         if shape:
             dims = em.load(em.byte_gep(tensor, _SHAPE), PTR, 8)
+            values = []
             for k, extent in enumerate(shape):
                 dim = em.load(em.gep(dims, em.int_const(k), i64), i64, 8)
-                self.check(em.icmp("eq", dim, em.int_const(extent)), KIND_SHAPE, i)
-            self._check_strides(tensor, check.strides, i)
+                values.append(dim)
+                if extent == DYNAMIC:
+                    self._bind_or_check(self.axis_vars[(i, k)], dim, i)
+                else:
+                    self.check(em.icmp("eq", dim, em.int_const(extent)), KIND_SHAPE, i)
+            if DYNAMIC in shape:
+                self._check_dynamic_strides(tensor, values, i)
+            else:
+                self._check_strides(tensor, check.strides, i)
 
         offset = em.load(em.byte_gep(tensor, _BYTE_OFFSET), i64, 8)
         start = em.gep(data, offset, i8)
@@ -159,6 +182,35 @@ class _PackedEntry:
         for k, stride in checked:
             got = em.load(em.gep(strides, em.int_const(k), i64), i64, 8)
             self.check(em.icmp("eq", got, em.int_const(stride)), KIND_STRIDES, i)
+        em.br(done)
+        em.block = done
+
+
+    def _bind_or_check(self, name: str, dim: SSAValue, i: int) -> None:
+        """Bind shape variable `name` to `dim`, or check `dim` against its value."""
+        bound = self.var_values.get(name)
+        if bound is None:
+            self.var_values[name] = dim
+        else:
+            self.check(self.em.icmp("eq", dim, bound), KIND_SHAPE, i)
+
+    def _check_dynamic_strides(self, tensor: SSAValue, dims: list[SSAValue], i: int) -> None:
+        """strides == NULL, or, for every axis whose extent exceeds 1 at this
+        call, the product of the later extents."""
+        em = self.em
+        strides = em.load(em.byte_gep(tensor, _STRIDES), PTR, 8)
+        compare, done = em.new_block(), em.new_block()
+        em.cond_br(em.is_null(strides), done, compare)
+        em.block = compare
+        expected = em.int_const(1)
+        one = em.int_const(1)
+        for k in range(len(dims) - 1, -1, -1):
+            got = em.load(em.gep(strides, em.int_const(k), i64), i64, 8)
+            unused = em.icmp("eq", dims[k], one)
+            ok = em.value(llvm.OrOp(unused, em.icmp("eq", got, expected)))
+            self.check(ok, KIND_STRIDES, i)
+            if k:
+                expected = em.mul(expected, dims[k], nsw=False)
         em.br(done)
         em.block = done
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     FunctionType,
@@ -22,7 +23,17 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xtvm.arith import make_int_constant, row_major_offset
-from xtvm.dialects.tir import BUFFER_SHAPES_ATTR, AllocateOp, LoadOp, PrimFuncOp, StoreOp
+from xtvm.dialects.tir import (
+    BUFFER_SHAPES_ATTR,
+    AllocateOp,
+    LoadOp,
+    PrimFuncOp,
+    ShapeVarOp,
+    StoreOp,
+)
+
+Extent = int | SSAValue
+"""A buffer extent or stride: static, or an `index` value computed at run time."""
 
 
 def linearize(indices: Sequence[SSAValue], shape: Sequence[int], before: Operation) -> SSAValue:
@@ -71,18 +82,155 @@ def _flatten_buffer(value: SSAValue) -> SSAValue:
     return flat
 
 
+def _multiply(a: Extent, b: Extent, ops: list[Operation]) -> Extent:
+    """`a * b`, folded when both are static; the ops computing it go to `ops`."""
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    if a == 1 or b == 1:
+        return b if a == 1 else a
+    values = []
+    for v in (a, b):
+        if isinstance(v, int):
+            c = make_int_constant(v, IndexType())
+            ops.append(c)
+            v = c.results[0]
+        values.append(v)
+    mul = arith.MuliOp(values[0], values[1])
+    ops.append(mul)
+    return mul.result
+
+
+def _strides(dims: Sequence[Extent], ops: list[Operation]) -> list[Extent]:
+    """The row-major strides of a buffer of extents `dims`."""
+    strides: list[Extent] = [1] * len(dims)
+    for k in range(len(dims) - 2, -1, -1):
+        strides[k] = _multiply(strides[k + 1], dims[k + 1], ops)
+    return strides
+
+
+def _flatten_dynamic(value: SSAValue, strides: Sequence[Extent]) -> SSAValue:
+    """Give `value` (a memref with dynamic axes) the type `memref<?xT>` and
+    rewrite its loads and stores with the row-major `strides`."""
+    ty = value.type
+    assert isinstance(ty, MemRefType)
+    flat = Rewriter.replace_value_with_new_type(
+        value, MemRefType(ty.element_type, [DYNAMIC_INDEX])
+    )
+    for use in list(flat.uses):
+        user = use.operation
+        if not isinstance(user, LoadOp | StoreOp) or user.buffer != flat:
+            continue
+        ops: list[Operation] = []
+        offset: SSAValue | None = None
+        for index, stride in zip(user.indices, strides, strict=True):
+            term = _multiply(index, stride, ops)
+            assert isinstance(term, SSAValue)
+            if offset is None:
+                offset = term
+            else:
+                add = arith.AddiOp(offset, term)
+                ops.append(add)
+                offset = add.result
+        if offset is None:
+            zero = make_int_constant(0, IndexType())
+            ops.append(zero)
+            offset = zero.results[0]
+        Rewriter.insert_op(ops, InsertPoint.before(user))
+        new: Operation = (
+            LoadOp(flat, [offset])
+            if isinstance(user, LoadOp)
+            else StoreOp(user.value, flat, [offset])
+        )
+        new.attributes |= user.attributes
+        Rewriter.replace_op(user, new)
+    return flat
+
+
+def _shape_var_values(func: PrimFuncOp, ops: list[Operation]) -> dict[str, SSAValue]:
+    """The value of each shape variable: its `tir.shape_var` at the top of the
+    body, or a new one appended to `ops`."""
+    found = {
+        op.var_name.data: op.res for op in func.body.block.ops if isinstance(op, ShapeVarOp)
+    }
+    for name in func.shape_vars:
+        if name not in found:
+            read = ShapeVarOp(name)
+            read.res.name_hint = name
+            ops.append(read)
+            found[name] = read.res
+    return found
+
+
+def _flatten_dynamic_args(func: PrimFuncOp) -> None:
+    """Flatten the arguments with dynamic axes: their strides are computed
+    once, after the shape variables are read at the top of the body."""
+    dynamic = [
+        (i, arg)
+        for i, arg in enumerate(func.args)
+        if isinstance(arg.type, MemRefType) and not arg.type.has_static_shape()
+    ]
+    if not dynamic:
+        return
+    block = func.body.block
+    reads = [op for op in block.ops if isinstance(op, ShapeVarOp)]
+    ops: list[Operation] = []
+    values = _shape_var_values(func, ops)
+    names = func.axis_vars()
+    flats = []
+    for i, arg in dynamic:
+        assert isinstance(arg.type, MemRefType)
+        dims = [
+            values[names[(i, k)]] if d == DYNAMIC_INDEX else d
+            for k, d in enumerate(arg.type.get_shape())
+        ]
+        flats.append((arg, _strides(dims, ops)))
+    point = InsertPoint.after(reads[-1]) if reads else InsertPoint.at_start(block)
+    if ops:
+        Rewriter.insert_op(ops, point)
+    for arg, strides in flats:
+        _flatten_dynamic(arg, strides)
+
+
+def _flatten_dynamic_allocate(op: AllocateOp) -> None:
+    """`tir.allocate(%sizes...) : memref<...?...>` → one allocation of the
+    element count, `memref<?xT>`, with its loads and stores flattened."""
+    ty = op.res.type
+    assert isinstance(ty, MemRefType)
+    sizes = iter(op.sizes)
+    dims = [next(sizes) if d == DYNAMIC_INDEX else d for d in ty.get_shape()]
+    ops: list[Operation] = []
+    strides = _strides(dims, ops)
+    count = _multiply(strides[0], dims[0], ops) if dims else 1
+    if isinstance(count, int):
+        c = make_int_constant(count, IndexType())
+        ops.append(c)
+        count = c.results[0]
+    flat = AllocateOp(MemRefType(ty.element_type, [DYNAMIC_INDEX]), op.scope.data, [count])
+    Rewriter.insert_op([*ops, flat], InsertPoint.before(op))
+    flat.res.name_hint = op.res.name_hint
+    op.res.replace_all_uses_with(flat.res)
+    Rewriter.erase_op(op)
+    _flatten_dynamic(flat.res, strides)
+
+
 def flatten_prim_func(func: PrimFuncOp) -> None:
-    """Flatten every N-d buffer argument and allocation of one prim_func."""
+    """Flatten every N-d buffer argument and allocation of one prim_func
+    (and every one with a dynamic axis, which becomes `memref<?xT>`)."""
     if BUFFER_SHAPES_ATTR not in func.attributes:
         func.attributes[BUFFER_SHAPES_ATTR] = ArrayAttr(
             DenseArrayBase.from_list(i64, shape or ()) for shape in func.buffer_shapes
         )
+    _flatten_dynamic_args(func)
     for arg in func.args:
         if isinstance(arg.type, MemRefType) and arg.type.get_num_dims() != 1:
             _flatten_buffer(arg)
     func.function_type = FunctionType.from_lists(func.body.block.arg_types, [])
     for op in list(func.walk()):
-        if isinstance(op, AllocateOp) and op.res.type.get_num_dims() != 1:
+        if not isinstance(op, AllocateOp):
+            continue
+        if op.sizes and op.res.type.get_num_dims() != 1:
+            _flatten_dynamic_allocate(op)
+        elif op.res.type.get_num_dims() != 1:
             _flatten_buffer(op.res)
 
 
@@ -95,7 +243,11 @@ class TirFlattenBufferPass(ModulePass):
     (rank 0 becomes `memref<1xT>`), and each `tir.load`/`tir.store` takes one
     row-major linear index computed with `arith.muli`/`arith.addi` on `index`.
     The arguments' logical shapes are recorded in `tir.buffer_shapes` (scalars
-    get an empty array), because callers still pass N-d tensors.
+    get an empty array), because callers still pass N-d tensors. A buffer
+    with dynamic axes becomes `memref<?xT>` (-1 in `tir.buffer_shapes`); its
+    strides are computed once from the shape variables (`tir.shape_var`,
+    read at the top of the body) or the allocation's extents, and a dynamic
+    `tir.allocate` takes the element count as its one extent.
     Element types, loop structure and all other ops are unchanged; run
     `tir-simplify` afterwards to fold the index arithmetic.
 

@@ -20,14 +20,14 @@ tir.prim_func @f(%A: memref<4xf32>) {
 
 // -----
 
-// expected-error @+1 {{tir.prim_func @f: argument 0 has type memref<?xf32>; expected a statically shaped memref with the default layout, or an int, index or float scalar}}
+// expected-error @+1 {{tir.prim_func @f: axis 0 of argument 0 is dynamic but no shape variable in tir.shape_vars names it}}
 tir.prim_func @f(%A: memref<?xf32>) {
   tir.return
 }
 
 // -----
 
-// expected-error @+1 {{tir.prim_func @f: argument 0 has type memref<4xf32, strided<[2]>>; expected a statically shaped memref}}
+// expected-error @+1 {{tir.prim_func @f: argument 0 has type memref<4xf32, strided<[2]>>; expected a memref with the default layout}}
 tir.prim_func @f(%A: memref<4xf32, strided<[2]>>) {
   tir.return
 }
@@ -80,7 +80,7 @@ tir.prim_func @f() {
 // -----
 
 tir.prim_func @f() {
-  // expected-error @+1 {{tir.allocate needs a statically shaped memref with the default layout, got memref<?xf32>}}
+  // expected-error @+1 {{tir.allocate of memref<?xf32> needs 1 extent operand(s), one per dynamic axis, got 0}}
   %buf = tir.allocate "local" : memref<?xf32>
   tir.return
 }

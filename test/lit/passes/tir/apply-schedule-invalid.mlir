@@ -2,7 +2,7 @@
 // Traces tir-apply-schedule rejects; each expected-error, at the function, is the
 // diagnostic: the instruction's position and text, and what is wrong.
 // An unknown instruction.
-// expected-error @+1 {{tir-apply-schedule: @f: instruction 0 'interchange B.i B.j': unknown instruction 'interchange' (known: split, fuse, reorder, tile, vectorize, parallel, unroll, cache_write, compute_inline, compute_at, transform_layout)}}
+// expected-error @+1 {{tir-apply-schedule: @f: instruction 0 'interchange B.i B.j': unknown instruction 'interchange' (known: split, split_tail, fuse, reorder, tile, vectorize, parallel, unroll, cache_write, compute_inline, compute_at, transform_layout)}}
 tir.prim_func @f(%A: memref<4x8xf32>, %B: memref<4x8xf32>) attributes {schedule = ["interchange B.i B.j"]} {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index

@@ -1,0 +1,56 @@
+"""x86 schedules of kernels with dynamic shapes (extents that are shape
+variables, docs/dynamic-shapes.md), where the static schedules' splits and
+fusions of constant extents do not apply.
+
+* a kernel of injective ops, pools and reductions (the kernels
+  :func:`~xtvm.topi.x86.injective.schedule_default` takes when static): the
+  outermost loop of each output runs in parallel (the dynamic batch is
+  usually there), and a static row is vectorized as in
+  :func:`~xtvm.topi.x86.injective.schedule_injective`; a dynamic row is
+  split into vector-wide chunks and a scalar tail
+  (:meth:`xtvm.schedule.Schedule.split_tail`);
+* any other kernel keeps its default loop nests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xtvm import te
+from xtvm.target import MAX_VECTOR_LANES
+from xtvm.te.operation import ComputeOp
+from xtvm.te.placement import topological_order
+from xtvm.topi.x86.config import lanes, use_threads
+from xtvm.topi.x86.injective import PARALLEL_TAGS, VECTOR_TAGS
+
+
+def schedule_dynamic_injective(sch, tensor: te.Tensor, vectorize: bool) -> None:
+    """Parallelize the outermost loop storing ``tensor`` and vectorize its row."""
+    *outer, row = sch.get_loops(tensor.name)
+    extent = tensor.shape[-1]
+    width = lanes()
+    inner = None
+    if vectorize and isinstance(extent, int):
+        if extent % width == 0 and extent > width:
+            _, inner = sch.split(row, [None, width])
+        elif 1 < extent <= MAX_VECTOR_LANES:
+            inner = row
+    elif vectorize:
+        _, inner, _ = sch.split_tail(row, width)
+    if outer and use_threads():
+        sch.parallel(outer[0])
+    if inner is not None:
+        sch.vectorize(inner)
+
+
+def schedule_dynamic(sch, outputs: Sequence[te.Tensor]) -> bool:
+    """Schedule a dynamic kernel of injective ops, pools and reductions (see
+    the module); False, leaving it as it is, for any other kernel."""
+    ops = [t.op for t in topological_order(outputs) if isinstance(t.op, ComputeOp)]
+    if not ops or any(op.tag not in PARALLEL_TAGS for op in ops):
+        return False
+    reduces = any(op.reduce_axis for op in ops)
+    for out in outputs:
+        if out.shape:
+            schedule_dynamic_injective(sch, out, out.op.tag in VECTOR_TAGS and not reduces)
+    return True
