@@ -1,4 +1,4 @@
-"""xtvm's runtime: NDArrays, PackedFuncs, Modules and the graph executor (TVM's `tvm.runtime`).
+"""xtvm's runtime: NDArrays, PackedFuncs, Modules, the graph executor and the VM (TVM's `tvm.runtime`).
 
 It imports nothing else of xtvm (only NumPy, ctypes and the standard
 library), so loading and running an exported artifact needs no compiler:
@@ -20,6 +20,7 @@ from xtvm.runtime.metadata import (
     unpack_metadata,
 )
 from xtvm.runtime.module import Module, NativeModule, load_module
+from xtvm.runtime import vm  # the VM executor (after module: it builds on it)
 from xtvm.runtime.ndarray import Device, NDArray, cpu, device
 from xtvm.runtime.packed_func import (
     KernelFunc,
@@ -58,4 +59,5 @@ __all__ = [
     "save_param_dict",
     "set_num_threads",
     "unpack_metadata",
+    "vm",
 ]
