@@ -45,6 +45,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from xtvm.rpc.command_line import add_common_arguments, check_binding, host_port
 from xtvm.rpc.protocol import (
     CLIENT_LIMITS,
     ConnectionClosed,
@@ -56,14 +57,12 @@ from xtvm.rpc.protocol import (
     error_header,
     expect,
     field_of,
-    is_loopback,
     macs_equal,
     open_handshake,
     read_token_file,
     recv_message,
     send_message,
 )
-from xtvm.rpc.command_line import add_common_arguments, check_binding, host_port
 from xtvm.rpc.session import Session
 from xtvm.runtime.base import XTVMError
 

@@ -56,7 +56,7 @@ from xtvm.rpc.protocol import (
 from xtvm.runtime.base import XTVMError
 from xtvm.runtime.module import Module, load_module
 from xtvm.runtime.ndarray import Device, NDArray, array, empty
-from xtvm.runtime.packed_func import PackedFunc, get_global_func
+from xtvm.runtime.packed_func import PackedFunc, PyFunc, get_global_func
 from xtvm.runtime.profiling import BenchmarkResult
 
 FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}")
@@ -64,6 +64,19 @@ FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}")
 
 MAX_HANDLES = 100_000
 """How many remote objects one session may hold at once."""
+
+
+def create_vm(lib: Module, dev: Device) -> Module:
+    """A `VirtualMachine` over a library compiled with ``executor="vm"`` (the
+    local ``VirtualMachine(lib, dev)``, as a function a client can call)."""
+    from xtvm.runtime.vm import VirtualMachine
+
+    return VirtualMachine(lib, dev)
+
+
+SESSION_FUNCTIONS: dict[str, Callable[..., Any]] = {"runtime.vm.VirtualMachine": create_vm}
+"""Global functions every session offers besides the runtime's registry
+(``remote.get_function(name)``)."""
 
 
 class SessionEnd(Exception):
@@ -286,7 +299,8 @@ class Session:
         name = field_of(message, "name", str)
         module = message.header.get("module")
         if module is None:
-            return self._result(get_global_func(name))
+            local = SESSION_FUNCTIONS.get(name)
+            return self._result(PyFunc(local, name) if local else get_global_func(name))
         query = bool(message.header.get("query_imports", False))
         return self._result(self._get(module, Module, "get_function").get_function(name, query))
 

@@ -101,3 +101,30 @@ def test_a_session_ends_cleanly(module_server):
     assert session.closed
     with pytest.raises(rpc.RPCError, match="has ended: closed by this client"):
         session.ping()
+
+
+def test_a_vm_library_runs_remotely(remote, tmp_path):
+    from onnx import TensorProto, helper, numpy_helper
+
+    from xtvm.frontend import from_onnx
+    from xtvm.runtime.vm import VirtualMachine
+
+    w = numpy_helper.from_array(np.random.default_rng(3).standard_normal((16, 8)).astype("float32"), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"]), helper.make_node("Relu", ["y"], ["z"])], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 16])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 8])], [w],
+    )
+    mod, params = from_onnx(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]))
+    with xtvm.transform.PassContext(opt_level=3):
+        exe = xtvm.build(mod, target="llvm", params=params, executor="vm")
+    path = tmp_path / "vm_model.so"
+    exe.export_library(str(path))
+    x = np.random.default_rng(4).standard_normal((2, 16)).astype("float32")
+    expected = VirtualMachine(xtvm.runtime.load_module(path), xtvm.cpu(0)).invoke("main", x).numpy()
+    dev = remote.cpu(0)
+    vm = remote.get_function("runtime.vm.VirtualMachine")(remote.load_module(remote.upload(path)), dev)
+    np.testing.assert_array_equal(vm["invoke"]("main", x).numpy(), expected)
+    vm["set_input"]("x", xtvm.nd.array(x, dev))
+    vm["run"]()
+    np.testing.assert_array_equal(vm["get_output"](0).numpy(), expected)
