@@ -97,6 +97,21 @@ static inline uint16_t xtvm_d2h(double x) {{
   return xtvm_f2h(XTVM_BITCAST(float, uint32_t, bits | 1u));
 }}
 
+// x ** n by repeated squaring, as LLVM's powi (GCC's __builtin_powi calls libgcc)
+static inline float xtvm_powif(float x, int32_t n) {{
+  uint32_t m = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;
+  float r = 1.0f;
+  for (; m; m >>= 1, x *= x) if (m & 1u) r *= x;
+  return n < 0 ? 1.0f / r : r;
+}}
+
+static inline double xtvm_powi(double x, int32_t n) {{
+  uint32_t m = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;
+  double r = 1.0;
+  for (; m; m >>= 1, x *= x) if (m & 1u) r *= x;
+  return n < 0 ? 1.0 / r : r;
+}}
+
 static inline int32_t xtvm_vpdpbusd(int32_t acc, int32_t a, int32_t b) {{
   // acc + the dot product of the four u8 of a with the four s8 of b
   uint32_t sum = (uint32_t)acc;  // wraps, as the instruction does

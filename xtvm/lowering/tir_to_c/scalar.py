@@ -252,8 +252,8 @@ def _rsqrt(op: Operation, a: Sequence[str]) -> str:
 def _powi(op: Operation, a: Sequence[str]) -> str:
     ty = _type(op)
     if isinstance(ty, Float64Type):
-        return f"__builtin_powi({a[0]}, {a[1]})"
-    text = f"__builtin_powif({a[0]}, {a[1]})"
+        return f"xtvm_powi({a[0]}, {a[1]})"
+    text = f"xtvm_powif({a[0]}, {a[1]})"
     return round_f16(text) if isinstance(ty, Float16Type) else text
 
 
