@@ -21,10 +21,11 @@ from xdsl.parser import Parser
 
 from xtvm.constants import numpy_from_const
 from xtvm.dialects import relay, tir
-from xtvm.driver.pipeline import mlir_context
+from xtvm.driver.pipeline import mlir_context, run_steps, stage_steps, steps_between
 from xtvm.passes.registry import PASSES
 from xtvm.reference.relay import evaluate_results
 from xtvm.runtime import Module, NDArray
+from xtvm.transform import PassContext
 
 SIZES = (1, 3, 8, 64)
 """The run-time sizes every family is checked at."""
@@ -80,15 +81,26 @@ def evaluate(module: ModuleOp, name: str, inputs: Sequence[np.ndarray]) -> list[
 
 
 class DynamicModel:
-    """A relay module with ``?`` dimensions, lowered and compiled once."""
+    """A relay module with ``?`` dimensions, lowered and compiled once:
+    op by op (``fuse``: after relay-fuse-ops), or through the compiler's
+    pipeline (``pipeline``: every relay pass of ``xtvm-compile`` at opt level
+    3, then the tir stage's passes)."""
 
-    def __init__(self, text: str, fuse: bool = False, schedules: bool = True):
+    def __init__(
+        self, text: str, fuse: bool = False, schedules: bool = True, pipeline: bool = False
+    ):
         module = parse(text)
-        run_pass("relay-infer-type", module)
-        if fuse:
-            run_pass("relay-fuse-ops", module)
-        self.reference = module.clone()
-        run_pass("convert-relay-to-tir", module, schedules=schedules)
+        if pipeline:
+            with PassContext(opt_level=3):
+                run_steps(module, steps_between("relay", "relay-opt"))
+                self.reference = module.clone()
+                run_steps(module, stage_steps("tir"))
+        else:
+            run_pass("relay-infer-type", module)
+            if fuse:
+                run_pass("relay-fuse-ops", module)
+            self.reference = module.clone()
+            run_pass("convert-relay-to-tir", module, schedules=schedules)
         self.lowered = module
         self.kernels = compile_kernels(module)
 

@@ -92,3 +92,37 @@ def test_attention_over_a_dynamic_sequence(fuse: bool) -> None:
     and a reduction over the dynamic axis), then a residual and layer norm."""
     model = DynamicModel(ATTENTION, fuse=fuse)
     check_sizes(model, _attention_inputs, rtol=1e-4, atol=1e-4)
+
+
+MLP = """
+func.func @main(%data: tensor<?x784xf32>, %w1: tensor<256x784xf32>, %b1: tensor<256xf32>, %w2: tensor<10x256xf32>) -> tensor<?x10xf32> {
+  %d = relay.nn.dense %data, %w1 : (tensor<?x784xf32>, tensor<256x784xf32>) -> tensor<?x256xf32>
+  %a = relay.nn.bias_add %d, %b1 {axis = -1 : i64} : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
+  %r = relay.nn.relu %a : tensor<?x256xf32>
+  %o = relay.nn.dense %r, %w2 : (tensor<?x256xf32>, tensor<10x256xf32>) -> tensor<?x10xf32>
+  %s = relay.nn.softmax %o {axis = -1 : i64} : tensor<?x10xf32>
+  func.return %s : tensor<?x10xf32>
+}
+"""
+
+
+def test_mlp_through_the_compile_pipeline() -> None:
+    """The relay passes of xtvm-compile (weight packing for x86's dense,
+    fusion) and the tir stage: the packed dense keeps its register tile of
+    16 outputs with the dynamic row loop outermost."""
+    model = DynamicModel(MLP, pipeline=True)
+    packed = [f for n, f in model.prim_funcs().items() if "dense_pack" in n]
+    assert packed and packed[0].shape_vars
+    kinds = {op.kind.data for op in packed[0].walk() if op.name == "tir.for"}
+    assert "vectorized" in kinds
+    check_sizes(
+        model,
+        lambda n, rng: [
+            uniform(n, 784, rng=rng),
+            (uniform(256, 784, rng=rng) / 16).astype("float32"),
+            uniform(256, rng=rng),
+            (uniform(10, 256, rng=rng) / 8).astype("float32"),
+        ],
+        rtol=1e-4,
+        atol=1e-5,
+    )

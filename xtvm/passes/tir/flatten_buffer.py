@@ -167,7 +167,9 @@ def _flatten_dynamic_args(func: PrimFuncOp) -> None:
     dynamic = [
         (i, arg)
         for i, arg in enumerate(func.args)
-        if isinstance(arg.type, MemRefType) and not arg.type.has_static_shape()
+        if isinstance(arg.type, MemRefType)
+        and not arg.type.has_static_shape()
+        and arg.type.get_num_dims() != 1  # 1-d already (or flattened before)
     ]
     if not dynamic:
         return

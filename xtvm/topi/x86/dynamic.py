@@ -9,6 +9,11 @@ fusions of constant extents do not apply.
   :func:`~xtvm.topi.x86.injective.schedule_injective`; a dynamic row is
   split into vector-wide chunks and a scalar tail
   (:meth:`xtvm.schedule.Schedule.split_tail`);
+* a kernel whose output holds a packed dense (``dense_pack``, a dynamic
+  number of rows): the static schedule's register tile of one weight block
+  (``b`` outputs in a vector accumulator, the reduction inside, the fused
+  epilogue written back from it) with one row per tile, the dynamic row
+  loop outermost and parallel;
 * any other kernel keeps its default loop nests.
 """
 
@@ -22,6 +27,7 @@ from xtvm.te.operation import ComputeOp
 from xtvm.te.placement import topological_order
 from xtvm.topi.x86.config import lanes, use_threads
 from xtvm.topi.x86.injective import PARALLEL_TAGS, VECTOR_TAGS
+from xtvm.topi.x86.tiling import vectorize_tile
 
 
 def schedule_dynamic_injective(sch, tensor: te.Tensor, vectorize: bool) -> None:
@@ -43,10 +49,29 @@ def schedule_dynamic_injective(sch, tensor: te.Tensor, vectorize: bool) -> None:
         sch.vectorize(inner)
 
 
+def schedule_dense_pack_dynamic(sch, dense: te.Tensor, outputs: Sequence[te.Tensor]) -> bool:
+    """The packed dense's register tile over a dynamic number of rows (see
+    the module); False when the kernel is not one output of a 2-d dense."""
+    if len(outputs) != 1 or outputs[0].ndim != 2 or dense.ndim != 2:
+        return False
+    (out,) = outputs
+    i, j = sch.get_loops(out.name)
+    _, _ = sch.split(j, [None, dense.op.attrs["block"]])
+    jo = sch.get_loops(out.name)[1]
+    vectorize_tile(sch, sch.cache_write(out.name, jo))
+    if use_threads():
+        sch.parallel(i)
+    return True
+
+
 def schedule_dynamic(sch, outputs: Sequence[te.Tensor]) -> bool:
-    """Schedule a dynamic kernel of injective ops, pools and reductions (see
-    the module); False, leaving it as it is, for any other kernel."""
-    ops = [t.op for t in topological_order(outputs) if isinstance(t.op, ComputeOp)]
+    """Schedule a dynamic kernel: a packed dense, or injective ops, pools and
+    reductions (see the module); False, leaving it as it is, for any other."""
+    tensors = topological_order(outputs)
+    dense = [t for t in tensors if isinstance(t.op, ComputeOp) and t.op.tag == "dense_pack"]
+    if len(dense) == 1:
+        return schedule_dense_pack_dynamic(sch, dense[0], outputs)
+    ops = [t.op for t in tensors if isinstance(t.op, ComputeOp)]
     if not ops or any(op.tag not in PARALLEL_TAGS for op in ops):
         return False
     reduces = any(op.reduce_axis for op in ops)
