@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=32)
     parser.add_argument("--tasks", type=int, default=None, help="tune the N heaviest tasks (default: all)")
     parser.add_argument("--first-conv", action="store_true", help="tune only the 3-input-channel convolution")
-    parser.add_argument("--tuner", default="xgb")
+    parser.add_argument("--tuner", default="xgb", help="the AutoTVM tuner, or 'ansor' for the auto_scheduler")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--model-latency", action="store_true")
@@ -50,14 +50,20 @@ def main() -> None:
         tasks = [t for t in tasks if "conv2d" in t.name and re.search(r"%p0: tensor<\d+x3x", t.func)][:1]
     elif args.tasks:
         tasks = tasks[: args.tasks]
-    tuned = tune_tasks(tasks, args.records, trials=args.trials, tuner=args.tuner, jobs=args.jobs,
-                       resume=args.resume)
+    if args.tuner == "ansor":
+        from xtvm.auto_scheduler.search import tune_tasks as ansor_tune
+
+        tuned = ansor_tune(tasks, args.records, trials=args.trials * len(tasks), jobs=args.jobs,
+                           resume=args.resume)
+    else:
+        tuned = tune_tasks(tasks, args.records, trials=args.trials, tuner=args.tuner, jobs=args.jobs,
+                           resume=args.resume)
     print(format_table(tuned))
     print(f"tuning time: {time.perf_counter() - start:.0f} s")
 
     # side by side: hand-written vs best, interleaved in one runner
     best = best_records(load_records(args.records))
-    from xtvm.autotvm.dispatch import target_key
+    from xtvm.autotvm.dispatch import config_from_json, target_key
 
     builder, runner = LocalBuilder(jobs=args.jobs), LocalRunner(repeat=5, min_repeat_ms=100)
     print("\ntask  hand-written GFLOP/s  tuned GFLOP/s  speedup")
@@ -67,7 +73,7 @@ def main() -> None:
             if record is None:
                 continue
             space = task.config_space
-            pair = [MeasureInput(task, space.get(0)), MeasureInput(task, space.from_entity(record.config["entity"]))]
+            pair = [MeasureInput(task, space.get(0)), MeasureInput(task, config_from_json(record.config))]
             builds = builder.build(pair)
             times = {0: [], 1: []}
             for _ in range(3):

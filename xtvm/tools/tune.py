@@ -51,6 +51,11 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--trials", type=int, default=64, help="measurements per task (ansor: on average) at most (default: 64)")
     parser.add_argument("--jobs", type=int, default=1, help="build worker processes (default: 1)")
+    parser.add_argument(
+        "--cluster", metavar="tcp://HOST:8786",
+        help="build candidates on this Dask distributed scheduler's workers (pip install "
+        "'xtvm[distributed]'); measurements stay on this machine",
+    )
     parser.add_argument("--threads", type=int, default=1, help="threads a measured kernel runs on (default: 1)")
     parser.add_argument("--resume", action="store_true", help="count the records file's measurements as done")
     parser.add_argument("--target", default="llvm", help="the target string (default: llvm, the host)")
@@ -147,7 +152,12 @@ def run(args: argparse.Namespace) -> None:
     print(f"xtvm-tune: {len(tasks)} tasks, up to {total} trials, {search}", file=sys.stderr)
     progress = Progress(total)
     runner = LocalRunner(repeat=args.repeat, min_repeat_ms=args.min_repeat_ms, timeout=args.timeout, threads=args.threads)
-    builder = LocalBuilder(jobs=args.jobs)
+    if args.cluster:
+        from xtvm.tuning.distributed import DaskBuilder
+
+        builder = DaskBuilder(args.cluster)
+    else:
+        builder = LocalBuilder(jobs=args.jobs)
     try:
         if ansor:
             from xtvm.auto_scheduler.search import tune_tasks as ansor_tune
