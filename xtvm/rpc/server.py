@@ -61,6 +61,7 @@ from xtvm.rpc.protocol import (
     open_handshake,
     read_token_file,
     recv_message,
+    send_greeting,
     send_message,
 )
 from xtvm.rpc.session import Session
@@ -107,7 +108,7 @@ class _Child:
 
     pid: int
     conn: socket.socket  # the parent's copy: to report a crash, and to see a hang-up
-    status: int  # read end of the pipe on which the child reports its handshake
+    status: int  # read end of the pipe on which the child reports its handshake; -1 once read
     workdir: str
     label: str
     deadline: float  # time.monotonic() past which it is killed
@@ -183,8 +184,9 @@ class Server:
             poller.register(self._tracker, select.POLLIN)
             actions[self._tracker.fileno()] = self._from_tracker
         for child in self._children.values():
-            poller.register(child.status, select.POLLIN)
-            actions[child.status] = lambda c=child: self._read_status(c)
+            if child.status >= 0:
+                poller.register(child.status, select.POLLIN)
+                actions[child.status] = lambda c=child: self._read_status(c)
             if child.hung_up_at is None:
                 poller.register(child.conn, select.POLLRDHUP)
                 actions[child.conn.fileno()] = lambda c=child: self._hung_up(c)
@@ -207,10 +209,21 @@ class Server:
             return
         self._count += 1
         label = f"session {self._count} from {address[0]}:{address[1]}"
-        workdir = tempfile.mkdtemp(prefix="xtvm-rpc-session-", dir=self.config.work_dir)
-        status_r, status_w = os.pipe()
         ticket = self._ticket[0] if self._ticket else None
-        pid = os.fork()
+        try:
+            workdir = tempfile.mkdtemp(prefix="xtvm-rpc-session-", dir=self.config.work_dir)
+        except OSError as err:
+            self._refuse(conn, label, f"cannot make the session's directory: {err}")
+            return
+        status_r, status_w = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError as err:
+            for fd in (status_r, status_w):
+                os.close(fd)
+            shutil.rmtree(workdir, ignore_errors=True)
+            self._refuse(conn, label, f"cannot start the session's process: {err}")
+            return
         if pid == 0:  # the session process: never returns
             code = EXIT_INTERNAL
             try:
@@ -230,6 +243,16 @@ class Server:
         deadline = time.monotonic() + self.config.handshake_timeout + KILL_GRACE
         self._children[pid] = _Child(pid, conn, status_r, workdir, label, deadline, ticket)
 
+    def _refuse(self, conn: socket.socket, label: str, reason: str) -> None:
+        """Tell a client the server could not start its session (after the greeting, so
+        it can read the error), and close the connection."""
+        self.log(f"{label}: {reason}")
+        with contextlib.suppress(OSError):
+            conn.settimeout(1.0)
+            send_greeting(conn)
+            send_message(conn, error_header(f"the server {reason}", fatal=True))
+        conn.close()
+
     def _close_inherited(self) -> None:
         """In a session process: close the fds of the parent's other business."""
         for sock in (self._listener, self._tracker):
@@ -237,7 +260,8 @@ class Server:
                 sock.close()
         for child in self._children.values():
             child.conn.close()
-            os.close(child.status)
+            if child.status >= 0:
+                os.close(child.status)
 
     def _session_main(
         self, conn: socket.socket, status_w: int, workdir: str, label: str, ticket: str | None
@@ -299,9 +323,14 @@ class Server:
         return EXIT_OK
 
     def _read_status(self, child: _Child) -> None:
+        """Read the child's one status message (it then closes the pipe, or dies)."""
+        if child.status < 0:
+            return
         data = b""
         with contextlib.suppress(OSError):
             data = os.read(child.status, 4096)
+        os.close(child.status)  # one message at most: its end, or the child's
+        child.status = -1
         if not data:
             return
         try:
@@ -363,7 +392,7 @@ class Server:
     def _forget(self, child: _Child) -> None:
         del self._children[child.pid]
         child.conn.close()
-        with contextlib.suppress(OSError):
+        if child.status >= 0:
             os.close(child.status)
         shutil.rmtree(child.workdir, ignore_errors=True)
         if child.ticket_used:
