@@ -174,7 +174,8 @@ class VirtualMachine(Module):
 
     def invoke(self, func_name: str, *args: Any) -> Any:
         """Run ``func_name`` on ``args`` (NDArrays, NumPy arrays, ints):
-        one result as itself, several as a tuple. Results are fresh arrays."""
+        one result as itself, several as a tuple. Results are the caller's:
+        no later call writes into them."""
         index = self._function(func_name)
         values = self._check_args(index, args, "invoke")
         results = self._top(index, values)
@@ -208,10 +209,11 @@ class VirtualMachine(Module):
         missing = [names[i] for i in range(len(names)) if i not in self._pending]
         if missing:
             raise XTVMError(f"run: input(s) {', '.join(missing)} not set (set_input)")
-        self._outputs = self._top(main, [self._pending[i] for i in range(len(names))])
+        self._outputs = self._top(main, [self._pending[i] for i in range(len(names))], fresh=False)
 
     def get_output(self, index: int | str) -> Any:
-        """Result ``index`` (or of that name) of the last ``run``."""
+        """Result ``index`` (or of that name) of the last ``run``: the VM's
+        own array, rewritten by the next ``run`` (as the graph executor's)."""
         if isinstance(index, str):
             names = self.output_names
             if index not in names:
@@ -298,14 +300,18 @@ class VirtualMachine(Module):
 
     # -- the interpreter -----------------------------------------------------
 
-    def _top(self, index: int, args: list[Any]) -> tuple[Any, ...]:
-        """One invocation from outside: a new generation of kept storage."""
+    def _top(self, index: int, args: list[Any], fresh: bool = True) -> tuple[Any, ...]:
+        """One invocation from outside: a new generation of kept storage.
+        With ``fresh``, a storage holding a result is not reused (the
+        results stay the caller's); ``run()`` keeps it, so its outputs, as
+        the graph executor's, are rewritten by the next run."""
         self._generation += 1
         results = self._call(index, args)
-        for slot in self._kept:  # storage holding a result is not reused
-            storage = slot[0]
-            if storage is not None and any(storage.holds(r) for r in results):
-                slot[0] = None
+        if fresh:
+            for slot in self._kept:
+                storage = slot[0]
+                if storage is not None and any(storage.holds(r) for r in results):
+                    slot[0] = None
         return results
 
     def _call(self, index: int, args: Sequence[Any]) -> tuple[Any, ...]:
