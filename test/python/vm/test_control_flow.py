@@ -177,3 +177,36 @@ def test_bad_runtime_shape_names_the_instruction():
         vm.invoke("main", np.zeros(5, np.float32))
     with pytest.raises(XTVMError, match=r"input 'x' expects \(\?,\) float32, got \(2, 2\) float32"):
         vm.invoke("main", np.zeros((2, 2), np.float32))
+
+
+RECURSION = """
+vm.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = vm.invoke @main(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  vm.ret %y : tensor<4xf32>
+}
+"""
+
+
+def test_unbounded_recursion_is_an_error():
+    vm = compile_vm(RECURSION)
+    with pytest.raises(XTVMError, match=r"instruction #0 \(vm.invoke @main\): .*nest too deeply"):
+        vm.invoke("main", np.zeros(4, np.float32))
+
+
+def test_a_vm_belongs_to_one_thread(loop_vm):
+    import threading
+
+    args = (np.zeros(4, np.float32), np.array([1.0], np.float32))
+    loop_vm.invoke("main", *args)
+    errors = []
+
+    def other() -> None:
+        try:
+            loop_vm.invoke("main", *args)
+        except XTVMError as err:
+            errors.append(str(err))
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert errors and "belongs to another thread" in errors[0]

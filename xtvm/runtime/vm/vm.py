@@ -24,6 +24,7 @@ A kernel that fails, a bad shape at run time or a malformed value raises an
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -122,7 +123,8 @@ class VirtualMachine(Module):
     """Runs ``exe`` (an :class:`Executable`, or a library that embeds one)
     on ``device``. Every method is also a PackedFunc (``vm["invoke"]``).
 
-    One VM runs one invocation at a time; create one per thread."""
+    One VM runs one invocation at a time, on the first thread that uses
+    it (another thread gets an ``XTVMError``); create one per thread."""
 
     _PACKED = ("invoke", "set_input", "run", "get_output", "get_num_outputs", "get_input_info")
 
@@ -147,6 +149,7 @@ class VirtualMachine(Module):
         self._inputs: dict[tuple[int, int, tuple[int, ...]], NDArray] = {}
         self._pending: dict[int, NDArray] = {}
         self._outputs: tuple[Any, ...] = ()
+        self._owner: int | None = None
         for module in [lib, *lib.imported_modules]:
             threads.apply(module)
 
@@ -305,6 +308,14 @@ class VirtualMachine(Module):
         With ``fresh``, a storage holding a result is not reused (the
         results stay the caller's); ``run()`` keeps it, so its outputs, as
         the graph executor's, are rewritten by the next run."""
+        me = threading.get_ident()
+        if self._owner is None:
+            self._owner = me
+        elif self._owner != me:
+            raise XTVMError(
+                "this VirtualMachine belongs to another thread (it holds one set of buffers): "
+                "create one per thread with VirtualMachine(exe, dev)"
+            )
         self._generation += 1
         results = self._call(index, args)
         if fresh:
@@ -325,6 +336,8 @@ class VirtualMachine(Module):
                 pc = code[pc](regs)
         except XTVMError as err:
             raise self._error(program, pc, str(err)) from None
+        except RecursionError:
+            raise self._error(program, pc, "vm.invoke calls nest too deeply (unbounded recursion?)") from None
         except (ArithmeticError, IndexError, TypeError, ValueError, AttributeError, MemoryError) as err:
             raise self._error(program, pc, f"{type(err).__name__}: {err}") from None
         return regs[program.nregs]
