@@ -126,3 +126,35 @@ def test_mlp_through_the_compile_pipeline() -> None:
         rtol=1e-4,
         atol=1e-5,
     )
+
+
+CNN = """
+func.func @main(%x: tensor<?x3x16x16xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<?x16x1x1xf32> {
+  %c = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<?x3x16x16xf32>, tensor<16x3x3x3xf32>) -> tensor<?x16x16x16xf32>
+  %a = relay.nn.bias_add %c, %b {axis = 1 : i64} : (tensor<?x16x16x16xf32>, tensor<16xf32>) -> tensor<?x16x16x16xf32>
+  %r = relay.nn.relu %a : tensor<?x16x16x16xf32>
+  %p = relay.nn.max_pool2d %r {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x16x16x16xf32>) -> tensor<?x16x8x8xf32>
+  %g = relay.nn.global_avg_pool2d %p : (tensor<?x16x8x8xf32>) -> tensor<?x16x1x1xf32>
+  func.return %g : tensor<?x16x1x1xf32>
+}
+"""
+
+
+def test_cnn_through_the_compile_pipeline() -> None:
+    """conv2d, bias, relu and pools with a dynamic batch through
+    xtvm-compile's relay passes (NCHWc layout for x86) and the tir stage; the
+    packed conv keeps its register-tiled schedule inside the batch loop."""
+    model = DynamicModel(CNN, pipeline=True)
+    (conv,) = [f for n, f in model.prim_funcs().items() if "conv2d_packed" in n]
+    kinds = [op.kind.data for op in conv.walk() if op.name == "tir.for"]
+    assert "vectorized" in kinds and conv.shape_vars
+    check_sizes(
+        model,
+        lambda n, rng: [
+            uniform(n, 3, 16, 16, rng=rng),
+            (uniform(16, 3, 3, 3, rng=rng) / 4).astype("float32"),
+            uniform(16, rng=rng),
+        ],
+        rtol=1e-4,
+        atol=1e-5,
+    )

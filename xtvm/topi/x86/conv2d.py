@@ -41,7 +41,9 @@ from dataclasses import replace
 from xtvm import te
 from xtvm.autotvm.dispatch import current_config
 from xtvm.te.expr import PrimExpr
+from xtvm.te.symbolic import is_static
 from xtvm.topi.x86.config import row_block, use_threads
+from xtvm.topi.x86.dynamic import schedule_dynamic_injective
 from xtvm.topi.x86.injective import schedule_injective
 from xtvm.topi.x86.tiling import reduction_flops, tile_candidates, vectorize_tile
 
@@ -77,7 +79,17 @@ def schedule_padding(sch, conv: te.Tensor) -> None:
     """Run the materialized zero padding that ``conv`` reads (if any) in parallel."""
     padded = conv.op.input_tensors[0]
     if padded.op.attrs.get("materialize"):
-        schedule_injective(sch, padded, vectorize=False)
+        if is_static(padded.shape):
+            schedule_injective(sch, padded, vectorize=False)
+        else:
+            schedule_dynamic_injective(sch, padded, vectorize=False)
+
+
+def fuse_tile(sch, out: te.Tensor, n, fo, yo):
+    """The loop of register tiles run in parallel: batch, channel blocks and
+    row blocks fused; with a dynamic batch (docs/dynamic-shapes.md) the batch
+    loop stays outside, serial, and the other two are fused."""
+    return sch.fuse(n, fo, yo) if isinstance(out.shape[0], int) else sch.fuse(fo, yo)
 
 
 def conv2d_packed(
@@ -168,12 +180,12 @@ def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -
     yo, *yi = sch.split(y, [None, rows]) if rows > 1 else [y]
     if vectors == "pixel":
         sch.reorder(n, fo, yo, xo, *fc, *yi, fi, xi)
-        tile = sch.fuse(n, fo, yo)
+        tile = fuse_tile(sch, out, n, fo, yo)
         nests = sch.cache_write(out.name, xo)
         vectorize_tile(sch, nests)
     else:
         sch.reorder(n, fo, yo, xo, *fc, *yi, xi, fi)
-        tile = sch.fuse(n, fo, yo)
+        tile = fuse_tile(sch, out, n, fo, yo)
         nests = sch.cache_write(out.name, xo)
         *outer, pixels, channels = nests.writeback
         sch.reorder(channels, pixels)  # store whole rows of the tile

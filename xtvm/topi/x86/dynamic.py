@@ -14,6 +14,10 @@ fusions of constant extents do not apply.
   (``b`` outputs in a vector accumulator, the reduction inside, the fused
   epilogue written back from it) with one row per tile, the dynamic row
   loop outermost and parallel;
+* a packed conv2d (``conv2d_packed``, NCHWc) with a dynamic batch: the
+  static schedule itself (``schedule_conv2d_packed``: its register tiles
+  and default knobs), whose parallel tile loop fuses the channel and row
+  blocks inside the serial batch loop;
 * any other kernel keeps its default loop nests.
 """
 
@@ -71,6 +75,10 @@ def schedule_dynamic(sch, outputs: Sequence[te.Tensor]) -> bool:
     dense = [t for t in tensors if isinstance(t.op, ComputeOp) and t.op.tag == "dense_pack"]
     if len(dense) == 1:
         return schedule_dense_pack_dynamic(sch, dense[0], outputs)
+    conv = [t for t in tensors if isinstance(t.op, ComputeOp) and t.op.tag == "conv2d_packed"]
+    if len(conv) == 1 and len(outputs) == 1 and all(isinstance(d, int) for d in conv[0].shape[1:]):
+        conv[0].op.attrs["schedule"](sch, conv[0], list(outputs))
+        return True
     ops = [t.op for t in tensors if isinstance(t.op, ComputeOp)]
     if not ops or any(op.tag not in PARALLEL_TAGS for op in ops):
         return False
