@@ -12,6 +12,11 @@ GEMM micro-benchmark: ``1024 × 1024 × 1024`` float32 through xtvm's
 a shared machine are noisy; the ratios, taken in the same run, are the
 measure.
 
+``--targets llvm,c`` adds a row per model and thread count for each target
+(``c``: kernels as C source compiled by cc, docs/c-target.md), its ratio to
+onnxruntime taken against the same onnxruntime run; ``--models mlp`` is the
+example MLP.
+
 ``--int8`` runs the quantized models instead (:mod:`xtvm.bench.int8`);
 ``--vm`` times the VM against the graph executor (:mod:`xtvm.bench.vm`,
 ResNet-50 by default).
@@ -30,9 +35,10 @@ from pathlib import Path
 MODELS = ("resnet50", "squeezenet", "vgg19", "bvlc_alexnet")
 
 
-def measure_xtvm(name: str, threads: list[int], repeat: int) -> dict:
-    """Compile ``name`` and time it per thread count; its largest relative
-    difference from onnxruntime (one single-threaded reference run)."""
+def measure_xtvm(name: str, threads: list[int], repeat: int, target: str = "llvm") -> dict:
+    """Compile ``name`` for ``target`` and time it per thread count; its
+    largest relative difference from onnxruntime (one single-threaded
+    reference run)."""
     from xtvm.bench.timing import (
         compile_and_time,
         light_model,
@@ -42,7 +48,9 @@ def measure_xtvm(name: str, threads: list[int], repeat: int) -> dict:
     )
 
     model, input_name, x = light_model(name)
-    compile_s, times, gmod = compile_and_time(model, input_name, x, threads, repeat)
+    compile_s, times, gmod = compile_and_time(
+        model, input_name, x, threads, repeat, target=target
+    )
     (ref,) = ort_session(model, 1).run(None, {input_name: x})
     err = max_relative_error(gmod.get_output(0).numpy(), ref)
     return {"compile_s": compile_s, "flops": model_flops(model), "seconds": times,
@@ -112,6 +120,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--no-gemm", action="store_true")
     parser.add_argument(
+        "--targets", default="llvm", help="xtvm targets, one row each: e.g. llvm,c"
+    )
+    parser.add_argument(
         "--int8", action="store_true", help="the quantized models instead (xtvm.bench.int8)"
     )
     parser.add_argument("--formats", default="qdq,qop,dynamic", help="with --int8")
@@ -123,6 +134,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--model", help=argparse.SUPPRESS)  # child: one model, JSON out
     parser.add_argument("--engine", help=argparse.SUPPRESS)  # child: xtvm or ort
+    parser.add_argument("--target", default="llvm", help=argparse.SUPPRESS)  # child: xtvm's
     parser.add_argument("--gemm", type=int, help=argparse.SUPPRESS)  # child: one GEMM run
     args = parser.parse_args(argv)
     threads = [int(t) for t in args.threads.split(",")]
@@ -142,8 +154,10 @@ def main(argv: list[str] | None = None) -> None:
             int8.main(models, args.formats, threads, args.repeat, model_dir)
         return
     if args.model:
-        measure = measure_xtvm if args.engine == "xtvm" else measure_ort
-        print(json.dumps(measure(args.model, threads, args.repeat)))
+        if args.engine == "xtvm":
+            print(json.dumps(measure_xtvm(args.model, threads, args.repeat, args.target)))
+        else:
+            print(json.dumps(measure_ort(args.model, threads, args.repeat)))
         return
     if args.gemm:
         print(json.dumps(measure_gemm(args.gemm, args.repeat)))
@@ -157,16 +171,18 @@ def main(argv: list[str] | None = None) -> None:
     print("|" + "---|" * len(header))
     for name in args.models.split(","):
         common = ["--model", name, "--threads", args.threads, "--repeat", str(args.repeat)]
-        x = _child([*common, "--engine", "xtvm"])
         o = _child([*common, "--engine", "ort"])
-        if "error" in x or "error" in o:
-            print(f"| {name} | failed: {x.get('error') or o.get('error')} |", flush=True)
-            continue
-        for n in threads:
-            x_s, o_s = x["seconds"][str(n)], o["seconds"][str(n)]
-            print(f"| {name} | {n} | {x_s * 1e3:.1f} | {o_s * 1e3:.1f} | {x_s / o_s:.2f} | "
-                  f"{x['flops'] / x_s / 1e9:.0f} | {x['flops'] / o_s / 1e9:.0f} | "
-                  f"{x['rel_err']:.1e} | {x['compile_s']:.1f} |", flush=True)
+        for target in args.targets.split(","):
+            label = name if target == "llvm" else f"{name} [{target}]"
+            x = _child([*common, "--engine", "xtvm", "--target", target])
+            if "error" in x or "error" in o:
+                print(f"| {label} | failed: {x.get('error') or o.get('error')} |", flush=True)
+                continue
+            for n in threads:
+                x_s, o_s = x["seconds"][str(n)], o["seconds"][str(n)]
+                print(f"| {label} | {n} | {x_s * 1e3:.1f} | {o_s * 1e3:.1f} | {x_s / o_s:.2f} | "
+                      f"{x['flops'] / x_s / 1e9:.0f} | {x['flops'] / o_s / 1e9:.0f} | "
+                      f"{x['rel_err']:.1e} | {x['compile_s']:.1f} |", flush=True)
     if args.no_gemm:
         return
     print()

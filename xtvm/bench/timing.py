@@ -8,20 +8,32 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
 
+MLP_PATH = Path(__file__).resolve().parents[2] / "examples" / "mlp.onnx"
+"""``mlp``: the repository's example MLP (its weights as trained, batch 1)."""
+
+
 def light_model(name: str):
-    """The onnx package's light model ``name`` with seeded random weights, the
-    name of its data input, and a seeded random input for it."""
+    """The onnx package's light model ``name`` with seeded random weights (or
+    ``mlp``, the example MLP at batch 1), the name of its data input, and a
+    seeded random input for it."""
     import onnx
 
     from xtvm.frontend.onnx.testing import light_model_path, randomize_weights
 
-    model = randomize_weights(onnx.load(light_model_path(name)), seed=0)
+    if name == "mlp":
+        model = onnx.load(MLP_PATH)
+    else:
+        model = randomize_weights(onnx.load(light_model_path(name)), seed=0)
     weights = {i.name for i in model.graph.initializer}
     (data,) = [i for i in model.graph.input if i.name not in weights]
+    for dim in data.type.tensor_type.shape.dim:
+        if not dim.dim_value:  # a symbolic batch size
+            dim.dim_value = 1
     shape = [d.dim_value for d in data.type.tensor_type.shape.dim]
     x = np.random.default_rng(1).standard_normal(shape).astype("float32")
     return model, data.name, x
@@ -53,10 +65,10 @@ def median_seconds(run: Callable[[], object], repeat: int) -> float:
 
 
 def compile_and_time(
-    model, input_name: str, x: np.ndarray, threads, repeat: int, timer=None
+    model, input_name: str, x: np.ndarray, threads, repeat: int, timer=None, target: str = "llvm"
 ) -> tuple[float, dict[int, object], object]:
-    """Compile ``model`` (ONNX → a JIT module) and time its graph executor
-    at each thread count with ``timer(run, repeat)`` (default
+    """Compile ``model`` (ONNX → a JIT module, for ``target``) and time its
+    graph executor at each thread count with ``timer(run, repeat)`` (default
     :func:`median_seconds`): ``(compile seconds, {threads: time}, executor)``."""
     import xtvm
     from xtvm.frontend import from_onnx
@@ -64,7 +76,7 @@ def compile_and_time(
     timer = timer or median_seconds
     start = time.perf_counter()
     mod, params = from_onnx(model)
-    lib = xtvm.build(mod, params=params)
+    lib = xtvm.build(mod, target=target, params=params)
     compile_s = time.perf_counter() - start
     gmod = lib["default"](xtvm.cpu(0))
     gmod.set_input(input_name, x)
