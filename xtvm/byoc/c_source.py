@@ -136,20 +136,44 @@ def strides(shape: tuple[int, ...]) -> list[int]:
     return out[::-1]
 
 
-def broadcast_index(out_shape: tuple[int, ...], in_shape: tuple[int, ...], flat: str) -> str:
-    """A C expression: the element of an input of shape ``in_shape``
-    (NumPy-broadcast to ``out_shape``) read at output element ``flat``."""
-    if in_shape == out_shape:
-        return flat
-    if math.prod(in_shape) == 1:
-        return "0"
+def broadcast_loops(
+    out_shape: tuple[int, ...],
+    in_shapes: list[tuple[int, ...]],
+    body: Callable[[str, list[str]], str],
+) -> str:
+    """C loops over ``out_shape`` whose statement is ``body(out_index,
+    in_indices)``: the flat element index of the output and of each input
+    (NumPy-broadcast to ``out_shape``: a broadcast axis has stride 0). Axes
+    along which every input is either contiguous with the output or
+    broadcast alike are merged, so an elementwise op is one loop and a
+    per-channel bias two or three; the innermost loop is unit-stride for
+    the compiler to vectorise."""
     rank = len(out_shape)
-    padded = (1,) * (rank - len(in_shape)) + tuple(in_shape)
-    out_strides, in_strides = strides(out_shape), strides(padded)
-    terms = []
-    for axis in range(rank):
-        if padded[axis] == 1:
-            continue
-        term = f"({flat} / {out_strides[axis]}L % {out_shape[axis]}L)"
-        terms.append(f"{term} * {in_strides[axis]}L" if in_strides[axis] != 1 else term)
-    return " + ".join(terms) or "0"
+    padded = [(1,) * (rank - len(shape)) + tuple(shape) for shape in in_shapes]
+    # merge axis k into k+1 when each operand is full on both or broadcast on both
+    dims: list[tuple[int, list[bool]]] = []
+    for k in range(rank):
+        full = [p[k] != 1 or out_shape[k] == 1 for p in padded]
+        if dims and all(a == b for a, b in zip(dims[-1][1], full)):
+            dims[-1] = (dims[-1][0] * out_shape[k], full)
+        else:
+            dims.append((out_shape[k], full))
+    extents = [extent for extent, _ in dims]
+    out_strides = strides(tuple(extents))
+    in_strides = []
+    for j in range(len(in_shapes)):
+        step, row = 1, []
+        for extent, full in reversed(dims):
+            row.append(step if full[j] else 0)
+            step *= extent if full[j] else 1
+        in_strides.append(row[::-1])
+
+    def index(row: list[int]) -> str:
+        return " + ".join(
+            f"i{k}" if st == 1 else f"i{k} * {st}L" for k, st in enumerate(row) if st
+        ) or "0"
+
+    loops = "".join(
+        f"for (long i{k} = 0; i{k} < {extent}L; ++i{k}) " for k, extent in enumerate(extents)
+    )
+    return f"  {loops}{{ {body(index(out_strides), [index(r) for r in in_strides])} }}"

@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from xdsl.dialects import func
 from xdsl.ir import Operation
 
-from xtvm.byoc.c_source import Buffers, broadcast_index, c_function, is_f32_static, numel, shape_of
+from xtvm.byoc.c_source import (
+    Buffers,
+    broadcast_loops,
+    c_function,
+    is_f32_static,
+    numel,
+    shape_of,
+)
 from xtvm.byoc.registry import ExternalCodegen, ExternalSource
 
 _UNARY = {
@@ -45,16 +52,15 @@ def _unary(op: Operation, buf: Buffers) -> str:
     )
 
 
-def _binary(op: Operation, buf: Buffers, expr: str | None = None) -> str:
+def _binary(op: Operation, buf: Buffers) -> str:
     lhs, rhs, y = op.operands[0], op.operands[1], op.results[0]
-    out = shape_of(y)
-    ia = broadcast_index(out, shape_of(lhs), "i")
-    ib = broadcast_index(out, shape_of(rhs), "i")
-    expr = expr or _BINARY[op.name]
-    return (
-        f"  for (long i = 0; i < {numel(y)}L; ++i) {{ float a = {buf[lhs]}[{ia}]; "
-        f"float b = {buf[rhs]}[{ib}]; {buf[y]}[i] = {expr}; }}"
-    )
+    expr = _BINARY[op.name]
+
+    def body(out: str, ins: list[str]) -> str:
+        a, b = f"{buf[lhs]}[{ins[0]}]", f"{buf[rhs]}[{ins[1]}]"
+        return f"float a = {a}; float b = {b}; {buf[y]}[{out}] = {expr};"
+
+    return broadcast_loops(shape_of(y), [shape_of(lhs), shape_of(rhs)], body)
 
 
 def _bias_add(op: Operation, buf: Buffers) -> str:
@@ -62,11 +68,11 @@ def _bias_add(op: Operation, buf: Buffers) -> str:
     shape = shape_of(y)
     axis = op.attrs["axis"] % len(shape)
     bshape = tuple(shape[axis] if a == axis else 1 for a in range(len(shape)))
-    ib = broadcast_index(shape, bshape, "i")
-    return (
-        f"  for (long i = 0; i < {numel(y)}L; ++i) {buf[y]}[i] = {buf[data]}[i] + "
-        f"{buf[bias]}[{ib}];"
-    )
+
+    def body(out: str, ins: list[str]) -> str:
+        return f"{buf[y]}[{out}] = {buf[data]}[{ins[0]}] + {buf[bias]}[{ins[1]}];"
+
+    return broadcast_loops(shape, [shape, bshape], body)
 
 
 def _matrix_product(x: str, w: str, y: str, m: int, k: int, n: int, w_nk: bool) -> str:

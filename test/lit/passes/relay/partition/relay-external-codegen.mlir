@@ -11,7 +11,7 @@
 // CHECK-SAME: arg_names = ["p0", "p1", "out0"]
 // CHECK-SAME: tir.external = "ccompiler"
 // CHECK-SAME: int32_t tvmgen_default_ccompiler_main_0_impl(float* restrict p0, float* restrict p1, float* restrict out0)
-// CHECK-SAME: float a = p0[i]; float b = p1[(i / 1L % 3L)]; t0[i] = a + b;
+// CHECK-SAME: for (long i0 = 0; i0 < 2L; ++i0) for (long i1 = 0; i1 < 3L; ++i1) { float a = p0[i0 * 3L + i1]; float b = p1[i1]; t0[i0 * 3L + i1] = a + b; }
 // CHECK-SAME: out0[i] = v > 0.0f ? v : 0.0f;
 // CHECK-SAME: tir.external_link = ["-lm"]
 // CHECK-SAME: tir.external_ops = ["relay.add", "relay.nn.relu"]
