@@ -155,3 +155,20 @@ def test_exported_library_runs_in_a_fresh_process(mlp_exe, tmp_path):
     np.testing.assert_array_equal(out["a0"], expected[0].numpy())
     np.testing.assert_array_equal(out["a1"], expected[1].numpy())
     np.testing.assert_array_equal(out["b0"], expected[0].numpy())
+
+
+def test_inconsistent_bytecode_is_refused(mlp_exe):
+    """An executable whose header is intact (digest and all) but whose code
+    contradicts itself is refused when loaded, before anything runs."""
+    from xtvm.runtime.vm.executable import Function
+
+    exe, _ = mlp_exe
+    main = exe.functions[0]
+    bad_ret = [*main.code[:-1], ["ret", []]]
+    with pytest.raises(XTVMError, match=r"instruction #\d+ \('ret'\): returns 0 value\(s\), @main returns 2"):
+        Executable([Function("main", main.params, main.results, main.num_registers, bad_ret, [])], exe.constants, exe.kernels, exe.lib)
+    bad_reg = [["move", 0, main.num_registers], *main.code]
+    with pytest.raises(XTVMError, match=r"instruction #0 \('move'\): bad reg operand"):
+        Executable([Function("main", main.params, main.results, main.num_registers, bad_reg, [])], exe.constants, exe.kernels, exe.lib)
+    with pytest.raises(XTVMError, match="unknown opcode"):
+        Executable([Function("main", main.params, main.results, main.num_registers, [["jump", 0]], [])], [], [], exe.lib)

@@ -289,10 +289,29 @@ def _validate(exe: Executable) -> None:
             for kind, value in zip(kinds, ins[1:]):
                 if not _operand_ok(kind, value, n, len(f.code), nfuncs, nconsts, nkernels):
                     raise XTVMError(f"{where} ('{ins[0]}'): bad {kind} operand {value!r}")
+        for pc, ins in enumerate(f.code):
+            _check_arity(exe, f, pc, ins)
         if not f.code or f.code[-1][0] not in ("ret", "goto", "if"):
             raise XTVMError(f"VM executable: @{f.name} does not end in ret, goto or if")
         if f.source and len(f.source) != len(f.code):
             raise XTVMError(f"VM executable: @{f.name} has {len(f.source)} source lines for {len(f.code)} instructions")
+
+
+def _check_arity(exe: Executable, f: Function, pc: int, ins: list[Any]) -> None:
+    """Register counts that must agree with a signature: a call's arguments
+    and results with its callee's, a ``ret``'s values with the function's."""
+    where = f"VM executable: @{f.name} instruction #{pc} ('{ins[0]}')"
+    if ins[0] == "invoke":
+        callee = exe.functions[ins[1]]
+        if len(ins[2]) != len(callee.params) or len(ins[3]) != len(callee.results):
+            raise XTVMError(
+                f"{where}: calls @{callee.name} with {len(ins[2])} argument(s) for {len(ins[3])} "
+                f"result(s); it takes {len(callee.params)} and returns {len(callee.results)}"
+            )
+    elif ins[0] == "ret" and len(ins[1]) != len(f.results):
+        raise XTVMError(f"{where}: returns {len(ins[1])} value(s), @{f.name} returns {len(f.results)}")
+    elif ins[0] == "invoke_packed" and not 1 <= ins[3] <= len(ins[2]):
+        raise XTVMError(f"{where}: {ins[3]} output(s) among {len(ins[2])} argument(s)")
 
 
 def _is_int(v: Any) -> bool:
