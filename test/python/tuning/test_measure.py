@@ -41,7 +41,7 @@ def conv_task():
 def test_a_crashing_candidate_is_an_error_record(tmp_path):
     crash = _library(tmp_path, "crash", lambda a: te.compute((4,), lambda i: a[i * 400000000], name="B"))
     fine = _library(tmp_path, "fine", lambda a: te.compute((4,), lambda i: a[i] * 2.0, name="B"))
-    runner = LocalRunner(timeout=20)
+    runner = LocalRunner(timeout=20, clock="wall")  # time_evaluator's path
     try:
         results = runner.run([None, None], [crash, fine])
     finally:
@@ -82,3 +82,8 @@ def test_candidates_build_in_parallel_and_match_the_reference(conv_task):
     assert [r.error_no for r in good] == [0] * len(good), [r.costs for r in good]
     assert all(r.mean > 0 for r in good)
     assert refused.error_no == MeasureErrorNo.INSTANTIATION_ERROR
+
+
+def test_the_cpu_clock_needs_one_thread():
+    with pytest.raises(ValueError, match="'cpu' at 1 thread"):
+        LocalRunner(threads=2, clock="cpu")
