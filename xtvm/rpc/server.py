@@ -118,6 +118,18 @@ class _Child:
     killed_because: str | None = None
 
 
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel kill this (session) process when the server's process dies,
+    however it dies (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), so no session outlives it."""
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the call
+        os._exit(EXIT_INTERNAL)
+
+
 def describe_signal(number: int) -> str:
     try:
         name = signal.Signals(number).name
@@ -216,6 +228,7 @@ class Server:
             self._refuse(conn, label, f"cannot make the session's directory: {err}")
             return
         status_r, status_w = os.pipe()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError as err:
@@ -227,6 +240,7 @@ class Server:
         if pid == 0:  # the session process: never returns
             code = EXIT_INTERNAL
             try:
+                _die_with_parent(parent)
                 os.close(status_r)
                 self._close_inherited()
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)

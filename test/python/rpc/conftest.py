@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from rpc_helpers import ROOT, Proc, child_pids, kernel_library, start
+from rpc_helpers import ROOT, Proc, child_pids, kernel_library, start, start_time
 
 
 @pytest.fixture
@@ -27,10 +27,10 @@ def launch(tmp_path: Path) -> Iterator[Callable[..., Proc]]:
     yield launch
     leftovers = []
     for proc in reversed(started):
-        children = child_pids(proc.pid) if proc.alive() else []
+        children = [(c, start_time(c)) for c in child_pids(proc.pid)] if proc.alive() else []
         proc.stop()
-        leftovers += [c for c in children if Path(f"/proc/{c}").exists() and c in child_pids(proc.pid)]
-    assert not leftovers, f"session processes left running: {leftovers}"
+        leftovers += [c for c, since in children if since is not None and start_time(c) == since]
+    assert not leftovers, f"session processes outlived their server: {leftovers}"
 
 
 @pytest.fixture(scope="module")

@@ -66,7 +66,8 @@ def wait_for(condition: Callable[[], bool], timeout: float = 15.0, what: str = "
 
 
 def child_pids(pid: int) -> list[int]:
-    """The live (not zombie) child processes of ``pid``, from /proc."""
+    """The child processes of ``pid``, from /proc, zombies included (a child not yet
+    reaped still holds its parent's descriptors for it)."""
     children = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -75,10 +76,18 @@ def child_pids(pid: int) -> list[int]:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == pid and fields[0] != "Z":
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
             children.append(int(entry))
     return children
+
+
+def start_time(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks since boot), None if it is gone: with the pid,
+    it names a process even after it is re-parented."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def open_fds(pid: int) -> int:

@@ -5,6 +5,7 @@ session; sessions leave no process or directory behind."""
 
 from __future__ import annotations
 
+import signal
 import socket
 import struct
 import threading
@@ -12,7 +13,7 @@ import time
 
 import numpy as np
 import pytest
-from rpc_helpers import HOST, child_pids, wait_for
+from rpc_helpers import HOST, child_pids, start_time, wait_for
 
 import xtvm
 from xtvm import rpc
@@ -188,3 +189,17 @@ def test_binding_beyond_loopback_needs_a_token(capsys):
     assert "WARNING: listening on 0.0.0.0" in capsys.readouterr().err
     check_binding("xtvm.rpc.server", "127.0.0.1", None)  # loopback: fine without
     assert xtvm.rpc.protocol.is_loopback("::1") and not xtvm.rpc.protocol.is_loopback("10.0.0.1")
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_no_session_outlives_its_server(launch, how):
+    server = launch("server")
+    session = rpc.connect(HOST, server.port)
+    session.ping()
+    (child,) = child_pids(server.pid)
+    since = start_time(child)
+    server.process.send_signal(how)
+    server.process.wait(timeout=15)
+    wait_for(lambda: start_time(child) != since, what="the session process to end")
+    with pytest.raises(rpc.RPCError):
+        session.ping()

@@ -63,8 +63,10 @@ def test_a_kernel_is_a_remote_packed_func(remote, kernels):
     assert "double" in lib.function_names()
 
 
-def test_remote_time_evaluator_agrees_with_local(remote, mlp_library):
+def test_remote_time_evaluator_agrees_with_local(remote, mlp_library, monkeypatch):
     from xtvm import runtime
+
+    monkeypatch.setenv("XTVM_NUM_THREADS", "1")  # as the test servers: like with like
 
     dev = remote.cpu(0)
     gmod = remote.load_module(remote.upload(mlp_library))["default"](dev)

@@ -91,7 +91,8 @@ def test_tracker_errors(launch):
     assert "x86-test" in link.text_summary()
 
 
-def test_measuring_through_the_tracker_matches_local(launch, mlp_library, kernels):
+def test_measuring_through_the_tracker_matches_local(launch, mlp_library, kernels, monkeypatch):
+    monkeypatch.setenv("XTVM_NUM_THREADS", "1")  # as the test servers: like with like
     tracker, _, _ = tracked_servers(launch, 1)
     options = dict(number=3, repeat=3, min_repeat_ms=5)
     remote = measure(mlp_library, tracker=(HOST, tracker.port), key="x86-test", **options)
@@ -128,3 +129,18 @@ def test_the_rpc_runner_makes_the_local_runners_records(launch, kernels):
     assert "SIGSEGV" in remote[1].costs[0]
     for r in (remote[0], remote[2], local[0], local[2]):
         assert len(r.costs) == 3 and all(0 < c < 1 for c in r.costs)
+
+
+def test_a_tracker_with_a_token(launch, tmp_path):
+    token = tmp_path / "token"
+    token.write_text("tracker-and-server-token")
+    tracker = launch("tracker", "--token-file", str(token))
+    launch("server", "--key", "x86-test", "--tracker", f"{HOST}:{tracker.port}", "--token-file", str(token))
+    with pytest.raises(rpc.RPCError, match="cannot talk to the tracker .* requires a token"):
+        rpc.connect_tracker(HOST, tracker.port)
+    with pytest.raises(rpc.RPCError, match="authentication failed"):
+        rpc.connect_tracker(HOST, tracker.port, token="wrong")
+    link = rpc.connect_tracker(HOST, tracker.port, token="tracker-and-server-token")
+    wait_for(lambda: link.summary()["queues"].get("x86-test", {}).get("free") == 1, what="the registration")
+    with link.request("x86-test") as session:  # the session uses the same token
+        session.ping()
