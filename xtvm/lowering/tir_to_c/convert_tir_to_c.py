@@ -147,12 +147,22 @@ def emit_c(module: ModuleOp) -> str:
     pieces: list[str] = []
     openmp = False
     for op in module.ops:
-        if isinstance(op, PrimFuncOp):
+        if isinstance(op, PrimFuncOp) and "tir.external_source" in op.attributes:
+            source = op.attributes["tir.external_source"]  # a BYOC kernel: its codegen's C
+            assert isinstance(source, StringAttr)
+            pieces.append(f"/* external kernel @{op.sym_name.data} */\n{source.data}")
+        elif isinstance(op, PrimFuncOp):
             kernel = translate_prim_func(op)
             pieces.append(kernel.source)
             openmp |= kernel.uses_openmp
     carried = c_sources(module)
     pieces += [source for name, source, _ in carried if name != SET_NUM_THREADS]
+    pieces += [  # BYOC kernels, lowered by convert-tir-to-llvm: their codegens' C
+        f"/* external kernel @{op.sym_name.data.removesuffix('_impl')} */\n{source.data}"
+        for op in module.ops
+        if isinstance(op, llvm.FuncOp)
+        and isinstance(source := op.attributes.get("xtvm.external_source"), StringAttr)
+    ]
     openmp |= any(uses for _, _, uses in carried)
     if openmp:
         pieces.append(NUM_THREADS_SOURCE)
