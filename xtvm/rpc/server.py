@@ -324,7 +324,7 @@ class Server:
         os.write(status_w, json.dumps({"ticket_used": ticket is not None, "deadline": deadline}).encode())
         os.close(status_w)
         self.log(f"{label}: started")
-        session = Session(conn, workdir, config.limits, config.idle_timeout, deadline, self.log)
+        session = Session(conn, workdir, config.limits, config.idle_timeout, deadline)
         try:
             session.serve()
         except ConnectionClosed:

@@ -102,17 +102,16 @@ class Session:
         limits: Limits,
         idle_timeout: float,
         deadline: float,
-        log: Callable[[str], None],
     ):
         self.sock = sock
         self.workdir = workdir
         self.limits = limits
         self.idle_timeout = idle_timeout
         self.deadline = deadline
-        self.log = log
         self._objects: dict[int, Any] = {}
         self._next_handle = 1
         self._uploaded_bytes = 0
+        self._loads = 0
         self._uploads: dict[str, tuple[BinaryIO, int, int]] = {}  # name -> (file, size, written)
         self._handlers: dict[str, Callable[[Message], dict[str, Any] | tuple[dict[str, Any], list]]] = {
             "ping": lambda m: {"type": "pong"},
@@ -267,7 +266,9 @@ class Session:
                     "--max-upload-bytes)"
                 )
             self._uploaded_bytes += size
-            file = open(os.path.join(self.workdir, name), "wb")  # noqa: SIM115 - kept open across chunks
+            # Written under a name no client can use, then renamed over the old file: a
+            # library loaded from the old one keeps its own (still mapped) inode.
+            file = open(self._partial(name), "wb")  # noqa: SIM115 - kept open across chunks
             self._uploads[name] = (file, size, 0)
         if name not in self._uploads:
             raise ProtocolError(f"upload '{name}': a chunk at offset {offset} without its start")
@@ -283,17 +284,32 @@ class Session:
         self._uploads[name] = (file, declared, written)
         if written == declared:
             self._uploads.pop(name)[0].close()
+            os.replace(self._partial(name), os.path.join(self.workdir, name))
         return {"type": "ok"}
+
+    def _partial(self, name: str) -> str:
+        return os.path.join(self.workdir, f".partial-{name}")
 
     def _uploaded_path(self, name: Any) -> str:
         name = check_file_name(name)
         path = os.path.join(self.workdir, name)
-        if name in self._uploads or not os.path.isfile(path):
+        if not os.path.isfile(path):
             raise RPCError(f"no uploaded file named '{name}' in this session (upload it first)")
         return path
 
     def _load_module(self, message: Message) -> tuple[dict[str, Any], list]:
-        return self._result(load_module(self._uploaded_path(message.header.get("name"))))
+        path = self._uploaded_path(message.header.get("name"))
+        # dlopen returns the library already loaded from a path, even if the file was
+        # replaced since: load through a fresh hard link, so a re-uploaded library is
+        # loaded anew (the same file, same inode, still loads once).
+        self._loads += 1
+        link = os.path.join(self.workdir, f".load-{self._loads}-{os.path.basename(path)}")
+        os.link(path, link)
+        try:
+            module = load_module(link)
+        except XTVMError as err:  # name the file as the client knows it
+            raise RPCError(str(err).replace(link, os.path.basename(path))) from None
+        return self._result(module)
 
     def _get_function(self, message: Message) -> tuple[dict[str, Any], list]:
         name = field_of(message, "name", str)

@@ -130,3 +130,22 @@ def test_a_vm_library_runs_remotely(remote, tmp_path):
     vm["set_input"]("x", xtvm.nd.array(x, dev))
     vm["run"]()
     np.testing.assert_array_equal(vm["get_output"](0).numpy(), expected)
+
+
+def test_uploading_over_a_loaded_library_leaves_it_working(remote, kernels):
+    path, _ = kernels["double"]
+    first = remote.load_module(remote.upload(path, "lib.so"))
+    remote.upload(kernels["crash"][0], "lib.so")  # the same name, another library
+    second = remote.load_module("lib.so")
+    assert "crash" in second.function_names()
+    a, b = remote.array(np.ones(4, "float32")), remote.empty((4,))
+    first["double"](a, b)  # still mapped from the replaced file
+    np.testing.assert_array_equal(b.numpy(), [2, 2, 2, 2])
+
+
+def test_a_file_that_is_not_a_library(remote, tmp_path):
+    junk = tmp_path / "junk.so"
+    junk.write_bytes(b"\x7fELF but not really" * 10)
+    with pytest.raises(rpc.RPCError, match="'junk.so'"):
+        remote.load_module(remote.upload(junk))
+    remote.ping()
