@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+
 _TOKEN = re.compile(r"(\d*)([A-Za-z])")
 
 
@@ -68,6 +70,9 @@ class Layout:
                 shape.append(factor)
                 continue
             extent, inner = primal_shape[letter], self.factor(letter)
+            if extent == DYNAMIC_INDEX:  # a `?` axis stays `?` (docs/dynamic-shapes.md)
+                shape.append(extent)
+                continue
             if extent % inner:
                 raise ValueError(
                     f"layout '{self.name}': axis {letter}={extent} is not a multiple of {inner}"
@@ -80,7 +85,7 @@ class Layout:
         if len(shape) != len(self.axes):
             raise ValueError(f"layout '{self.name}' has {len(self.axes)} axes, the shape {list(shape)}")
         return {
-            letter: extent * self.factor(letter)
+            letter: extent * self.factor(letter) if extent != DYNAMIC_INDEX else extent
             for (letter, factor), extent in zip(self.axes, shape)
             if not factor
         }

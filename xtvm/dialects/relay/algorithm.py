@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, BoolAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -60,7 +60,7 @@ class TopKOp(RelayOp):
             raise RelayTypeError(f"'{cls.name}' expects a tensor of rank >= 1, got a scalar")
         axis = normalize_axis(cls.name, attrs["axis"], len(shape))
         k = attrs["k"]
-        if not 0 <= k <= shape[axis]:
+        if k < 0 or (shape[axis] != DYNAMIC_INDEX and k > shape[axis]):
             raise RelayTypeError(
                 f"'{cls.name}' k = {k} must be in [0, {shape[axis]}] (the size of axis {axis})"
             )

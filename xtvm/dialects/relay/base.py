@@ -278,6 +278,26 @@ def tensor_type(op: type[RelayOp] | str, value: Attribute, what: str) -> TensorT
     return value
 
 
+def same_extent(a: int, b: int) -> bool:
+    """Whether two extents may be equal at run time: equal, or one is ``?``."""
+    return a == b or DYNAMIC_INDEX in (a, b)
+
+
+def same_extents(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Whether two shapes may be equal at run time (:func:`same_extent` per axis)."""
+    return len(a) == len(b) and all(same_extent(x, y) for x, y in zip(a, b))
+
+
+def product(dims: Sequence[int]) -> int:
+    """The element count of ``dims``, ``?`` when one of them is."""
+    total = 1
+    for d in dims:
+        if d == DYNAMIC_INDEX:
+            return DYNAMIC_INDEX
+        total *= d
+    return total
+
+
 def broadcast_shapes(op_name: str, lhs: Sequence[int], rhs: Sequence[int]) -> list[int]:
     """NumPy broadcasting of two shapes (``?`` broadcasts like an unknown size)."""
     rank = max(len(lhs), len(rhs))

@@ -23,6 +23,7 @@ from xtvm.dialects.relay.base import (
     functional_format,
     i64_attr,
     normalize_axis,
+    same_extent,
     shape_str,
     tensor_type,
 )
@@ -150,10 +151,7 @@ class ReverseSequenceOp(RelayOp):
             raise RelayTypeError(
                 f"'{cls.name}' seq_axis and batch_axis must differ, both are {seq}"
             )
-        if len(lengths.get_shape()) != 1 or lengths.get_shape()[0] not in (
-            shape[batch],
-            DYNAMIC_INDEX,
-        ):
+        if len(lengths.get_shape()) != 1 or not same_extent(lengths.get_shape()[0], shape[batch]):
             raise RelayTypeError(
                 f"'{cls.name}' seq_lengths must have shape {shape_str([shape[batch]])} (one "
                 f"length per batch entry), got {shape_str(lengths.get_shape())}"

@@ -23,6 +23,8 @@ from xtvm.dialects.relay.base import (
     i64_attr,
     normalize_axis,
     same_element_type,
+    same_extent,
+    same_extents,
     shape_str,
     tensor_type,
 )
@@ -69,7 +71,7 @@ class DenseOp(RelayOp):
                 f"'{cls.name}' expects data of rank >= 1 and a 2-d weight, "
                 f"got {shape_str(d)} and {shape_str(w)}"
             )
-        if d[-1] != w[1]:
+        if not same_extent(d[-1], w[1]):
             raise RelayTypeError(
                 f"'{cls.name}' reduction sizes differ: data {shape_str(d)} has K={d[-1]}, "
                 f"weight {shape_str(w)} has K={w[1]}"
@@ -122,9 +124,10 @@ class MatmulOp(RelayOp):
             sa[-2], sa[-1] = sa[-1], sa[-2]
         if attrs["transpose_b"]:
             sb[-2], sb[-1] = sb[-1], sb[-2]
-        if sa[-1] != sb[-2]:
+        if not same_extent(sa[-1], sb[-2]):
             raise RelayTypeError(
-                f"'{cls.name}' reduction sizes differ: a has K={sa[-1]}, b has K={sb[-2]}"
+                f"'{cls.name}' reduction sizes differ: a has K={shape_str(sa[-1:])}, "
+                f"b has K={shape_str(sb[-2:-1])}"
             )
         batch = broadcast_shapes(cls.name, sa[:-2], sb[:-2])
         return [TensorType(a.element_type, [*batch, sa[-2], sb[-1]])]
@@ -158,9 +161,9 @@ class BiasAddOp(RelayOp):
         same_element_type(cls.name, data, bias)
         shape = data.get_shape()
         axis = normalize_axis(cls.name, attrs["axis"], len(shape))
-        if bias.get_shape() != (shape[axis],):
+        if not same_extents(bias.get_shape(), (shape[axis],)):
             raise RelayTypeError(
-                f"'{cls.name}' bias must have shape {shape[axis]} (data axis {axis}), "
+                f"'{cls.name}' bias must have shape {shape_str([shape[axis]])} (data axis {axis}), "
                 f"got {shape_str(bias.get_shape())}"
             )
         return [data]
@@ -275,7 +278,7 @@ class BatchNormOp(RelayOp):
         shape = data.get_shape()
         axis = normalize_axis(cls.name, attrs["axis"], len(shape))
         for name, param in zip(names[1:], params):
-            if param.get_shape() != (shape[axis],):
+            if not same_extents(param.get_shape(), (shape[axis],)):
                 raise RelayTypeError(
                     f"'{cls.name}' {name} must have shape {shape_str([shape[axis]])} "
                     f"(data axis {axis}), got {shape_str(param.get_shape())}"

@@ -33,6 +33,7 @@ from xtvm.dialects.relay.base import (
     functional_format,
     i64_attr,
     int_array,
+    product,
     shape_str,
     tensor_type,
 )
@@ -228,7 +229,7 @@ class Conv2dInt8PackedOp(RelayOp):
                 f"'{cls.name}' data {shape_str(ds)} (NCHW) does not fit the packed weight "
                 f"{shape_str(ws)} ([O/{block}, ceil(C/4), KH, KW, {block}])"
             )
-        oihw = TensorType(data.element_type, [ws[0] * block, ds[1], ws[2], ws[3]])
+        oihw = TensorType(data.element_type, [product([ws[0], block]), ds[1], ws[2], ws[3]])
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation")}
         conv_attrs |= {"groups": 1, "out_dtype": "int32"}
         return Conv2dOp.infer([data, oihw], conv_attrs)

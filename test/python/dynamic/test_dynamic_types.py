@@ -1,0 +1,62 @@
+"""The type rules with `?` dimensions: every relay op case of the topi tests
+(test_topi_relay_ops.CASES), with each operand axis in turn made `?`, infers
+a type that the static inference refines (`?` exactly where the size is not
+known), or refuses with a RelayTypeError for the ops that need that size
+statically (it fixes a result rank or a layout)."""
+
+import sys
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "topi"))  # the relay op cases
+from test_topi_relay_ops import CASES  # noqa: E402
+from topi_testing import tensor_type  # noqa: E402
+
+from xtvm.dialects.relay.base import RelayTypeError, attr_to_py, is_refinement, property_attr
+
+NEEDS_STATIC = {
+    "relay.einsum",  # the subscripts' sizes are matched statically
+    "relay.nn.depth_to_space",  # channel / spatial blocks fix the result shape
+    "relay.nn.space_to_depth",
+    "relay.gather_nd",  # the index-tuple axis fixes the result rank
+    "relay.scatter_nd",
+    "relay.nn.contrib_conv2d_int8_packed",  # a packed (constant) weight
+}
+"""Ops whose rule needs some operand sizes statically."""
+
+KNOWN_GAPS = {"reshape", "reshape-int32", "reshape-allowzero", "squeeze-all"}
+"""Cases whose rule does not handle `?` yet (relay.reshape's element count,
+relay.squeeze without axes)."""
+
+
+def _dynamic_variants():
+    for case_id, cls, operands, kwargs in CASES:
+        for i, (shape, _) in enumerate(operands):
+            for axis in range(len(shape)):
+                # not every variant of a known gap fails (a `?` axis of size 1)
+                marks = [pytest.mark.xfail(strict=False)] if case_id in KNOWN_GAPS else []
+                yield pytest.param(cls, operands, kwargs, i, axis, id=f"{case_id}-{i}-{axis}", marks=marks)
+
+
+@pytest.mark.parametrize(("cls", "operands", "kwargs", "operand", "axis"), list(_dynamic_variants()))
+def test_dynamic_axis_keeps_the_rule_sound(cls, operands, kwargs, operand, axis) -> None:
+    props = cls.get_irdl_definition().properties
+    attrs = cls.with_defaults(
+        {k: attr_to_py(property_attr(props[k].constr, v)) for k, v in kwargs.items() if v is not None}
+    )
+    types = [tensor_type(s, d) for s, d in operands]
+    static = cls.infer(types, attrs)
+    shape = list(types[operand].get_shape())
+    shape[axis] = DYNAMIC_INDEX
+    types[operand] = TensorType(types[operand].element_type, shape)
+    try:
+        dynamic = cls.infer(types, attrs)
+    except RelayTypeError:
+        if cls.name in NEEDS_STATIC:
+            return
+        raise
+    assert len(dynamic) == len(static)
+    for d, s in zip(dynamic, static):
+        assert is_refinement(d, s), f"{d} is not a less precise form of {s}"
