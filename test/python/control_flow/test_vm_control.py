@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from control_testing import run_ort
 from test_onnx_control import counting_loop, if_model, scan_model
+from test_onnx_sequence import feeds3, if_sequence_model
 
 import xtvm
 from xtvm.frontend import from_onnx
@@ -77,3 +78,12 @@ def test_scan(directions, out_axes, out_directions):
         "xb": rng.standard_normal((2, 4)).astype(np.float32),
     }
     compare(run(compile_vm(proto), feeds), run_ort(proto, feeds))
+
+
+def test_if_yielding_a_sequence():
+    """The branches' tuples are ADT registers joined by a block argument."""
+    proto = if_sequence_model()
+    vm = compile_vm(proto)
+    for cond in (True, False):
+        feeds = {"cond": np.array(cond), **feeds3()}
+        compare(run(vm, feeds), run_ort(proto, feeds))

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, TensorType, TupleType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, IntegerType, TensorType, TupleType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -79,7 +79,7 @@ def join_types(op_name: str, a: Attribute, b: Attribute, what: str) -> Attribute
         return a
     if isinstance(a, TupleType) and isinstance(b, TupleType) and len(a.types) == len(b.types):
         return TupleType(
-            [join_types(op_name, x, y, what) for x, y in zip(a.types.data, b.types.data)]
+            ArrayAttr(tuple(join_types(op_name, x, y, what) for x, y in zip(a.types, b.types)))
         )
     if (
         isinstance(a, TensorType)

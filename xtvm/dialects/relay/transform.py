@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     BoolAttr,
     DenseArrayBase,
     FlatSymbolRefAttrConstr,
@@ -178,7 +179,7 @@ class TupleOp(RelayOp):
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
-        return [TupleType(list(operand_types))]
+        return [TupleType(ArrayAttr(tuple(operand_types)))]  # a list would make it unhashable
 
 
 @irdl_op_definition

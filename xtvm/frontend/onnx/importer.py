@@ -59,7 +59,7 @@ from xtvm.frontend.onnx import (
     tensor,
     transform,
 )
-from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn
+from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx.common import (
     OnnxImportError,
     OnnxStaticShapeRequired,
@@ -95,6 +95,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **quantization.CONVERTERS,
     **rnn.CONVERTERS,
     **control.CONVERTERS,
+    **sequence.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 

@@ -22,7 +22,8 @@ rest(%v)
 ^exit(%v):  rest(%v)
 ```
 
-Values the bodies read from before the op stay valid: the block that
+Results and carried values that are tuples (sequences) are ADT registers
+(``!vm.adt``) in the new blocks. Values the bodies read from before the op stay valid: the block that
 defines them dominates the new blocks. Nested control flow is lowered from
 the outside in. Each body allocates its tensors whenever it runs
 (``memory-manifest-alloc`` put the allocations inside the regions).
@@ -31,7 +32,9 @@ the outside in. Each body allocates its tensors whenever it runs
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.ir import Block, Operation
+from xdsl.dialects.builtin import TupleType
+from xdsl.ir import Attribute, Block, Operation
+from xdsl.rewriter import Rewriter
 
 from xtvm.dialects import vm
 from xtvm.dialects.relay import ConditionOp, IfOp, WhileOp, YieldOp
@@ -49,12 +52,24 @@ def _split_after(op: IfOp | WhileOp) -> Block:
     ``op``'s results; ``op`` is detached (its regions still hold its bodies)."""
     block = op.parent_block()
     assert block is not None
-    rest = block.split_before(op, arg_types=op.result_types)
+    rest = block.split_before(op, arg_types=[_register_type(t) for t in op.result_types])
     for result, arg in zip(op.results, rest.args):
         arg.name_hint = result.name_hint
         result.replace_all_uses_with(arg)
     op.detach()
     return rest
+
+
+def _register_type(ty: Attribute) -> Attribute:
+    """A block argument's type in a ``vm.func``: a tuple is an ADT."""
+    return vm.ADTType() if isinstance(ty, TupleType) else ty
+
+
+def _adt_args(block: Block) -> None:
+    """Tuple-typed arguments of a loop's block become ADTs."""
+    for arg in list(block.args):
+        if isinstance(arg.type, TupleType):
+            Rewriter.replace_value_with_new_type(arg, vm.ADTType())
 
 
 def _replace_terminator(block: Block, new: Operation) -> Operation:
@@ -84,6 +99,8 @@ def _lower_while(op: WhileOp) -> None:
     assert block is not None and block.parent is not None
     exit_block = _split_after(op)
     cond_block, body_block = _detach_block(op, 0), _detach_block(op, 1)
+    _adt_args(cond_block)
+    _adt_args(body_block)
     block.parent.insert_block_before(cond_block, exit_block)
     block.parent.insert_block_before(body_block, exit_block)
     block.add_op(vm.GotoOp(cond_block, list(op.inits)))

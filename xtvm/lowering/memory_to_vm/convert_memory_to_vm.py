@@ -58,7 +58,7 @@ def _flat(values: list[SSAValue]) -> list[SSAValue]:
         owner = v.owner
         if isinstance(owner, TupleOp | vm.AllocADTOp):
             out += _flat(list(owner.fields))
-        elif isinstance(owner, TupleGetOp):
+        elif isinstance(owner, TupleGetOp) and isinstance(owner.tuple.owner, TupleOp | vm.AllocADTOp):
             out += [_flat([owner.tuple])[owner.index.value.data]]
         elif isinstance(owner, vm.GetFieldOp) and isinstance(owner.adt.owner, vm.AllocADTOp):
             out += [_flat([owner.adt])[owner.index.value.data]]

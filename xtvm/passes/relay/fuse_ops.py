@@ -115,6 +115,16 @@ def fuse_block(block: Block, max_depth: int, fuse: bool, namer: _Namer) -> list[
     for group_ops in sorted(members.values(), key=lambda g: position[g[-1]]):
         if not all(_fusable(op) for op in group_ops):
             continue  # constants, lowered calls and non-relay ops stay unfused
+        # A kernel takes tensors: fields of a tuple made outside the group
+        # (a relay.if's result, a graph input) are read before the call.
+        inside = set(group_ops)
+        group_ops = [
+            op
+            for op in group_ops
+            if not (isinstance(op, TupleGetOp) and op.tuple.owner not in inside)
+        ]
+        if not group_ops:
+            continue
         if all(isinstance(op, TupleOp | TupleGetOp) for op in group_ops):
             continue  # nothing to compute: tuples stay in the graph
         functions.append(_outline(group_ops, namer(group_ops)))

@@ -1,0 +1,129 @@
+"""ONNX sequence ops of static length import to relay tuples: models whose
+sequences stay inside the graph, evaluated with the NumPy references and
+compiled for the graph executor, equal onnxruntime."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from control_testing import BOOL, FLOAT, INT64, check, const, info, model, run_ort
+from onnx import helper
+
+import xtvm
+from xtvm.frontend import OnnxImportError, from_onnx
+
+RNG = np.random.default_rng(3)
+
+
+def feeds3():
+    return {n: RNG.standard_normal((2, 3)).astype(np.float32) for n in ("a", "b", "c")}
+
+
+INPUTS = [info(n, FLOAT, [2, 3]) for n in ("a", "b", "c")]
+
+
+def test_construct_insert_erase_at_length():
+    nodes = [
+        helper.make_node("SequenceConstruct", ["a", "b"], ["s0"]),
+        const("front", np.int64(0)),
+        helper.make_node("SequenceInsert", ["s0", "c", "front"], ["s1"]),  # c a b
+        helper.make_node("SequenceInsert", ["s1", "a"], ["s2"]),  # c a b a
+        const("second", np.int64(-3)),
+        helper.make_node("SequenceErase", ["s2", "second"], ["s3"]),  # c b a
+        const("one", np.int64(1)),
+        helper.make_node("SequenceAt", ["s3", "one"], ["y"]),  # b
+        helper.make_node("SequenceLength", ["s3"], ["n"]),
+        helper.make_node("SequenceErase", ["s3"], ["s4"]),  # c b
+        helper.make_node("ConcatFromSequence", ["s4"], ["z"], axis=1),
+    ]
+    proto = model(nodes, INPUTS, [info("y", FLOAT, [2, 3]), info("n", INT64, []), info("z", FLOAT, [2, 6])])
+    module = check(proto, feeds3())
+    assert "relay.tuple" in str(module)
+
+
+@pytest.mark.parametrize("position", [0, 2, -1, -3])
+def test_sequence_at_run_time_position(position):
+    nodes = [
+        helper.make_node("SequenceConstruct", ["a", "b", "c"], ["s"]),
+        helper.make_node("SequenceAt", ["s", "p"], ["y"]),
+    ]
+    proto = model(nodes, [*INPUTS, info("p", INT64, [])], [info("y", FLOAT, [2, 3])])
+    check(proto, {**feeds3(), "p": np.array(position, np.int64)})
+
+
+@pytest.mark.parametrize(
+    "split,keepdims,axis,new_axis,out_shape",
+    [
+        (None, 1, 0, 1, [2, 1, 5]),  # 2 pieces [1, 5], stacked
+        (None, 0, 1, 1, [2, 5]),  # 5 pieces [2], stacked on axis 1
+        (np.int64(2), 1, 1, 0, [2, 5]),  # pieces of 2, 2, 1 columns, concatenated
+        (np.array([1, 4], np.int64), 1, 1, 0, [2, 5]),
+    ],
+)
+def test_split_to_sequence_and_concat(split, keepdims, axis, new_axis, out_shape):
+    nodes = []
+    inputs = ["x"]
+    if split is not None:
+        nodes.append(const("split", split))
+        inputs.append("split")
+    nodes += [
+        helper.make_node("SplitToSequence", inputs, ["s"], axis=axis, keepdims=keepdims),
+        helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=axis, new_axis=new_axis),
+    ]
+    proto = model(nodes, [info("x", FLOAT, [2, 5])], [info("y", FLOAT, out_shape)])
+    check(proto, {"x": RNG.standard_normal((2, 5)).astype(np.float32)})
+
+
+def if_sequence_model():
+    """Branches yield sequences (tuples); the graph reads one element."""
+    then_graph = helper.make_graph(
+        [helper.make_node("SequenceConstruct", ["a", "b"], ["ts"])],
+        "then",
+        [],
+        [helper.make_tensor_sequence_value_info("ts", FLOAT, [2, 3])],
+    )
+    else_graph = helper.make_graph(
+        [helper.make_node("SequenceConstruct", ["c", "a"], ["es"])],
+        "else",
+        [],
+        [helper.make_tensor_sequence_value_info("es", FLOAT, [2, 3])],
+    )
+    nodes = [
+        helper.make_node("If", ["cond"], ["s"], then_branch=then_graph, else_branch=else_graph),
+        const("zero", np.int64(0)),
+        helper.make_node("SequenceAt", ["s", "zero"], ["y"]),
+    ]
+    return model(nodes, [info("cond", BOOL, []), *INPUTS], [info("y", FLOAT, [2, 3])])
+
+
+def test_if_yielding_a_sequence():
+    proto = if_sequence_model()
+    for cond in (True, False):
+        check(proto, {"cond": np.array(cond), **feeds3()})
+
+
+def test_compiled_for_the_graph_executor():
+    nodes = [
+        helper.make_node("SplitToSequence", ["x"], ["s"], axis=0, keepdims=0),
+        const("one", np.int64(1)),
+        helper.make_node("SequenceErase", ["s", "one"], ["t"]),
+        helper.make_node("ConcatFromSequence", ["t"], ["y"], axis=0, new_axis=1),
+    ]
+    proto = model(nodes, [info("x", FLOAT, [3, 4])], [info("y", FLOAT, [2, 4])])
+    x = RNG.standard_normal((3, 4)).astype(np.float32)
+    module, _ = from_onnx(proto)
+    gmod = xtvm.build(module)["default"](xtvm.cpu(0))
+    gmod.set_input(0, x)
+    gmod.run()
+    np.testing.assert_array_equal(gmod.get_output(0).numpy(), run_ort(proto, {"x": x})[0])
+
+
+def test_position_out_of_range():
+    nodes = [
+        helper.make_node("SequenceConstruct", ["a", "b"], ["s"]),
+        const("five", np.int64(5)),
+        helper.make_node("SequenceAt", ["s", "five"], ["y"]),
+    ]
+    proto = model(nodes, INPUTS[:2], [info("y", FLOAT, [2, 3])])
+    with pytest.raises(OnnxImportError, match="position 5 is out of range for a sequence of 2"):
+        from_onnx(proto)
