@@ -50,3 +50,19 @@ def test_external_kernel_checks_its_arguments():
     np.testing.assert_array_equal(out.numpy(), np.full((2, 4), 8.0, np.float32))
     with pytest.raises(Exception, match="shape"):
         kernel(x, xtvm.nd.array(np.ones((4, 7), np.float32)), out)
+
+
+def test_c_compiler_error_names_the_external_kernel_and_its_ops(monkeypatch):
+    from xtvm.byoc import ccompiler, registry
+    from xtvm.codegen.cc import CCompilerError
+
+    def broken(function, composites):
+        return registry.ExternalSource("int32_t broken_impl(float* p0 {", libraries=("m",))
+
+    codegen = registry.ExternalCodegen("ccompiler", ccompiler.PREDICATES, broken)
+    monkeypatch.setitem(registry.CODEGENS, "ccompiler", lambda: codegen)
+    with pytest.raises(CCompilerError) as err:
+        xtvm.build(graph(), byoc=["ccompiler"])
+    message = str(err.value)
+    assert "the C compiler failed on external kernel @tvmgen_default_ccompiler_main_0" in message
+    assert "(ops: relay.nn.dense, relay.nn.relu)" in message
