@@ -93,7 +93,12 @@ STAGES: tuple[Stage, ...] = (
     Stage(
         "relay-opt",
         (
-            Step("relay-external-codegen", 0, "each region → an external C kernel", byoc=True),
+            Step(
+                "relay-external-codegen",
+                0,
+                "each region → an external C kernel (a relay-partitioned file needs no --byoc)",
+                required=True,
+            ),
             Step("relay-alter-op-layout", 2, "pack conv2d/dense weights for the x86 kernels"),
             Step("relay-fold-constant", 2, "fold the scaled and packed weights"),
             Step("relay-eliminate-common-subexpr", 3, "merge equal ops and constants"),
