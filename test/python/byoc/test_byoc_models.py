@@ -138,3 +138,27 @@ def test_c_target_with_external_codegen(byoc):
     gmod.set_input(0, x)
     gmod.run()
     assert_close(gmod.get_output(0).numpy(), ref)
+
+
+def test_partitioned_stage_file_compiles_without_byoc():
+    """The relay-partitioned stage's text is the whole program: parsed again
+    and built without ``byoc``, it runs its regions through their codegen."""
+    from xtvm.driver.build_module import byoc_context, lower
+    from xtvm.driver.pipeline import mlir_context
+    from xtvm.ir.parse import parse_module
+    from xtvm.ir.printing import module_text
+
+    model, x = model_and_input("mlp")
+    mod, params = from_onnx(model, shape={"data": x.shape})
+    with byoc_context(["ccompiler"]):
+        text = module_text(lower(mod.clone(), params, stage="relay-partitioned"))
+    assert 'relay.compiler = "ccompiler"' in text
+    reparsed = parse_module(text, "mlp.relay-partitioned.mlir", mlir_context())
+    outputs = []
+    for lib in (xtvm.build(reparsed), xtvm.build(mod, params=params, byoc=["ccompiler"])):
+        assert lib["tvmgen_default_ccompiler_main_0"] is not None
+        gmod = lib["default"](xtvm.cpu(0))
+        gmod.set_input(0, x)
+        gmod.run()
+        outputs.append(gmod.get_output(0).numpy())
+    np.testing.assert_array_equal(outputs[0], outputs[1])
