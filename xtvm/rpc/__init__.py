@@ -32,7 +32,20 @@ _LAZY: dict[str, str] = {
     "connect_tracker": "xtvm.rpc.tracker",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = [
+    "Measurement",
+    "ProtocolError",
+    "RPCError",
+    "RPCSession",
+    "RemoteDevice",
+    "RemoteFunc",
+    "RemoteModule",
+    "RemoteNDArray",
+    "TrackerSession",
+    "connect",
+    "connect_tracker",
+    "measure",
+]
 
 
 def __getattr__(name: str) -> Any:

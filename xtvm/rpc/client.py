@@ -31,7 +31,7 @@ import os
 import socket
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -52,7 +52,8 @@ from xtvm.rpc.protocol import (
     tensor_from,
     tensor_header,
 )
-from xtvm.runtime.ndarray import K_DL_CPU, Device, NDArray, device as local_device
+from xtvm.runtime.ndarray import K_DL_CPU, Device, NDArray
+from xtvm.runtime.ndarray import device as local_device
 from xtvm.runtime.profiling import BenchmarkResult
 
 UPLOAD_CHUNK = 4 << 20
@@ -71,7 +72,9 @@ class RPCSession:
         self.address = address
         self.timeout = timeout
         limits = welcome.header.get("limits") or {}
-        self.limits = Limits(**{k: int(v) for k, v in limits.items() if k in Limits.__annotations__})
+        self.limits = Limits(
+            **{k: int(v) for k, v in limits.items() if k in Limits.__annotations__}
+        )
         """What the server accepts (frame and upload sizes)."""
 
     # --- requests -----------------------------------------------------------------------
@@ -90,8 +93,10 @@ class RPCSession:
                 reply = recv_message(self._sock, CLIENT_LIMITS)
             except TimeoutError:
                 self._end(f"no answer to '{header['type']}' within {self.timeout} s")
-                raise RPCTimeout(f"the server at {self.address} did not answer '{header['type']}' "
-                               f"within {self.timeout} s; the session is closed") from None
+                raise RPCTimeout(
+                    f"the server at {self.address} did not answer '{header['type']}' "
+                    f"within {self.timeout} s; the session is closed"
+                ) from None
             except (OSError, ProtocolError) as err:
                 self._end(f"connection lost ({err})")
                 raise RPCError(
@@ -148,9 +153,11 @@ class RPCSession:
             return self._device_of(value)
         if tag == "benchmark":
             results = value.get("results")
-            if not (isinstance(results, list) and results and all(
-                isinstance(r, (int, float)) for r in results
-            )):
+            if not (
+                isinstance(results, list)
+                and results
+                and all(isinstance(r, (int, float)) for r in results)
+            ):
                 raise ProtocolError("a 'benchmark' value needs a non-empty list of 'results'")
             return BenchmarkResult([float(r) for r in results])
         raise ProtocolError(f"unknown value tag '{tag:.40}' from the server")
@@ -205,17 +212,25 @@ class RPCSession:
     def array(self, source: Any, dev: RemoteDevice | None = None) -> RemoteNDArray:
         """A remote array holding a copy of ``source`` (also `xtvm.nd.array(x, remote.cpu(0))`)."""
         dev = dev or self.cpu(0)
-        local = source.numpy() if isinstance(source, (NDArray, RemoteNDArray)) else np.asarray(source)
+        local = (
+            source.numpy() if isinstance(source, (NDArray, RemoteNDArray)) else np.asarray(source)
+        )
         blobs: list = []
         value = tensor_header(local, blobs)
         header = {"type": "array", "value": value, "device": _device_json(dev)}
         return self._result(header, blobs)
 
-    def empty(self, shape: Sequence[int], dtype: str = "float32", dev: RemoteDevice | None = None) -> RemoteNDArray:
+    def empty(
+        self, shape: Sequence[int], dtype: str = "float32", dev: RemoteDevice | None = None
+    ) -> RemoteNDArray:
         """An uninitialised remote array (also `xtvm.nd.empty(shape, dtype, remote.cpu(0))`)."""
         dev = dev or self.cpu(0)
-        header = {"type": "empty", "shape": [int(d) for d in shape], "dtype": str(np.dtype(dtype)),
-                  "device": _device_json(dev)}
+        header = {
+            "type": "empty",
+            "shape": [int(d) for d in shape],
+            "dtype": str(np.dtype(dtype)),
+            "device": _device_json(dev),
+        }
         return self._result(header)
 
     def ping(self) -> None:
@@ -234,7 +249,7 @@ class RPCSession:
                 pass
             self._end("closed by this client")
 
-    def __enter__(self) -> RPCSession:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -331,8 +346,12 @@ class RemoteModule(RemoteObject):
 
     def get_function(self, name: str, query_imports: bool = False) -> RemoteFunc:
         return self._session._result(
-            {"type": "get_function", "module": self._handle, "name": name,
-             "query_imports": query_imports}
+            {
+                "type": "get_function",
+                "module": self._handle,
+                "name": name,
+                "query_imports": query_imports,
+            }
         )
 
     def __getitem__(self, name: str) -> RemoteFunc:
@@ -379,8 +398,14 @@ class RemoteNDArray(RemoteObject):
 
     TAG = "ndarray"
 
-    def __init__(self, session: RPCSession, handle: int, shape: tuple[int, ...], dtype: str,
-                 dev: RemoteDevice):
+    def __init__(
+        self,
+        session: RPCSession,
+        handle: int,
+        shape: tuple[int, ...],
+        dtype: str,
+        dev: RemoteDevice,
+    ):
         super().__init__(session, handle)
         self.shape = shape
         self.dtype = dtype
@@ -399,12 +424,16 @@ class RemoteNDArray(RemoteObject):
 
     def copyfrom(self, source: Any) -> RemoteNDArray:
         """Copy ``source`` (NumPy array, NDArray, list) into this remote array."""
-        local = source.numpy() if isinstance(source, (NDArray, RemoteNDArray)) else np.asarray(
-            source, dtype=self.dtype
+        local = (
+            source.numpy()
+            if isinstance(source, (NDArray, RemoteNDArray))
+            else np.asarray(source, dtype=self.dtype)
         )
         blobs: list = []
         value = tensor_header(local, blobs)
-        self._session._request({"type": "copyfrom", "array": self._handle, "value": value}, blobs, "ok")
+        self._session._request(
+            {"type": "copyfrom", "array": self._handle, "value": value}, blobs, "ok"
+        )
         return self
 
     def __setitem__(self, index: Any, value: Any) -> None:
@@ -441,7 +470,13 @@ def connect(
     try:
         sock.settimeout(min(timeout or 30.0, 30.0))
         welcome = open_handshake(
-            sock, "server", key, token, CLIENT_LIMITS, ticket=ticket, session_timeout=session_timeout
+            sock,
+            "server",
+            key,
+            token,
+            CLIENT_LIMITS,
+            ticket=ticket,
+            session_timeout=session_timeout,
         )
     except TimeoutError:
         sock.close()

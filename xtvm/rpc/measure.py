@@ -44,7 +44,9 @@ class Measurement:
         return self.results.results
 
 
-def random_inputs(shapes: Mapping[str, Sequence[int]], dtypes: Mapping[str, str], seed: int) -> dict[str, np.ndarray]:
+def random_inputs(
+    shapes: Mapping[str, Sequence[int]], dtypes: Mapping[str, str], seed: int
+) -> dict[str, np.ndarray]:
     """Inputs for a model that was given none: uniform in [-1, 1) (integers in [-8, 8))."""
     rng = np.random.default_rng(seed)
     inputs = {}
@@ -88,8 +90,12 @@ def measure(
         session = connect(host, port, key=key, token=token, session_timeout=session_timeout)
     else:
         session = None
-    timing = dict(number=number, repeat=repeat, min_repeat_ms=min_repeat_ms,
-                  cooldown_interval_ms=cooldown_interval_ms)
+    timing = {
+        "number": number,
+        "repeat": repeat,
+        "min_repeat_ms": min_repeat_ms,
+        "cooldown_interval_ms": cooldown_interval_ms,
+    }
     try:
         if session is None:
             dev: Any = cpu(0)
@@ -125,8 +131,9 @@ def _measure_graph(
     shapes, dtypes = gmod["get_input_info"]()
     unknown = sorted(set(given) - set(shapes))
     if unknown:
-        raise XTVMError(f"measure: the model has no input(s) {', '.join(unknown)}; inputs: "
-                        f"{', '.join(shapes)}")
+        raise XTVMError(
+            f"measure: the model has no input(s) {', '.join(unknown)}; inputs: {', '.join(shapes)}"
+        )
     inputs = {**random_inputs(shapes, dtypes, seed), **given}
     for name, value in inputs.items():
         gmod["set_input"](name, np.asarray(value))

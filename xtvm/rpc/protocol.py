@@ -212,12 +212,16 @@ def recv_message(sock: socket.socket, limits: Limits) -> Message:
     return Message(header, blobs)
 
 
-def field_of(message: Message, name: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
+def field_of(
+    message: Message, name: str, kind: type | tuple[type, ...], optional: bool = False
+) -> Any:
     """Header field ``name`` of ``message``, checked to be of ``kind`` (a `ProtocolError` if not)."""
     value = message.header.get(name)
     if value is None and optional:
         return None
-    wrong_bool = isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))
+    wrong_bool = isinstance(value, bool) and bool not in (
+        kind if isinstance(kind, tuple) else (kind,)
+    )
     if not isinstance(value, kind) or wrong_bool:
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise ProtocolError(
@@ -250,7 +254,7 @@ def new_nonce() -> str:
 
 def auth_mac(token: str, role: str, server_nonce: str, client_nonce: str, key: str) -> str:
     """HMAC-SHA256 proving knowledge of ``token`` for this exchange (``role``: client or server)."""
-    text = "\0".join(("xtvm-rpc", role, server_nonce, client_nonce, key)).encode()
+    text = f"xtvm-rpc\0{role}\0{server_nonce}\0{client_nonce}\0{key}".encode()
     return hmac.new(token.encode(), text, hashlib.sha256).hexdigest()
 
 
@@ -291,7 +295,12 @@ def tensor_header(array: np.ndarray, blobs: list[bytes | memoryview]) -> dict[st
     """Append ``array``'s bytes to ``blobs``; the JSON that describes them."""
     array = np.ascontiguousarray(array)
     blobs.append(memoryview(array).cast("B") if array.size else b"")
-    return {"t": "tensor", "blob": len(blobs) - 1, "dtype": array.dtype.name, "shape": list(array.shape)}
+    return {
+        "t": "tensor",
+        "blob": len(blobs) - 1,
+        "dtype": array.dtype.name,
+        "shape": list(array.shape),
+    }
 
 
 def tensor_from(value: dict[str, Any], blobs: Sequence[memoryview]) -> np.ndarray:
@@ -351,7 +360,10 @@ def _encode(value: Any, blobs: list, other: Callable[[Any], dict[str, Any]], dep
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
             raise RPCError("only dicts with string keys can cross an RPC call")
-        return {"t": "dict", "v": {k: _encode(v, blobs, other, depth + 1) for k, v in value.items()}}
+        return {
+            "t": "dict",
+            "v": {k: _encode(v, blobs, other, depth + 1) for k, v in value.items()},
+        }
     return other(value)
 
 
@@ -373,7 +385,9 @@ def _decode(value: Any, blobs: Sequence[memoryview], other: Callable, depth: int
     if depth > MAX_VALUE_DEPTH:
         raise ProtocolError(f"value nests deeper than {MAX_VALUE_DEPTH} levels")
     if not isinstance(value, dict) or not isinstance(value.get("t"), str):
-        raise ProtocolError(f'an encoded value must be an object with a string "t", got {value!r:.80}')
+        raise ProtocolError(
+            f'an encoded value must be an object with a string "t", got {value!r:.80}'
+        )
     tag, v = value["t"], value.get("v")
     simple = {"bool": bool, "int": int, "str": str}
     if tag == "none":
@@ -450,7 +464,9 @@ def open_handshake(
     elif auth == "hmac-sha256":
         if token is None:
             raise RPCError(f"the {peer} requires a token: pass token=... (its --token-file's text)")
-        send_message(sock, {"type": "auth", "mac": auth_mac(token, "client", server_nonce, nonce, key)})
+        send_message(
+            sock, {"type": "auth", "mac": auth_mac(token, "client", server_nonce, nonce, key)}
+        )
     else:
         raise ProtocolError(f"the {peer} asks for an unknown authentication {auth!r:.40}")
     welcome = expect(recv_message(sock, limits), "welcome")
@@ -490,12 +506,15 @@ def accept_handshake(
         raise
     nonce = new_nonce()
     send_message(
-        sock, {"type": "challenge", "nonce": nonce, "auth": "none" if token is None else "hmac-sha256"}
+        sock,
+        {"type": "challenge", "nonce": nonce, "auth": "none" if token is None else "hmac-sha256"},
     )
     auth = expect(recv_message(sock, limits), "auth")
     mac = None
     if token is not None:
-        if not macs_equal(auth.header.get("mac"), auth_mac(token, "client", nonce, client_nonce, key)):
+        if not macs_equal(
+            auth.header.get("mac"), auth_mac(token, "client", nonce, client_nonce, key)
+        ):
             message = "authentication failed: the client's token does not match the server's"
             send_message(sock, error_header(message, fatal=True))
             raise RPCError(message)

@@ -76,14 +76,20 @@ class RPCRunner:
         session.timeout = self.timeout
         return session
 
-    def run(self, inputs: Sequence[MeasureInput], builds: Sequence[BuildResult]) -> list[MeasureResult]:
+    def run(
+        self, inputs: Sequence[MeasureInput], builds: Sequence[BuildResult]
+    ) -> list[MeasureResult]:
         results: list[MeasureResult] = []
         session: RPCSession | None = None
         try:
             for inp, build in zip(inputs, builds, strict=True):
                 start = time.perf_counter()
                 if build.error_no or not build.filename:
-                    results.append(MeasureResult([build.error_msg], build.error_no, build.time_cost, time.time()))
+                    results.append(
+                        MeasureResult(
+                            [build.error_msg], build.error_no, build.time_cost, time.time()
+                        )
+                    )
                     continue
                 try:
                     if session is None or session.closed:
@@ -103,7 +109,9 @@ class RPCRunner:
                 session.close()
         return results
 
-    def _measure(self, session: RPCSession, inp: MeasureInput | None, build: BuildResult) -> list[float]:
+    def _measure(
+        self, session: RPCSession, inp: MeasureInput | None, build: BuildResult
+    ) -> list[float]:
         assert build.filename is not None
         dev = session.cpu(0)
         lib = session.load_module(session.upload(build.filename))
@@ -118,12 +126,16 @@ class RPCRunner:
         timer = lib.time_evaluator(build.func_name, dev, **self.options)
         return list(timer(*arrays).results)
 
-    def _reference_outputs(self, session: RPCSession, inp: MeasureInput, build: BuildResult) -> list[np.ndarray]:
+    def _reference_outputs(
+        self, session: RPCSession, inp: MeasureInput, build: BuildResult
+    ) -> list[np.ndarray]:
         key = inp.task.key
         if key not in self._expected:
             if key not in self._references:
                 out_dir = os.path.dirname(build.filename or ".")
-                reply = build_candidate({"task": inp.task.to_json(), "config": None, "out_dir": out_dir})
+                reply = build_candidate(
+                    {"task": inp.task.to_json(), "config": None, "out_dir": out_dir}
+                )
                 self._references[key] = reply.get("filename")
             reference = self._references[key]
             if reference is None:

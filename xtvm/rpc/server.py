@@ -70,7 +70,7 @@ from xtvm.runtime.base import XTVMError
 TICKET_TTL = 20.0
 """Seconds a tracker's ticket waits for its client before the server reports itself free."""
 
-KILL_GRACE = 2.0
+KILL_GRACE = 1.0
 """Seconds past a session's deadline before the parent kills it (native code ignores timeouts)."""
 
 HANGUP_GRACE = 1.0
@@ -321,7 +321,9 @@ class Server:
             self.log(f"{label}: refused: {err}")
             return EXIT_REFUSED
         deadline = time.monotonic() + min([config.session_timeout, *requested])
-        os.write(status_w, json.dumps({"ticket_used": ticket is not None, "deadline": deadline}).encode())
+        os.write(
+            status_w, json.dumps({"ticket_used": ticket is not None, "deadline": deadline}).encode()
+        )
         os.close(status_w)
         self.log(f"{label}: started")
         session = Session(conn, workdir, config.limits, config.idle_timeout, deadline)
@@ -438,7 +440,9 @@ class Server:
             sock = socket.create_connection((host, port), timeout=5.0)
         except OSError as err:
             if not self._tracker_failed_logged:
-                self.log(f"cannot reach the tracker at {host}:{port} ({err}); retrying every second")
+                self.log(
+                    f"cannot reach the tracker at {host}:{port} ({err}); retrying every second"
+                )
                 self._tracker_failed_logged = True
             return
         try:
@@ -529,7 +533,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in positive:
             if getattr(args, name) <= 0:
                 raise XTVMError(f"--{name.replace('_', '-')} must be positive")
-        limits = Limits(max_frame_bytes=args.max_frame_bytes, max_upload_bytes=args.max_upload_bytes)
+        limits = Limits(
+            max_frame_bytes=args.max_frame_bytes, max_upload_bytes=args.max_upload_bytes
+        )
         config = ServerConfig(
             host=args.host,
             port=args.port,

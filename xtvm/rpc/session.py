@@ -113,7 +113,9 @@ class Session:
         self._uploaded_bytes = 0
         self._loads = 0
         self._uploads: dict[str, tuple[BinaryIO, int, int]] = {}  # name -> (file, size, written)
-        self._handlers: dict[str, Callable[[Message], dict[str, Any] | tuple[dict[str, Any], list]]] = {
+        self._handlers: dict[
+            str, Callable[[Message], dict[str, Any] | tuple[dict[str, Any], list]]
+        ] = {
             "ping": lambda m: {"type": "pong"},
             "upload": self._upload,
             "load_module": self._load_module,
@@ -396,4 +398,3 @@ def _device_from(value: Any) -> Device:
     ):
         raise ProtocolError(f"a device must be {{'type': int, 'id': int}}, got {value!r:.60}")
     return Device(value["type"], value["id"])
-

@@ -35,9 +35,10 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from xtvm.rpc.client import RPCSession, connect
+from xtvm.rpc.command_line import add_common_arguments, check_binding
 from xtvm.rpc.protocol import (
     CLIENT_LIMITS,
     ConnectionClosed,
@@ -53,7 +54,6 @@ from xtvm.rpc.protocol import (
     recv_message,
     send_message,
 )
-from xtvm.rpc.command_line import add_common_arguments, check_binding
 from xtvm.runtime.base import XTVMError
 
 TRACKER_LIMITS = Limits(max_header_bytes=64 << 10, max_frame_bytes=64 << 10, max_upload_bytes=0)
@@ -112,7 +112,9 @@ class Tracker:
                 if self._stopping.is_set():
                     break
                 raise
-            threading.Thread(target=self._serve_connection, args=(conn, address), daemon=True).start()
+            threading.Thread(
+                target=self._serve_connection, args=(conn, address), daemon=True
+            ).start()
         self._listener.close()
         with self._cond:
             for entry in self._servers:
@@ -145,7 +147,9 @@ class Tracker:
         key = field_of(message, "key", str)
         port = field_of(message, "port", int)
         host = field_of(message, "host", str)
-        entry = _ServerEntry(key, host, port, conn, "busy" if message.header.get("busy") else "free")
+        entry = _ServerEntry(
+            key, host, port, conn, "busy" if message.header.get("busy") else "free"
+        )
         send_message(conn, {"type": "ok"})
         with self._cond:
             self._servers.append(entry)
@@ -208,7 +212,13 @@ class Tracker:
                 self._cond.notify_all()
         send_message(
             conn,
-            {"type": "assigned", "host": entry.host, "port": entry.port, "ticket": ticket, "key": key},
+            {
+                "type": "assigned",
+                "host": entry.host,
+                "port": entry.port,
+                "ticket": ticket,
+                "key": key,
+            },
         )
 
     def _wait_for_server(
@@ -247,8 +257,10 @@ class Tracker:
         entry.acked[ticket] = event
         try:
             with entry.send_lock:
-                send_message(entry.sock, {"type": "assign", "ticket": ticket,
-                                          "session_timeout": session_timeout})
+                send_message(
+                    entry.sock,
+                    {"type": "assign", "ticket": ticket, "session_timeout": session_timeout},
+                )
         except OSError:
             return False
         acknowledged = event.wait(ACK_TIMEOUT) and entry in self._servers
@@ -306,12 +318,17 @@ class TrackerSession:
                 send_message(self._sock, header)
                 return expect(recv_message(self._sock, CLIENT_LIMITS), *replies)
             except (OSError, ConnectionClosed) as err:
-                raise RPCError(f"the tracker at {self.host}:{self.port} stopped answering: {err}") from None
+                raise RPCError(
+                    f"the tracker at {self.host}:{self.port} stopped answering: {err}"
+                ) from None
 
     def summary(self) -> dict[str, Any]:
         """``{"servers": [{key, host, port, state}], "queues": {key: {free, busy, waiting}}}``."""
         reply = self._ask({"type": "summary"}, 30.0, "summary")
-        return {"servers": reply.header.get("servers", []), "queues": reply.header.get("queues", {})}
+        return {
+            "servers": reply.header.get("servers", []),
+            "queues": reply.header.get("queues", {}),
+        }
 
     def text_summary(self) -> str:
         """The summary as a table (TVM's ``text_summary``)."""
@@ -358,14 +375,16 @@ class TrackerSession:
     def close(self) -> None:
         self._sock.close()
 
-    def __enter__(self) -> TrackerSession:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def connect_tracker(host: str, port: int, token: str | None = None, timeout: float = 30.0) -> TrackerSession:
+def connect_tracker(
+    host: str, port: int, token: str | None = None, timeout: float = 30.0
+) -> TrackerSession:
     """Connect to the tracker at ``host:port`` (TVM's ``rpc.connect_tracker``)."""
     try:
         sock = socket.create_connection((host, port), timeout=timeout)

@@ -37,7 +37,9 @@ def launch(tmp_path: Path) -> Iterator[Callable[..., Proc]]:
 def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
     """One plain server (key ``test``, no token) shared by a module's tests."""
     directory = tmp_path_factory.mktemp("server")
-    proc = start("xtvm.rpc.server", ["--key", "test", "--work-dir", str(directory / "sessions")], directory)
+    proc = start(
+        "xtvm.rpc.server", ["--key", "test", "--work-dir", str(directory / "sessions")], directory
+    )
     yield proc
     proc.stop()
 
@@ -69,10 +71,16 @@ def kernels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, l
     def spin(a):
         k = te.reduce_axis((0, 100000), "k")
         m = te.reduce_axis((0, 100000), "m")
-        return te.compute((4,), lambda i: te.sum(a[i] * te.cast("float32", k + m), axis=[k, m]), name="B")
+        return te.compute(
+            (4,), lambda i: te.sum(a[i] * te.cast("float32", k + m), axis=[k, m]), name="B"
+        )
 
     return {
-        "double": kernel_library(directory, "double", lambda a: te.compute((4,), lambda i: a[i] * 2.0, name="B")),
-        "crash": kernel_library(directory, "crash", lambda a: te.compute((4,), lambda i: a[i * 400000000], name="B")),
+        "double": kernel_library(
+            directory, "double", lambda a: te.compute((4,), lambda i: a[i] * 2.0, name="B")
+        ),
+        "crash": kernel_library(
+            directory, "crash", lambda a: te.compute((4,), lambda i: a[i * 400000000], name="B")
+        ),
         "spin": kernel_library(directory, "spin", spin),
     }

@@ -56,7 +56,9 @@ class Proc:
             self.process.stdout.close()
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 15.0, what: str = "a condition") -> None:
+def wait_for(
+    condition: Callable[[], bool], timeout: float = 15.0, what: str = "a condition"
+) -> None:
     """Poll ``condition`` every 50 ms for at most ``timeout`` seconds."""
     end = time.monotonic() + timeout
     while not condition():
@@ -103,7 +105,11 @@ def start(module: str, args: list[str], directory: Path) -> Proc:
     with open(log_path, "w") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", module, "--host", HOST, "--port", "0", *args],
-            stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT, env=env,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            text=True,
+            cwd=ROOT,
+            env=env,
         )
     proc = Proc(process, 0, log_path, work_dir)
     ready, _, _ = select.select([process.stdout], [], [], 60)

@@ -33,8 +33,19 @@ def test_a_frame_round_trips_with_its_blobs():
 
 
 def test_values_round_trip():
-    value = [1, 2.5, math.inf, True, None, "s", b"raw", (3, [4]), {"k": np.arange(6, dtype="int16").reshape(2, 3)},
-             np.float32(1.5), np.zeros((0, 3), "float64")]
+    value = [
+        1,
+        2.5,
+        math.inf,
+        True,
+        None,
+        "s",
+        b"raw",
+        (3, [4]),
+        {"k": np.arange(6, dtype="int16").reshape(2, 3)},
+        np.float32(1.5),
+        np.zeros((0, 3), "float64"),
+    ]
     blobs: list = []
     encoded = protocol.encode_value(value, blobs, lambda v: pytest.fail(f"unexpected {v!r}"))
     views = [memoryview(bytes(b)) for b in blobs]
@@ -48,9 +59,18 @@ def test_values_round_trip():
 @pytest.mark.parametrize(
     "value, message",
     [
-        ({"t": "tensor", "blob": 0, "dtype": "float32", "shape": [3]}, "needs 12 bytes, its blob has 8"),
-        ({"t": "tensor", "blob": 0, "dtype": "object", "shape": [1]}, "tensor dtype 'object' is not one of"),
-        ({"t": "tensor", "blob": 0, "dtype": "int8", "shape": [-8]}, "not a list of non-negative integers"),
+        (
+            {"t": "tensor", "blob": 0, "dtype": "float32", "shape": [3]},
+            "needs 12 bytes, its blob has 8",
+        ),
+        (
+            {"t": "tensor", "blob": 0, "dtype": "object", "shape": [1]},
+            "tensor dtype 'object' is not one of",
+        ),
+        (
+            {"t": "tensor", "blob": 0, "dtype": "int8", "shape": [-8]},
+            "not a list of non-negative integers",
+        ),
         ({"t": "int", "v": "7"}, "'int' value holds '7'"),
         ({"t": "list", "v": 3}, "'list' value must hold a list"),
         ({"v": 1}, 'must be an object with a string "t"'),
@@ -87,8 +107,14 @@ def test_limits_are_checked_before_reading():
 @pytest.mark.parametrize(
     "data, message",
     [
-        (struct.pack(">IQ", 10, 0) + b'{"ty', "truncated frame header: the peer closed the connection after 4 of 10 bytes"),
-        (struct.pack(">IQ", 27, 10) + b'{"type":"x","blobs":[10]}  abc', "truncated frame body: .* after 3 of 10 bytes"),
+        (
+            struct.pack(">IQ", 10, 0) + b'{"ty',
+            "truncated frame header: the peer closed the connection after 4 of 10 bytes",
+        ),
+        (
+            struct.pack(">IQ", 27, 10) + b'{"type":"x","blobs":[10]}  abc',
+            "truncated frame body: .* after 3 of 10 bytes",
+        ),
         (b"\0\0\0", "truncated frame prefix: .* after 3 of 12 bytes"),
     ],
 )
@@ -122,19 +148,25 @@ def handshake(server_token, client_token, key="k", check=lambda m: None, record=
     def server():
         server_end.settimeout(10)
         try:
-            results["server"] = protocol.accept_handshake(server_end, server_token, Limits(), check, {"x": 1})
+            results["server"] = protocol.accept_handshake(
+                server_end, server_token, Limits(), check, {"x": 1}
+            )
         except RPCError as err:
             results["server"] = err
         server_end.close()
 
-    threads = [threading.Thread(target=relay, args=(relay_a, relay_b)),
-               threading.Thread(target=relay, args=(relay_b, relay_a)),
-               threading.Thread(target=server)]
+    threads = [
+        threading.Thread(target=relay, args=(relay_a, relay_b)),
+        threading.Thread(target=relay, args=(relay_b, relay_a)),
+        threading.Thread(target=server),
+    ]
     for t in threads:
         t.start()
     client_end.settimeout(10)
     try:
-        results["client"] = protocol.open_handshake(client_end, "server", key, client_token, Limits())
+        results["client"] = protocol.open_handshake(
+            client_end, "server", key, client_token, Limits()
+        )
     except RPCError as err:
         results["client"] = err
     client_end.close()

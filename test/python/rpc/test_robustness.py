@@ -49,7 +49,9 @@ def token_file(tmp_path):
 
 def test_wrong_or_missing_token(launch, token_file):
     server = launch("server", "--token-file", str(token_file))
-    with pytest.raises(rpc.RPCError, match="authentication failed: the client's token does not match"):
+    with pytest.raises(
+        rpc.RPCError, match="authentication failed: the client's token does not match"
+    ):
         rpc.connect(HOST, server.port, token="wrong")
     with pytest.raises(rpc.RPCError, match="requires a token: pass token="):
         rpc.connect(HOST, server.port)
@@ -63,7 +65,10 @@ def test_a_client_refuses_a_server_that_cannot_prove_the_token(module_server):
 
 
 def test_wrong_key(module_server):
-    with pytest.raises(rpc.RPCError, match="key mismatch: this server serves key 'test', the client asked for 'x86-avx512'"):
+    with pytest.raises(
+        rpc.RPCError,
+        match="key mismatch: this server serves key 'test', the client asked for 'x86-avx512'",
+    ):
         rpc.connect(HOST, module_server.port, key="x86-avx512")
     assert_serving(module_server, key="test")
 
@@ -72,7 +77,9 @@ def test_garbage_bytes(module_server):
     with socket.create_connection((HOST, module_server.port), timeout=10) as sock:
         protocol.recv_greeting(sock, "server")
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert "expected the xtvm RPC magic b'XRPC' from the client, got b'GET '" in fatal_error(sock)
+        assert "expected the xtvm RPC magic b'XRPC' from the client, got b'GET '" in fatal_error(
+            sock
+        )
     with socket.create_connection((HOST, module_server.port), timeout=10) as sock:
         sock.sendall(bytes(range(256)) * 64)  # before even reading the greeting
     with raw_session(module_server.port) as sock:  # garbage after the handshake: bad JSON
@@ -85,7 +92,10 @@ def test_a_truncated_frame(module_server):
     with raw_session(module_server.port) as sock:
         sock.sendall(struct.pack(">IQ", 100, 0) + b'{"type": "pi')
         sock.shutdown(socket.SHUT_WR)
-        assert "truncated frame header: the peer closed the connection after 12 of 100 bytes" in fatal_error(sock)
+        assert (
+            "truncated frame header: the peer closed the connection after 12 of 100 bytes"
+            in fatal_error(sock)
+        )
     assert_serving(module_server)
 
 
@@ -96,7 +106,7 @@ def test_malformed_requests_end_the_session(module_server):
         b'"device":{"type":1,"id":0}}': "tensor blob index 0 is not one of the frame's blobs",
         b'{"type":"empty","shape":[4],"dtype":"float32","device":"cpu"}': "a device must be",
         b'{"type":"ping","release":"all"}': "'release' must be a list of handles",
-        b'[1, 2, 3]': 'must be a JSON object with a string "type"',
+        b"[1, 2, 3]": 'must be a JSON object with a string "type"',
     }
     for header, expected in cases.items():
         with raw_session(module_server.port) as sock:
@@ -117,7 +127,9 @@ def test_an_oversized_upload(launch, tmp_path):
     big = tmp_path / "big.so"
     big.write_bytes(b"\0" * 150_000)
     with rpc.connect(HOST, server.port) as session:
-        with pytest.raises(rpc.RPCError, match=r"upload 'big.so': 150000 bytes exceed .* limit of 100000 bytes"):
+        with pytest.raises(
+            rpc.RPCError, match=r"upload 'big.so': 150000 bytes exceed .* limit of 100000 bytes"
+        ):
             session.upload(big)
         session.ping()  # a refused upload is not the end of the session
         with pytest.raises(rpc.RPCError, match="no uploaded file named 'big.so'"):
@@ -131,7 +143,9 @@ def test_a_segfaulting_kernel_ends_only_its_session(launch, kernels):
     session = rpc.connect(HOST, server.port, timeout=60)
     lib = session.load_module(session.upload(path))
     a, b = session.array(np.ones(4, "float32")), session.empty((4,))
-    with pytest.raises(rpc.RPCError, match=r"killed by SIGSEGV \(Segmentation fault\): the remote code crashed"):
+    with pytest.raises(
+        rpc.RPCError, match=r"killed by SIGSEGV \(Segmentation fault\): the remote code crashed"
+    ):
         lib["crash"](a, b)
     with pytest.raises(rpc.RPCError, match="has ended"):
         session.ping()
@@ -159,7 +173,9 @@ def test_a_client_that_disconnects_mid_call(launch, kernels):
     session._sock.shutdown(socket.SHUT_RDWR)  # the client goes away
     caller.join(timeout=30)
     assert not caller.is_alive() and errors and "connection" in str(errors[0])
-    wait_for(lambda: "the client disconnected in the middle of a call" in server.log(), what="the kill")
+    wait_for(
+        lambda: "the client disconnected in the middle of a call" in server.log(), what="the kill"
+    )
     assert_serving(server)  # its only session slot is free again
     wait_for(lambda: not child_pids(server.pid), what="no session process")
 

@@ -40,7 +40,9 @@ def test_nd_array_on_a_remote_device(remote, mlp_library):
     x = np.random.default_rng(1).standard_normal((8, 784)).astype("float32")
     dev = remote.cpu(0)
     data = xtvm.nd.array(x, dev)
-    assert isinstance(data, rpc.RemoteNDArray) and data.shape == (8, 784) and data.dtype == "float32"
+    assert (
+        isinstance(data, rpc.RemoteNDArray) and data.shape == (8, 784) and data.dtype == "float32"
+    )
     np.testing.assert_array_equal(data.numpy(), x)
     gmod = remote.load_module(remote.upload(mlp_library))["default"](dev)
     gmod["set_input"]("data", data)  # a remote array goes by handle
@@ -73,7 +75,9 @@ def test_remote_time_evaluator_agrees_with_local(remote, mlp_library, monkeypatc
     gmod["set_input"]("data", np.zeros((8, 784), "float32"))
     remote_result = gmod.module.time_evaluator("run", dev, number=5, repeat=3, min_repeat_ms=20)()
     local = runtime.load_module(mlp_library)["default"](runtime.cpu(0))
-    local_result = local.module.time_evaluator("run", runtime.cpu(0), number=5, repeat=3, min_repeat_ms=20)()
+    local_result = local.module.time_evaluator(
+        "run", runtime.cpu(0), number=5, repeat=3, min_repeat_ms=20
+    )()
     assert len(remote_result.results) == len(local_result.results) == 3
     for result in (remote_result, local_result):
         assert all(math.isfinite(t) and 0 < t < 1 for t in result.results)
@@ -83,7 +87,9 @@ def test_remote_time_evaluator_agrees_with_local(remote, mlp_library, monkeypatc
 
 def test_the_remote_runtimes_errors_come_back_and_the_session_goes_on(remote, mlp_library, kernels):
     gmod = remote.load_module(remote.upload(mlp_library))["default"](remote.cpu(0))
-    with pytest.raises(rpc.RPCError, match=r"set_input: input 'data' expects \(8, 784\) float32, got \(8, 783\)"):
+    with pytest.raises(
+        rpc.RPCError, match=r"set_input: input 'data' expects \(8, 784\) float32, got \(8, 783\)"
+    ):
         gmod["set_input"]("data", np.zeros((8, 783), "float32"))
     with pytest.raises(rpc.RPCError, match="has no function 'nope'"):
         remote.load_module(remote.upload(kernels["double"][0]))["nope"]
@@ -111,11 +117,15 @@ def test_a_vm_library_runs_remotely(remote, tmp_path):
     from xtvm.frontend import from_onnx
     from xtvm.runtime.vm import VirtualMachine
 
-    w = numpy_helper.from_array(np.random.default_rng(3).standard_normal((16, 8)).astype("float32"), "w")
+    w = numpy_helper.from_array(
+        np.random.default_rng(3).standard_normal((16, 8)).astype("float32"), "w"
+    )
     graph = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "w"], ["y"]), helper.make_node("Relu", ["y"], ["z"])], "g",
+        [helper.make_node("MatMul", ["x", "w"], ["y"]), helper.make_node("Relu", ["y"], ["z"])],
+        "g",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 16])],
-        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 8])], [w],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 8])],
+        [w],
     )
     mod, params = from_onnx(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]))
     with xtvm.transform.PassContext(opt_level=3):
@@ -125,7 +135,9 @@ def test_a_vm_library_runs_remotely(remote, tmp_path):
     x = np.random.default_rng(4).standard_normal((2, 16)).astype("float32")
     expected = VirtualMachine(xtvm.runtime.load_module(path), xtvm.cpu(0)).invoke("main", x).numpy()
     dev = remote.cpu(0)
-    vm = remote.get_function("runtime.vm.VirtualMachine")(remote.load_module(remote.upload(path)), dev)
+    vm = remote.get_function("runtime.vm.VirtualMachine")(
+        remote.load_module(remote.upload(path)), dev
+    )
     np.testing.assert_array_equal(vm["invoke"]("main", x).numpy(), expected)
     vm["set_input"]("x", xtvm.nd.array(x, dev))
     vm["run"]()

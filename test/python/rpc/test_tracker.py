@@ -16,9 +16,13 @@ from xtvm.rpc.measure import measure
 
 def tracked_servers(launch, count: int, key: str = "x86-test"):
     tracker = launch("tracker")
-    servers = [launch("server", "--key", key, "--tracker", f"{HOST}:{tracker.port}") for _ in range(count)]
+    servers = [
+        launch("server", "--key", key, "--tracker", f"{HOST}:{tracker.port}") for _ in range(count)
+    ]
     link = rpc.connect_tracker(HOST, tracker.port)
-    wait_for(lambda: link.summary()["queues"].get(key, {}).get("free") == count, what="registrations")
+    wait_for(
+        lambda: link.summary()["queues"].get(key, {}).get("free") == count, what="registrations"
+    )
     return tracker, servers, link
 
 
@@ -53,8 +57,10 @@ def test_two_servers_serve_two_clients_at_once(launch, mlp_library):
     expected = local_outputs(mlp_library, x)
     for i in range(2):
         np.testing.assert_array_equal(outcome[i][1], expected)
-    wait_for(lambda: link.summary()["queues"]["x86-test"] == {"free": 2, "busy": 0, "waiting": 0},
-             what="both servers free again")
+    wait_for(
+        lambda: link.summary()["queues"]["x86-test"] == {"free": 2, "busy": 0, "waiting": 0},
+        what="both servers free again",
+    )
     assert {s["port"] for s in link.summary()["servers"]} == {s.port for s in servers}
 
 
@@ -64,16 +70,20 @@ def test_higher_priority_is_served_first(launch):
     order: list[int] = []
 
     def wait_in_line(priority: int) -> None:
-        with rpc.connect_tracker(HOST, tracker.port) as mine:
-            with mine.request("x86-test", priority=priority, timeout=60):
-                order.append(priority)
+        with (
+            rpc.connect_tracker(HOST, tracker.port) as mine,
+            mine.request("x86-test", priority=priority, timeout=60),
+        ):
+            order.append(priority)
 
     low = threading.Thread(target=wait_in_line, args=(0,))
     low.start()
     wait_for(lambda: link.summary()["queues"]["x86-test"]["waiting"] == 1, what="the first request")
     high = threading.Thread(target=wait_in_line, args=(5,))
     high.start()
-    wait_for(lambda: link.summary()["queues"]["x86-test"]["waiting"] == 2, what="the second request")
+    wait_for(
+        lambda: link.summary()["queues"]["x86-test"]["waiting"] == 2, what="the second request"
+    )
     holder.close()
     low.join(timeout=60)
     high.join(timeout=60)
@@ -81,10 +91,16 @@ def test_higher_priority_is_served_first(launch):
 
 
 def test_tracker_errors(launch):
-    tracker, servers, link = tracked_servers(launch, 1)
-    with pytest.raises(rpc.RPCError, match="no server of key 'arm-a72' became free in time; registered keys: 'x86-test'"):
+    _, servers, link = tracked_servers(launch, 1)
+    with pytest.raises(
+        rpc.RPCError,
+        match="no server of key 'arm-a72' became free in time; registered keys: 'x86-test'",
+    ):
         link.request("arm-a72", timeout=0.3)
-    with pytest.raises(rpc.RPCError, match=r"takes its sessions from the tracker at 127.0.0.1:\d+: request one there"):
+    with pytest.raises(
+        rpc.RPCError,
+        match=r"takes its sessions from the tracker at 127.0.0.1:\d+: request one there",
+    ):
         rpc.connect(HOST, servers[0].port, key="x86-test")
     with link.request("x86-test") as session:
         session.ping()
@@ -94,18 +110,26 @@ def test_tracker_errors(launch):
 def test_measuring_through_the_tracker_matches_local(launch, mlp_library, kernels, monkeypatch):
     monkeypatch.setenv("XTVM_NUM_THREADS", "1")  # as the test servers: like with like
     tracker, _, _ = tracked_servers(launch, 1)
-    options = dict(number=3, repeat=3, min_repeat_ms=5)
+    options = {"number": 3, "repeat": 3, "min_repeat_ms": 5}
     remote = measure(mlp_library, tracker=(HOST, tracker.port), key="x86-test", **options)
     local = measure(mlp_library, **options)
     assert remote.where.startswith(HOST) and local.where == "local"
     np.testing.assert_array_equal(remote.outputs[0], local.outputs[0])  # same seeded inputs
     for m in (remote, local):
         assert len(m.costs) == 3 and all(0 < c < 1 for c in m.costs)
-    assert 0.05 < remote.results.median / local.results.median < 20  # noise only, on a loaded machine
+    assert (
+        0.05 < remote.results.median / local.results.median < 20
+    )  # noise only, on a loaded machine
     path, _ = kernels["double"]
     a = np.arange(4, dtype="float32")
-    kernel = measure(path, function="double", args=[a, np.zeros(4, "float32")], tracker=(HOST, tracker.port),
-                     key="x86-test", **options)
+    kernel = measure(
+        path,
+        function="double",
+        args=[a, np.zeros(4, "float32")],
+        tracker=(HOST, tracker.port),
+        key="x86-test",
+        **options,
+    )
     np.testing.assert_array_equal(kernel.outputs[1], 2 * a)
 
 
@@ -114,18 +138,30 @@ def test_the_rpc_runner_makes_the_local_runners_records(launch, kernels):
     from xtvm.tuning.measure import BuildResult, LocalRunner, MeasureErrorNo
 
     tracker, _, _ = tracked_servers(launch, 1)
-    builds = [BuildResult(str(kernels[name][0]), name, kernels[name][1]) for name in ("double", "crash", "double")]
+    builds = [
+        BuildResult(str(kernels[name][0]), name, kernels[name][1])
+        for name in ("double", "crash", "double")
+    ]
     builds.append(BuildResult(None, "failed", error_no=MeasureErrorNo.COMPILE_HOST, error_msg="no"))
-    options = dict(number=2, repeat=3, min_repeat_ms=1)
-    remote = RPCRunner("x86-test", (HOST, tracker.port), timeout=30, **options).run([None] * 4, builds)
+    options = {"number": 2, "repeat": 3, "min_repeat_ms": 1}
+    remote = RPCRunner("x86-test", (HOST, tracker.port), timeout=30, **options).run(
+        [None] * 4, builds
+    )
     local_runner = LocalRunner(timeout=30, **options)
     try:
         local = local_runner.run([None] * 4, builds)
     finally:
         local_runner.close()
-    assert [r.error_no for r in remote] == [r.error_no for r in local] == [
-        MeasureErrorNo.NO_ERROR, MeasureErrorNo.RUNTIME_DEVICE, MeasureErrorNo.NO_ERROR, MeasureErrorNo.COMPILE_HOST,
-    ]
+    assert (
+        [r.error_no for r in remote]
+        == [r.error_no for r in local]
+        == [
+            MeasureErrorNo.NO_ERROR,
+            MeasureErrorNo.RUNTIME_DEVICE,
+            MeasureErrorNo.NO_ERROR,
+            MeasureErrorNo.COMPILE_HOST,
+        ]
+    )
     assert "SIGSEGV" in remote[1].costs[0]
     for r in (remote[0], remote[2], local[0], local[2]):
         assert len(r.costs) == 3 and all(0 < c < 1 for c in r.costs)
@@ -135,12 +171,23 @@ def test_a_tracker_with_a_token(launch, tmp_path):
     token = tmp_path / "token"
     token.write_text("tracker-and-server-token")
     tracker = launch("tracker", "--token-file", str(token))
-    launch("server", "--key", "x86-test", "--tracker", f"{HOST}:{tracker.port}", "--token-file", str(token))
+    launch(
+        "server",
+        "--key",
+        "x86-test",
+        "--tracker",
+        f"{HOST}:{tracker.port}",
+        "--token-file",
+        str(token),
+    )
     with pytest.raises(rpc.RPCError, match="cannot talk to the tracker .* requires a token"):
         rpc.connect_tracker(HOST, tracker.port)
     with pytest.raises(rpc.RPCError, match="authentication failed"):
         rpc.connect_tracker(HOST, tracker.port, token="wrong")
     link = rpc.connect_tracker(HOST, tracker.port, token="tracker-and-server-token")
-    wait_for(lambda: link.summary()["queues"].get("x86-test", {}).get("free") == 1, what="the registration")
+    wait_for(
+        lambda: link.summary()["queues"].get("x86-test", {}).get("free") == 1,
+        what="the registration",
+    )
     with link.request("x86-test") as session:  # the session uses the same token
         session.ping()
