@@ -41,8 +41,15 @@ from xtvm.schedule import Schedule, ScheduleError
 class SketchPolicy:
     """The search of one task (see the module)."""
 
-    def __init__(self, task, seed: int = 0, population: int = 48, generations: int = 3, epsilon: float = 0.1,
-                 model: bool = True):
+    def __init__(
+        self,
+        task,
+        seed: int = 0,
+        population: int = 48,
+        generations: int = 3,
+        epsilon: float = 0.1,
+        model: bool = True,
+    ):
         from xtvm.lowering.relay_to_tir.convert_relay_to_tir import COMPUTES
         from xtvm.lowering.relay_to_tir.kernel import KernelBuilder
         from xtvm.target import Target
@@ -51,7 +58,9 @@ class SketchPolicy:
         self.population, self.generations, self.epsilon = population, generations, epsilon
         self.target = Target.of(task.target)
         with self.target:
-            self.func = KernelBuilder(COMPUTES, schedules=False).primitive_function(task.primitive_function())
+            self.func = KernelBuilder(COMPUTES, schedules=False).primitive_function(
+                task.primitive_function()
+            )
             self.shape: KernelShape = kernel_shape(self.func)
         self.measured: dict[SketchParams, float] = {}
         self.proposed: set[SketchParams] = set()
@@ -91,27 +100,46 @@ class SketchPolicy:
 
         xgboost = require_xgboost()
         params = list(self.measured)
-        y = np.array([1.0 / c if math.isfinite(c) and c > 0 else 0.0 for c in self.measured.values()], "float32")
+        y = np.array(
+            [1.0 / c if math.isfinite(c) and c > 0 else 0.0 for c in self.measured.values()],
+            "float32",
+        )
         if float(y.max()) <= 0:
             return
         x = np.array([features(self.shape, p) for p in params], dtype="float32")
         self.booster = xgboost.train(
-            {"objective": "rank:pairwise", "max_depth": 6, "eta": 0.3, "verbosity": 0, "nthread": 1, "seed": 0},
-            xgboost.DMatrix(x, label=y / y.max()), num_boost_round=60,
+            {
+                "objective": "rank:pairwise",
+                "max_depth": 6,
+                "eta": 0.3,
+                "verbosity": 0,
+                "nthread": 1,
+                "seed": 0,
+            },
+            xgboost.DMatrix(x, label=y / y.max()),
+            num_boost_round=60,
         )
 
     def _evolve(self, count: int) -> list[SketchParams]:
         ranked = sorted(self.measured, key=lambda p: self.measured[p])
-        pool = ranked[: self.population // 2] + [sample(self.shape, self.rng) for _ in range(self.population // 2)]
+        pool = ranked[: self.population // 2] + [
+            sample(self.shape, self.rng) for _ in range(self.population // 2)
+        ]
         for _ in range(self.generations):
             children = []
             for _ in range(self.population):
                 a = self.rng.choice(pool)
-                child = crossover(self.shape, a, self.rng.choice(pool), self.rng) if self.rng.random() < 0.3 else a
+                child = (
+                    crossover(self.shape, a, self.rng.choice(pool), self.rng)
+                    if self.rng.random() < 0.3
+                    else a
+                )
                 children.append(mutate(self.shape, child, self.rng))
             everyone = list(dict.fromkeys(pool + children))
             scores = self._score(everyone)
-            pool = [p for _, p in sorted(zip(scores, everyone), key=lambda t: -t[0])][: self.population]
+            pool = [p for _, p in sorted(zip(scores, everyone), key=lambda t: -t[0])][
+                : self.population
+            ]
         return [p for p in pool if p not in self.proposed][:count]
 
     def next_batch(self, batch_size: int) -> list[TraceConfig]:
@@ -215,10 +243,12 @@ def tune_tasks(
                 (result,) = measure(state, [task.config_space.get(0)])
                 state.baseline, spent = result.cost, spent + 1
         while spent < trials:
+
             def priority(s: TaskState) -> float:
                 if s.trials == 0:
                     return math.inf
                 return s.policy.task.weight * s.best * s.last_gain
+
             state = max(states, key=priority)
             configs = state.policy.next_batch(min(batch_size, trials - spent))
             if not configs:

@@ -69,13 +69,21 @@ class SketchParams:
     unroll_reduction: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {"tiles": list(self.tiles), "vector_axis": self.vector_axis,
-                "parallel": self.parallel, "unroll_reduction": self.unroll_reduction}
+        return {
+            "tiles": list(self.tiles),
+            "vector_axis": self.vector_axis,
+            "parallel": self.parallel,
+            "unroll_reduction": self.unroll_reduction,
+        }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> SketchParams:
-        return SketchParams(tuple(data["tiles"]), int(data["vector_axis"]), int(data["parallel"]),
-                            bool(data["unroll_reduction"]))
+        return SketchParams(
+            tuple(data["tiles"]),
+            int(data["vector_axis"]),
+            int(data["parallel"]),
+            bool(data["unroll_reduction"]),
+        )
 
 
 def kernel_shape(func) -> KernelShape:
@@ -137,7 +145,12 @@ def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
         if outers == 0 or math.prod(tiles) > MAX_TILE:
             continue
         vector = rng.choice(inners) if inners else -1
-        p = SketchParams(tiles, vector, rng.randint(1, outers), rng.random() < 0.3 and shape.unrollable and bool(inners))
+        p = SketchParams(
+            tiles,
+            vector,
+            rng.randint(1, outers),
+            rng.random() < 0.3 and shape.unrollable and bool(inners),
+        )
         if valid(shape, p):
             return p
 
@@ -146,7 +159,12 @@ def mutate(shape: KernelShape, p: SketchParams, rng: random.Random) -> SketchPar
     """A valid neighbour of ``p``: one tile, the vector loop, the parallel
     depth or the unrolling changed."""
     for _ in range(100):
-        tiles, vector, parallel, unroll = list(p.tiles), p.vector_axis, p.parallel, p.unroll_reduction
+        tiles, vector, parallel, unroll = (
+            list(p.tiles),
+            p.vector_axis,
+            p.parallel,
+            p.unroll_reduction,
+        )
         what = rng.random()
         if what < 0.6:
             k = rng.randrange(len(tiles))
@@ -162,19 +180,25 @@ def mutate(shape: KernelShape, p: SketchParams, rng: random.Random) -> SketchPar
             inners = [k for k, t in enumerate(tiles) if t > 1]
             vector = inners[-1] if inners else -1
         outers = sum(1 for t, e in zip(tiles, shape.extents) if t < e)
-        q = SketchParams(tuple(tiles), vector, min(parallel, max(outers, 1)), unroll and vector >= 0)
+        q = SketchParams(
+            tuple(tiles), vector, min(parallel, max(outers, 1)), unroll and vector >= 0
+        )
         if valid(shape, q) and q != p:
             return q
     return p
 
 
-def crossover(shape: KernelShape, a: SketchParams, b: SketchParams, rng: random.Random) -> SketchParams:
+def crossover(
+    shape: KernelShape, a: SketchParams, b: SketchParams, rng: random.Random
+) -> SketchParams:
     """Each loop's tile from either parent (the rest from ``a``), when valid."""
     tiles = tuple(x if rng.random() < 0.5 else y for x, y in zip(a.tiles, b.tiles))
     inners = [k for k, t in enumerate(tiles) if t > 1]
     vector = a.vector_axis if a.vector_axis in inners else (inners[-1] if inners else -1)
     outers = sum(1 for t, e in zip(tiles, shape.extents) if t < e)
-    child = SketchParams(tiles, vector, min(a.parallel, max(outers, 1)), a.unroll_reduction and vector >= 0)
+    child = SketchParams(
+        tiles, vector, min(a.parallel, max(outers, 1)), a.unroll_reduction and vector >= 0
+    )
     return child if valid(shape, child) else a
 
 
@@ -191,7 +215,9 @@ def apply_sketch(sch: Schedule, shape: KernelShape, p: SketchParams, threads: bo
             outer, inner = sch.split(loop, [None, tile])
             outers.append(outer)
             inners.append((inner, loops.index(loop)))
-    inner_loops = [l for l, k in inners if k != p.vector_axis] + [l for l, k in inners if k == p.vector_axis]
+    inner_loops = [l for l, k in inners if k != p.vector_axis] + [
+        l for l, k in inners if k == p.vector_axis
+    ]
     sch.reorder(*outers, *inner_loops)
     fused = sch.fuse(*outers[: p.parallel]) if p.parallel > 1 else outers[0]
     outers = [fused, *outers[p.parallel :]]
@@ -215,7 +241,9 @@ def apply_sketch(sch: Schedule, shape: KernelShape, p: SketchParams, threads: bo
         for stage in shape.stages:
             stage_loops = sch.get_loops(stage)
             if len(stage_loops) > 1:
-                sch.parallel(sch.fuse(*stage_loops[:-1]) if len(stage_loops) > 2 else stage_loops[0])
+                sch.parallel(
+                    sch.fuse(*stage_loops[:-1]) if len(stage_loops) > 2 else stage_loops[0]
+                )
 
 
 def features(shape: KernelShape, p: SketchParams) -> list[float]:

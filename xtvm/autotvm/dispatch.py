@@ -60,6 +60,7 @@ def config_from_json(data: Any, strict: bool = True) -> ConfigEntity | TraceConf
         return TraceConfig(trace, sketch)
     return ConfigEntity.from_json(data, strict)
 
+
 _DISPATCH: ContextVar[DispatchContext | None] = ContextVar("xtvm_autotvm_dispatch", default=None)
 _CONFIG: ContextVar[ConfigBase | None] = ContextVar("xtvm_autotvm_config", default=None)
 

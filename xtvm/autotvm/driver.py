@@ -72,6 +72,7 @@ def tune_tasks(
     batch_size = batch_size or max(jobs, 1) * 4
     summaries = []
     try:
+
         def measure(inputs: list[MeasureInput]) -> list[MeasureResult]:
             results = runner.run(inputs, builder.build(inputs))
             save_records(records, [encode(i, r) for i, r in zip(inputs, results)])
@@ -98,21 +99,44 @@ def tune_tasks(
 
 def format_table(summaries: Sequence[TaskSummary]) -> str:
     """The final table: one row per task, then the weighted totals."""
-    rows = [("task", "weight", "trials", "hand-written µs", "GFLOP/s", "tuned µs", "GFLOP/s", "speedup")]
+    rows = [
+        ("task", "weight", "trials", "hand-written µs", "GFLOP/s", "tuned µs", "GFLOP/s", "speedup")
+    ]
     base_total = best_total = 0.0
     for s in summaries:
-        rows.append((
-            s.task.name[:48], str(s.task.weight), str(s.trials),
-            f"{s.baseline * 1e6:.1f}", f"{s.gflops(s.baseline):.1f}",
-            f"{s.best * 1e6:.1f}", f"{s.gflops(s.best):.1f}", f"{s.speedup:.2f}x",
-        ))
+        rows.append(
+            (
+                s.task.name[:48],
+                str(s.task.weight),
+                str(s.trials),
+                f"{s.baseline * 1e6:.1f}",
+                f"{s.gflops(s.baseline):.1f}",
+                f"{s.best * 1e6:.1f}",
+                f"{s.gflops(s.best):.1f}",
+                f"{s.speedup:.2f}x",
+            )
+        )
         if math.isfinite(s.baseline) and math.isfinite(s.best):
             base_total += s.task.weight * s.baseline
             best_total += s.task.weight * s.best
     if best_total > 0:
-        rows.append(("tuned kernels, weighted", "", "", f"{base_total * 1e6:.1f}", "", f"{best_total * 1e6:.1f}", "", f"{base_total / best_total:.2f}x"))
+        rows.append(
+            (
+                "tuned kernels, weighted",
+                "",
+                "",
+                f"{base_total * 1e6:.1f}",
+                "",
+                f"{best_total * 1e6:.1f}",
+                "",
+                f"{base_total / best_total:.2f}x",
+            )
+        )
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    lines = ["  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    lines = [
+        "  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths)))
+        for r in rows
+    ]
     lines.insert(1, "-" * len(lines[0]))
     return "\n".join(lines)
 

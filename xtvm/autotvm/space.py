@@ -142,7 +142,9 @@ class ConfigBase:
         try:
             return self._values[name]
         except KeyError:
-            raise KeyError(f"config has no knob '{name}' (knobs: {', '.join(self._values)})") from None
+            raise KeyError(
+                f"config has no knob '{name}' (knobs: {', '.join(self._values)})"
+            ) from None
 
     def add_flop(self, flop: float) -> None:
         self.flop += flop
@@ -168,31 +170,45 @@ class ConfigBase:
         return self._define(name, list(options), fallback)  # type: ignore[return-value]
 
     def define_reorder(
-        self, name: str, count: int, perms: Iterable[Sequence[int]] | None = None,
+        self,
+        name: str,
+        count: int,
+        perms: Iterable[Sequence[int]] | None = None,
         default: Sequence[int] | None = None,
     ) -> ReorderEntity:
         """A permutation of ``count`` loops: the given ``perms`` or all of them."""
         options = [ReorderEntity(tuple(p)) for p in (perms or itertools.permutations(range(count)))]
-        fallback = ReorderEntity(tuple(default)) if default is not None else ReorderEntity(tuple(range(count)))
+        fallback = (
+            ReorderEntity(tuple(default))
+            if default is not None
+            else ReorderEntity(tuple(range(count)))
+        )
         if fallback not in options:
             options.insert(0, fallback)
         return self._define(name, options, fallback)  # type: ignore[return-value]
 
     def define_annotate(
-        self, name: str, count: int, policy: Sequence[str] = ("none", "unroll"),
+        self,
+        name: str,
+        count: int,
+        policy: Sequence[str] = ("none", "unroll"),
         default: Sequence[str] | None = None,
     ) -> AnnotateEntity:
         """One annotation of ``policy`` per loop of ``count``."""
         unknown = set(policy) - set(ANNOTATIONS)
         if unknown:
-            raise ValueError(f"define_annotate: unknown annotations {sorted(unknown)} (known: {ANNOTATIONS})")
+            raise ValueError(
+                f"define_annotate: unknown annotations {sorted(unknown)} (known: {ANNOTATIONS})"
+            )
         options = [AnnotateEntity(tuple(a)) for a in itertools.product(policy, repeat=count)]
         fallback = AnnotateEntity(tuple(default) if default is not None else ("none",) * count)
         if fallback not in options:
             options.insert(0, fallback)
         return self._define(name, options, fallback)  # type: ignore[return-value]
 
-    def define_knob(self, name: str, candidates: Sequence[Value], default: Value | None = None) -> Value:
+    def define_knob(
+        self, name: str, candidates: Sequence[Value], default: Value | None = None
+    ) -> Value:
         """A plain choice among ``candidates``; returns the chosen value."""
         options = [OtherOptionEntity(c) for c in candidates]
         fallback = OtherOptionEntity(default if default is not None else candidates[0])
@@ -265,9 +281,7 @@ class ConfigSpace(ConfigBase):
 
     def get(self, index: int) -> ConfigEntity:
         """The config at ``index``; index 0 is the hand-written schedule."""
-        values = {
-            k.name: k.options[p] for k, p in zip(self.knobs.values(), self.point(index))
-        }
+        values = {k.name: k.options[p] for k, p in zip(self.knobs.values(), self.point(index))}
         return ConfigEntity(index, values)
 
     def from_entity(self, entity: Sequence[Sequence[Any]]) -> ConfigEntity:
@@ -281,7 +295,9 @@ class ConfigSpace(ConfigBase):
         point = []
         for knob in self.knobs.values():
             if knob.name not in chosen or chosen[knob.name] not in knob.options:
-                raise ValueError(f"knob '{knob.name}': {chosen.get(knob.name)} is not one of its candidates")
+                raise ValueError(
+                    f"knob '{knob.name}': {chosen.get(knob.name)} is not one of its candidates"
+                )
             point.append(knob.options.index(chosen[knob.name]))
         return self.get(self.index_of(point))
 
@@ -321,12 +337,15 @@ class ConfigEntity(ConfigBase):
         if value is not None and value in options:
             return value
         problem = (
-            f"the config has no knob '{name}' the template defines" if value is None
+            f"the config has no knob '{name}' the template defines"
+            if value is None
             else f"knob '{name}': {entity_value(value)!r} is not one of the template's candidates"
         )
         if self.strict:
             raise KeyError(problem)
-        warnings.warn(f"{problem}; using the hand-written choice {entity_value(default)!r}", stacklevel=2)
+        warnings.warn(
+            f"{problem}; using the hand-written choice {entity_value(default)!r}", stacklevel=2
+        )
         return default
 
     @staticmethod
@@ -354,4 +373,3 @@ class ConfigEntity(ConfigBase):
 
     def __str__(self) -> str:
         return ",".join(f"{n}={entity_value(e)}" for n, e in self._values.items())
-

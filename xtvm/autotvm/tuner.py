@@ -155,14 +155,15 @@ class RandomTuner(Tuner):
         return out
 
 
-
 class GATuner(Tuner):
     """A genetic algorithm over the knobs' choice indices: the ``elite``
     fittest genes survive, the rest of each generation of ``pop_size`` are
     children of fitness-weighted parents (uniform crossover), each knob
     mutated with ``mutation_prob``."""
 
-    def __init__(self, task, pop_size: int = 16, elite: int = 3, mutation_prob: float = 0.1, seed: int = 0):
+    def __init__(
+        self, task, pop_size: int = 16, elite: int = 3, mutation_prob: float = 0.1, seed: int = 0
+    ):
         super().__init__(task, seed)
         self.pop_size, self.elite, self.mutation_prob = pop_size, elite, mutation_prob
         self.dims = self.space.dims
@@ -245,8 +246,15 @@ class XGBCostModel:
             return
         data = self.xgb.DMatrix(self.features(indices), label=y / y.max())
         params = {
-            "objective": "rank:pairwise", "max_depth": 6, "eta": 0.3, "gamma": 1e-4,
-            "min_child_weight": 1, "subsample": 1.0, "seed": self.seed, "verbosity": 0, "nthread": 1,
+            "objective": "rank:pairwise",
+            "max_depth": 6,
+            "eta": 0.3,
+            "gamma": 1e-4,
+            "min_child_weight": 1,
+            "subsample": 1.0,
+            "seed": self.seed,
+            "verbosity": 0,
+            "nthread": 1,
         }
         self.booster = self.xgb.train(params, data, num_boost_round=60)
 
@@ -260,8 +268,13 @@ class XGBCostModel:
 
 
 def simulated_annealing(
-    space: ConfigSpace, score: Callable[[Sequence[int]], Sequence[float]], count: int,
-    exclude: set[int], rng: random.Random, n_iter: int = 200, parallel: int = 64,
+    space: ConfigSpace,
+    score: Callable[[Sequence[int]], Sequence[float]],
+    count: int,
+    exclude: set[int],
+    rng: random.Random,
+    n_iter: int = 200,
+    parallel: int = 64,
     temperature: float = 1.0,
 ) -> list[int]:
     """The ``count`` best-scored configs not in ``exclude`` found by
@@ -313,7 +326,9 @@ class XGBTuner(Tuner):
                 self.model.fit(self.xs, self.ys)
                 self._fitted_on = len(self.xs)
             greedy = batch_size - int(self.epsilon * batch_size)
-            out = simulated_annealing(self.space, self.model.predict, greedy, self.visited, self.rng)
+            out = simulated_annealing(
+                self.space, self.model.predict, greedy, self.visited, self.rng
+            )
         self.visited.update(out)
         while len(out) < batch_size and self.has_next():
             index = self._random_unvisited()

@@ -20,14 +20,23 @@ import time
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m xtvm.bench.tune", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m xtvm.bench.tune",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--model", default="resnet50")
     parser.add_argument("--records", default="tune_records.json")
     parser.add_argument("--trials", type=int, default=32)
-    parser.add_argument("--tasks", type=int, default=None, help="tune the N heaviest tasks (default: all)")
-    parser.add_argument("--first-conv", action="store_true", help="tune only the 3-input-channel convolution")
-    parser.add_argument("--tuner", default="xgb", help="the AutoTVM tuner, or 'ansor' for the auto_scheduler")
+    parser.add_argument(
+        "--tasks", type=int, default=None, help="tune the N heaviest tasks (default: all)"
+    )
+    parser.add_argument(
+        "--first-conv", action="store_true", help="tune only the 3-input-channel convolution"
+    )
+    parser.add_argument(
+        "--tuner", default="xgb", help="the AutoTVM tuner, or 'ansor' for the auto_scheduler"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--model-latency", action="store_true")
@@ -45,19 +54,30 @@ def main() -> None:
     model, input_name, x = light_model(args.model)
     mod, params = from_onnx(model)
     tasks = extract_tasks(mod, params)
-    print(f"{args.model}: {len(tasks)} tunable tasks ({time.perf_counter() - start:.1f} s to extract)")
+    print(
+        f"{args.model}: {len(tasks)} tunable tasks ({time.perf_counter() - start:.1f} s to extract)"
+    )
     if args.first_conv:
-        tasks = [t for t in tasks if "conv2d" in t.name and re.search(r"%p0: tensor<\d+x3x", t.func)][:1]
+        tasks = [
+            t for t in tasks if "conv2d" in t.name and re.search(r"%p0: tensor<\d+x3x", t.func)
+        ][:1]
     elif args.tasks:
         tasks = tasks[: args.tasks]
     if args.tuner == "ansor":
         from xtvm.auto_scheduler.search import tune_tasks as ansor_tune
 
-        tuned = ansor_tune(tasks, args.records, trials=args.trials * len(tasks), jobs=args.jobs,
-                           resume=args.resume)
+        tuned = ansor_tune(
+            tasks, args.records, trials=args.trials * len(tasks), jobs=args.jobs, resume=args.resume
+        )
     else:
-        tuned = tune_tasks(tasks, args.records, trials=args.trials, tuner=args.tuner, jobs=args.jobs,
-                           resume=args.resume)
+        tuned = tune_tasks(
+            tasks,
+            args.records,
+            trials=args.trials,
+            tuner=args.tuner,
+            jobs=args.jobs,
+            resume=args.resume,
+        )
     print(format_table(tuned))
     print(f"tuning time: {time.perf_counter() - start:.0f} s")
 
@@ -73,7 +93,10 @@ def main() -> None:
             if record is None:
                 continue
             space = task.config_space
-            pair = [MeasureInput(task, space.get(0)), MeasureInput(task, config_from_json(record.config))]
+            pair = [
+                MeasureInput(task, space.get(0)),
+                MeasureInput(task, config_from_json(record.config)),
+            ]
             builds = builder.build(pair)
             times = {0: [], 1: []}
             for _ in range(3):
@@ -103,9 +126,11 @@ def main() -> None:
             gmod = lib["default"](xtvm.cpu(0))
             gmod.set_input(input_name, x)
             latencies[name] = median_seconds(gmod.run, args.repeat)
-        print(f"\n{args.model} at 1 thread: hand-written {latencies['hand-written'] * 1e3:.2f} ms, "
-              f"tuned {latencies['tuned'] * 1e3:.2f} ms "
-              f"({latencies['hand-written'] / latencies['tuned']:.2f}x)")
+        print(
+            f"\n{args.model} at 1 thread: hand-written {latencies['hand-written'] * 1e3:.2f} ms, "
+            f"tuned {latencies['tuned'] * 1e3:.2f} ms "
+            f"({latencies['hand-written'] / latencies['tuned']:.2f}x)"
+        )
 
 
 if __name__ == "__main__":

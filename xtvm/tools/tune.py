@@ -35,35 +35,73 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("model", type=Path, help="an .onnx model, or a relay module (.mlir)")
     parser.add_argument(
-        "--shape", action="append", default=[], metavar="NAME=D0,D1,...",
+        "--shape",
+        action="append",
+        default=[],
+        metavar="NAME=D0,D1,...",
         help="the static shape of ONNX input NAME (for symbolic dimensions); repeat per input",
     )
-    parser.add_argument("--records", type=Path, required=True, help="the records file to append to (JSON lines)")
     parser.add_argument(
-        "--tuner", choices=["autotvm", "ansor"], default="autotvm",
+        "--records", type=Path, required=True, help="the records file to append to (JSON lines)"
+    )
+    parser.add_argument(
+        "--tuner",
+        choices=["autotvm", "ansor"],
+        default="autotvm",
         help="the search: autotvm (the x86 templates' knobs) or ansor (the auto_scheduler: "
         "template-free sketches, evolutionary search, a task scheduler spreading "
         "--trials x tasks over the tasks)",
     )
     parser.add_argument(
-        "--autotvm-tuner", choices=["xgb", "ga", "random", "grid"], default="xgb",
+        "--autotvm-tuner",
+        choices=["xgb", "ga", "random", "grid"],
+        default="xgb",
         help="how AutoTVM picks configs (default: xgb)",
     )
-    parser.add_argument("--trials", type=int, default=64, help="measurements per task (ansor: on average) at most (default: 64)")
+    parser.add_argument(
+        "--trials",
+        type=int,
+        default=64,
+        help="measurements per task (ansor: on average) at most (default: 64)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="build worker processes (default: 1)")
     parser.add_argument(
-        "--cluster", metavar="tcp://HOST:8786",
+        "--cluster",
+        metavar="tcp://HOST:8786",
         help="build candidates on this Dask distributed scheduler's workers (pip install "
         "'xtvm[distributed]'); measurements stay on this machine",
     )
-    parser.add_argument("--threads", type=int, default=1, help="threads a measured kernel runs on (default: 1)")
-    parser.add_argument("--resume", action="store_true", help="count the records file's measurements as done")
-    parser.add_argument("--target", default="llvm", help="the target string (default: llvm, the host)")
-    parser.add_argument("--tasks", type=int, default=None, metavar="N", help="tune only the N heaviest tasks")
-    parser.add_argument("--early-stopping", type=int, default=None, metavar="N", help="stop a task after N trials without a better config")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds one measurement may take (default: 30)")
-    parser.add_argument("--min-repeat-ms", type=float, default=50.0, help="a timing round lasts at least this long (default: 50)")
-    parser.add_argument("--repeat", type=int, default=3, help="timing rounds per candidate (default: 3)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads a measured kernel runs on (default: 1)"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="count the records file's measurements as done"
+    )
+    parser.add_argument(
+        "--target", default="llvm", help="the target string (default: llvm, the host)"
+    )
+    parser.add_argument(
+        "--tasks", type=int, default=None, metavar="N", help="tune only the N heaviest tasks"
+    )
+    parser.add_argument(
+        "--early-stopping",
+        type=int,
+        default=None,
+        metavar="N",
+        help="stop a task after N trials without a better config",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds one measurement may take (default: 30)"
+    )
+    parser.add_argument(
+        "--min-repeat-ms",
+        type=float,
+        default=50.0,
+        help="a timing round lasts at least this long (default: 50)",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timing rounds per candidate (default: 3)"
+    )
     return parser
 
 
@@ -113,7 +151,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         run(args)
     except KeyboardInterrupt:
-        print(f"\nxtvm-tune: interrupted; {args.records} keeps every finished measurement (continue with --resume)", file=sys.stderr)
+        print(
+            f"\nxtvm-tune: interrupted; {args.records} keeps every finished measurement (continue with --resume)",
+            file=sys.stderr,
+        )
         sys.exit(130)
     except ImportError as e:
         print(f"xtvm-tune: error: {e}", file=sys.stderr)
@@ -138,20 +179,34 @@ def run(args: argparse.Namespace) -> None:
 
         require_xgboost()  # a missing xgboost is an error now, not after extraction
     if args.records.exists() and not args.resume:
-        print(f"xtvm-tune: appending to {args.records} (its records are not counted; --resume counts them)", file=sys.stderr)
+        print(
+            f"xtvm-tune: appending to {args.records} (its records are not counted; --resume counts them)",
+            file=sys.stderr,
+        )
     mod, params = load_model(args.model, parse_shapes(args.shape))
     tasks = extract_tasks(mod, params, args.target)
     if args.tasks is not None:
         tasks = tasks[: args.tasks]
     if not tasks:
-        print("xtvm-tune: the model has no tunable kernel (conv2d, dense, depthwise)", file=sys.stderr)
+        print(
+            "xtvm-tune: the model has no tunable kernel (conv2d, dense, depthwise)", file=sys.stderr
+        )
         return
     ansor = args.tuner == "ansor"
-    total = args.trials * len(tasks) if ansor else sum(min(args.trials, len(t.config_space)) for t in tasks)
+    total = (
+        args.trials * len(tasks)
+        if ansor
+        else sum(min(args.trials, len(t.config_space)) for t in tasks)
+    )
     search = "ansor" if ansor else f"autotvm ({args.autotvm_tuner})"
     print(f"xtvm-tune: {len(tasks)} tasks, up to {total} trials, {search}", file=sys.stderr)
     progress = Progress(total)
-    runner = LocalRunner(repeat=args.repeat, min_repeat_ms=args.min_repeat_ms, timeout=args.timeout, threads=args.threads)
+    runner = LocalRunner(
+        repeat=args.repeat,
+        min_repeat_ms=args.min_repeat_ms,
+        timeout=args.timeout,
+        threads=args.threads,
+    )
     if args.cluster:
         from xtvm.tuning.distributed import DaskBuilder
 
@@ -163,19 +218,35 @@ def run(args: argparse.Namespace) -> None:
             from xtvm.auto_scheduler.search import tune_tasks as ansor_tune
 
             summaries = ansor_tune(
-                tasks, str(args.records), trials=total, jobs=args.jobs, resume=args.resume,
-                runner=runner, builder=builder, batch_size=max(args.jobs, 1) * 4, on_batch=progress,
+                tasks,
+                str(args.records),
+                trials=total,
+                jobs=args.jobs,
+                resume=args.resume,
+                runner=runner,
+                builder=builder,
+                batch_size=max(args.jobs, 1) * 4,
+                on_batch=progress,
             )
         else:
             summaries = tune_tasks(
-                tasks, str(args.records), trials=args.trials, tuner=args.autotvm_tuner, jobs=args.jobs,
-                resume=args.resume, runner=runner, builder=builder,
-                early_stopping=args.early_stopping, on_batch=progress,
+                tasks,
+                str(args.records),
+                trials=args.trials,
+                tuner=args.autotvm_tuner,
+                jobs=args.jobs,
+                resume=args.resume,
+                runner=runner,
+                builder=builder,
+                early_stopping=args.early_stopping,
+                on_batch=progress,
             )
     finally:
         progress.close()
     print(format_table(summaries))
-    print(f"records: {args.records}; time: {elapsed_since(start)}; measured at {args.threads} thread(s)")
+    print(
+        f"records: {args.records}; time: {elapsed_since(start)}; measured at {args.threads} thread(s)"
+    )
 
 
 if __name__ == "__main__":

@@ -66,16 +66,35 @@ class DaskBuilder:
             try:
                 reply = future.result(timeout=self.timeout)
             except Exception as err:  # a lost worker, a timeout
-                code = MeasureErrorNo.BUILD_TIMEOUT if "imeout" in type(err).__name__ else MeasureErrorNo.COMPILE_HOST
-                results.append(BuildResult(None, inp.task.name, error_no=code, error_msg=f"{type(err).__name__}: {err}"))
+                code = (
+                    MeasureErrorNo.BUILD_TIMEOUT
+                    if "imeout" in type(err).__name__
+                    else MeasureErrorNo.COMPILE_HOST
+                )
+                results.append(
+                    BuildResult(
+                        None, inp.task.name, error_no=code, error_msg=f"{type(err).__name__}: {err}"
+                    )
+                )
                 continue
             if reply.get("error_no"):
-                results.append(BuildResult(None, inp.task.name, error_no=reply["error_no"], error_msg=reply["error_msg"]))
+                results.append(
+                    BuildResult(
+                        None,
+                        inp.task.name,
+                        error_no=reply["error_no"],
+                        error_msg=reply["error_msg"],
+                    )
+                )
                 continue
             fd, filename = tempfile.mkstemp(suffix=".so", dir=self.out_dir)
             with os.fdopen(fd, "wb") as f:
                 f.write(base64.b64decode(reply["library"]))
-            results.append(BuildResult(filename, reply["func_name"], reply["args"], time_cost=reply["time_cost"]))
+            results.append(
+                BuildResult(
+                    filename, reply["func_name"], reply["args"], time_cost=reply["time_cost"]
+                )
+            )
         return results
 
     def close(self) -> None:

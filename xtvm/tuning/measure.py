@@ -112,7 +112,9 @@ class Builder(Protocol):
 
 
 class Runner(Protocol):
-    def run(self, inputs: Sequence[MeasureInput], builds: Sequence[BuildResult]) -> list[MeasureResult]: ...
+    def run(
+        self, inputs: Sequence[MeasureInput], builds: Sequence[BuildResult]
+    ) -> list[MeasureResult]: ...
 
 
 # -- building ----------------------------------------------------------------------
@@ -131,7 +133,10 @@ def build_candidate(request: dict[str, Any]) -> dict[str, Any]:
         config = config_from_json(request["config"]) if request.get("config") else None
         prim = task.build_kernel(config)
     except Exception as err:  # a config the template cannot apply
-        return {"error_no": MeasureErrorNo.INSTANTIATION_ERROR, "error_msg": f"{type(err).__name__}: {err}"}
+        return {
+            "error_no": MeasureErrorNo.INSTANTIATION_ERROR,
+            "error_msg": f"{type(err).__name__}: {err}",
+        }
     try:
         with PassContext(opt_level=3):
             lib = xtvm.build(prim, target=task.target)
@@ -139,7 +144,10 @@ def build_candidate(request: dict[str, Any]) -> dict[str, Any]:
         os.close(fd)
         lib.export_library(filename)
     except Exception as err:
-        return {"error_no": MeasureErrorNo.COMPILE_HOST, "error_msg": f"{type(err).__name__}: {err}"}
+        return {
+            "error_no": MeasureErrorNo.COMPILE_HOST,
+            "error_msg": f"{type(err).__name__}: {err}",
+        }
     name = prim.sym_name.data
     return {
         "filename": filename,
@@ -167,12 +175,32 @@ class LocalBuilder:
         results = []
         for inp, reply in zip(inputs, self.pool.map(requests, self.timeout)):
             if isinstance(reply, WorkerFailure):
-                code = MeasureErrorNo.BUILD_TIMEOUT if reply.timeout else MeasureErrorNo.COMPILE_HOST
-                results.append(BuildResult(None, inp.task.name, error_no=code, error_msg=reply.message))
+                code = (
+                    MeasureErrorNo.BUILD_TIMEOUT if reply.timeout else MeasureErrorNo.COMPILE_HOST
+                )
+                results.append(
+                    BuildResult(None, inp.task.name, error_no=code, error_msg=reply.message)
+                )
             elif "worker_error" in reply:
-                results.append(BuildResult(None, inp.task.name, error_no=MeasureErrorNo.UNKNOWN_ERROR, error_msg=reply["worker_error"]))
+                results.append(
+                    BuildResult(
+                        None,
+                        inp.task.name,
+                        error_no=MeasureErrorNo.UNKNOWN_ERROR,
+                        error_msg=reply["worker_error"],
+                    )
+                )
             else:
-                results.append(BuildResult(reply.get("filename"), reply.get("func_name", inp.task.name), reply.get("args", []), reply.get("error_no", 0), reply.get("error_msg", ""), reply.get("time_cost", 0.0)))
+                results.append(
+                    BuildResult(
+                        reply.get("filename"),
+                        reply.get("func_name", inp.task.name),
+                        reply.get("args", []),
+                        reply.get("error_no", 0),
+                        reply.get("error_msg", ""),
+                        reply.get("time_cost", 0.0),
+                    )
+                )
         return results
 
     def close(self) -> None:
@@ -234,14 +262,19 @@ def measure_library(request: dict[str, Any]) -> dict[str, Any]:
         for i, (a, b) in enumerate(zip(got, _REFERENCES[reference], strict=True)):
             scale = max(float(np.max(np.abs(b))), 1.0) if b.size else 1.0
             if a.shape != b.shape or not np.allclose(a, b, rtol=1e-4, atol=1e-4 * scale):
-                return {"error_no": MeasureErrorNo.WRONG_ANSWER, "error_msg": f"argument {i} differs from the reference"}
+                return {
+                    "error_no": MeasureErrorNo.WRONG_ANSWER,
+                    "error_msg": f"argument {i} differs from the reference",
+                }
     lib = xtvm.runtime.load_module(filename)
     arrays = [xtvm.nd.array(a) for a in random_arguments(args)]
     number, repeat = int(request.get("number", 1)), int(request.get("repeat", 3))
     min_repeat_ms = float(request.get("min_repeat_ms", 50))
     if request.get("clock") == "cpu":
         return {"costs": cpu_seconds(lib[name].bind(arrays), number, repeat, min_repeat_ms)}
-    timer = lib.time_evaluator(name, xtvm.cpu(0), number=number, repeat=repeat, min_repeat_ms=min_repeat_ms)
+    timer = lib.time_evaluator(
+        name, xtvm.cpu(0), number=number, repeat=repeat, min_repeat_ms=min_repeat_ms
+    )
     return {"costs": list(timer(*arrays).results)}
 
 
@@ -276,51 +309,90 @@ class LocalRunner:
     default at 1 thread)."""
 
     def __init__(
-        self, number: int = 1, repeat: int = 3, min_repeat_ms: float = 50, timeout: float = 30.0,
-        threads: int = 1, check: bool = False, clock: str | None = None,
+        self,
+        number: int = 1,
+        repeat: int = 3,
+        min_repeat_ms: float = 50,
+        timeout: float = 30.0,
+        threads: int = 1,
+        check: bool = False,
+        clock: str | None = None,
     ):
         clock = clock or ("cpu" if threads == 1 else "wall")
         if clock not in ("cpu", "wall") or (clock == "cpu" and threads != 1):
-            raise ValueError(f"clock must be 'wall', or 'cpu' at 1 thread; got {clock!r} at {threads} threads")
-        self.options = {"number": number, "repeat": repeat, "min_repeat_ms": min_repeat_ms, "threads": threads, "clock": clock}
+            raise ValueError(
+                f"clock must be 'wall', or 'cpu' at 1 thread; got {clock!r} at {threads} threads"
+            )
+        self.options = {
+            "number": number,
+            "repeat": repeat,
+            "min_repeat_ms": min_repeat_ms,
+            "threads": threads,
+            "clock": clock,
+        }
         self.timeout = timeout
         self.check = check
         self.references: dict[str, str] = {}
-        self.pool = WorkerPool("xtvm.tuning.measure:measure_library", 1, env={"OMP_NUM_THREADS": str(threads)})
+        self.pool = WorkerPool(
+            "xtvm.tuning.measure:measure_library", 1, env={"OMP_NUM_THREADS": str(threads)}
+        )
 
     def _reference(self, task: Task, builder_dir: str) -> str | None:
         if task.key not in self.references:
-            reply = build_candidate({"task": task.to_json(), "config": None, "out_dir": builder_dir})
+            reply = build_candidate(
+                {"task": task.to_json(), "config": None, "out_dir": builder_dir}
+            )
             self.references[task.key] = reply.get("filename")
         return self.references[task.key]
 
-    def run(self, inputs: Sequence[MeasureInput], builds: Sequence[BuildResult]) -> list[MeasureResult]:
+    def run(
+        self, inputs: Sequence[MeasureInput], builds: Sequence[BuildResult]
+    ) -> list[MeasureResult]:
         results: list[MeasureResult] = []
         for inp, build in zip(inputs, builds, strict=True):
             start = time.perf_counter()
             if build.error_no or not build.filename:
-                results.append(MeasureResult([build.error_msg], build.error_no, build.time_cost, time.time()))
+                results.append(
+                    MeasureResult([build.error_msg], build.error_no, build.time_cost, time.time())
+                )
                 continue
-            request = {"filename": build.filename, "func_name": build.func_name, "args": build.args, **self.options}
+            request = {
+                "filename": build.filename,
+                "func_name": build.func_name,
+                "args": build.args,
+                **self.options,
+            }
             if self.check:
                 request["reference"] = self._reference(inp.task, os.path.dirname(build.filename))
             (reply,) = self.pool.map([request], self.timeout)
             cost = build.time_cost + time.perf_counter() - start
             if isinstance(reply, WorkerFailure):
-                code = MeasureErrorNo.RUN_TIMEOUT if reply.timeout else MeasureErrorNo.RUNTIME_DEVICE
+                code = (
+                    MeasureErrorNo.RUN_TIMEOUT if reply.timeout else MeasureErrorNo.RUNTIME_DEVICE
+                )
                 results.append(MeasureResult([reply.message], code, cost, time.time()))
             elif "worker_error" in reply:
-                results.append(MeasureResult([reply["worker_error"]], MeasureErrorNo.RUNTIME_DEVICE, cost, time.time()))
+                results.append(
+                    MeasureResult(
+                        [reply["worker_error"]], MeasureErrorNo.RUNTIME_DEVICE, cost, time.time()
+                    )
+                )
             elif reply.get("error_no"):
-                results.append(MeasureResult([reply["error_msg"]], reply["error_no"], cost, time.time()))
+                results.append(
+                    MeasureResult([reply["error_msg"]], reply["error_no"], cost, time.time())
+                )
             else:
-                results.append(MeasureResult(reply["costs"], MeasureErrorNo.NO_ERROR, cost, time.time()))
+                results.append(
+                    MeasureResult(reply["costs"], MeasureErrorNo.NO_ERROR, cost, time.time())
+                )
         return results
 
     def close(self) -> None:
         self.pool.close()
 
 
-def measure(builder: Builder, runner: Runner, inputs: Sequence[MeasureInput]) -> list[MeasureResult]:
+def measure(
+    builder: Builder, runner: Runner, inputs: Sequence[MeasureInput]
+) -> list[MeasureResult]:
     """Build then run ``inputs``."""
     return runner.run(inputs, builder.build(inputs))

@@ -87,8 +87,14 @@ def encode(inp, result) -> str:
     task = inp.task
     return json.dumps(
         Record(
-            task.target, task.name, task.key, inp.config.to_json(), list(result.costs),
-            int(result.error_no), float(result.all_cost), float(result.timestamp),
+            task.target,
+            task.name,
+            task.key,
+            inp.config.to_json(),
+            list(result.costs),
+            int(result.error_no),
+            float(result.all_cost),
+            float(result.timestamp),
         ).to_json()
     )
 
@@ -99,17 +105,30 @@ def decode(line: str) -> Record:
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     inp, config, result = data.get("input"), data.get("config"), data.get("result")
-    if not (isinstance(inp, list) and len(inp) >= 3 and isinstance(inp[0], str) and isinstance(inp[1], str)
-            and isinstance(inp[2], list) and inp[2] and isinstance(inp[2][0], str)):
+    if not (
+        isinstance(inp, list)
+        and len(inp) >= 3
+        and isinstance(inp[0], str)
+        and isinstance(inp[1], str)
+        and isinstance(inp[2], list)
+        and inp[2]
+        and isinstance(inp[2][0], str)
+    ):
         raise ValueError("'input' must be [target, task name, [workload key], {}]")
     config_from_json(config)  # checks the config's form
-    if not (isinstance(result, list) and len(result) == 4 and isinstance(result[0], list)
-            and isinstance(result[1], int)):
+    if not (
+        isinstance(result, list)
+        and len(result) == 4
+        and isinstance(result[0], list)
+        and isinstance(result[1], int)
+    ):
         raise ValueError("'result' must be [costs, error number, seconds, timestamp]")
     costs, error_no = result[0], result[1]
     if not error_no and not (costs and all(isinstance(c, int | float) and c > 0 for c in costs)):
         raise ValueError("a successful record needs positive costs")
-    return Record(inp[0], inp[1], inp[2][0], config, costs, error_no, float(result[2]), float(result[3]))
+    return Record(
+        inp[0], inp[1], inp[2][0], config, costs, error_no, float(result[2]), float(result[3])
+    )
 
 
 def load_records(path: str | os.PathLike[str]) -> Iterator[Record]:
@@ -122,7 +141,10 @@ def load_records(path: str | os.PathLike[str]) -> Iterator[Record]:
             try:
                 yield decode(line)
             except (ValueError, TypeError, KeyError) as err:
-                warnings.warn(f"{os.fspath(path)}:{number}: skipped a corrupt tuning record ({err})", stacklevel=2)
+                warnings.warn(
+                    f"{os.fspath(path)}:{number}: skipped a corrupt tuning record ({err})",
+                    stacklevel=2,
+                )
 
 
 def save_records(path: str | os.PathLike[str], lines: Iterable[str]) -> None:

@@ -42,8 +42,12 @@ class Task:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "name": self.name, "key": self.key, "func": self.func,
-            "target": self.target, "weight": self.weight, "flop": self.flop,
+            "name": self.name,
+            "key": self.key,
+            "func": self.func,
+            "target": self.target,
+            "weight": self.weight,
+            "flop": self.flop,
         }
 
     @staticmethod
@@ -115,9 +119,7 @@ def extract_tasks(mod, params=None, target: Any = "llvm", opt_level: int = 3) ->
     target = Target.of(target)
     with target, PassContext(opt_level=opt_level):
         module = lower(mod.clone(), params, stage="relay-opt")
-    calls = Counter(
-        op.callee.string_value() for op in module.walk() if isinstance(op, func.CallOp)
-    )
+    calls = Counter(op.callee.string_value() for op in module.walk() if isinstance(op, func.CallOp))
     tasks: dict[str, Task] = {}
     for op in module.ops:
         if not (isinstance(op, func.FuncOp) and is_primitive(op)):

@@ -60,7 +60,9 @@ class _Worker:
     def __init__(self, handler: str, env: dict[str, str] | None):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "xtvm.tuning.workers", handler],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, **(env or {})},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={**os.environ, **(env or {})},
         )
         self.reader = self.process.stdout
 

@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 import pytest
+from tuning_models import conv_model, relay_of
 
 import xtvm
 from xtvm.auto_scheduler.search import SketchPolicy, tune_tasks
@@ -17,13 +18,11 @@ from xtvm.tuning.measure import BuildResult, LocalBuilder, LocalRunner, MeasureI
 from xtvm.tuning.record import apply_history_best, encode, load_records
 from xtvm.tuning.task import extract_tasks
 
-from tuning_models import conv_model, relay_of
-
 MODELS = {
-    "first-layer": dict(channels=3, out=32, size=30, kernel=7, stride=2),
-    "grouped": dict(channels=16, out=32, size=14, stride=1, group=2),
-    "depthwise": dict(channels=16, out=16, size=14, stride=1, group=16),
-    "dense": dict(channels=4, out=16, size=8, stride=1, dense=64),
+    "first-layer": {"channels": 3, "out": 32, "size": 30, "kernel": 7, "stride": 2},
+    "grouped": {"channels": 16, "out": 32, "size": 14, "stride": 1, "group": 2},
+    "depthwise": {"channels": 16, "out": 16, "size": 14, "stride": 1, "group": 16},
+    "dense": {"channels": 4, "out": 16, "size": 8, "stride": 1, "dense": 64},
 }
 
 
@@ -115,7 +114,9 @@ def test_the_task_scheduler_spends_the_budget_and_measures_each_baseline(tasks, 
     chosen = [tasks["dense"][0], tasks["first-layer"][0]]
     chosen[1].weight = 4  # the heavier task gets more of the budget
     fake = SyntheticMeasure()
-    summaries = tune_tasks(chosen, str(tmp_path / "r.json"), trials=40, runner=fake, builder=fake, batch_size=4)
+    summaries = tune_tasks(
+        chosen, str(tmp_path / "r.json"), trials=40, runner=fake, builder=fake, batch_size=4
+    )
     assert len(fake.calls) == 40
     assert [s.trials for s in summaries] and all(np.isfinite(s.baseline) for s in summaries)
     assert fake.calls.count(chosen[1].name) > fake.calls.count(chosen[0].name)

@@ -4,11 +4,10 @@ builds candidates, the local runner measures them against the reference."""
 from __future__ import annotations
 
 import pytest
+from tuning_models import conv_model, relay_of
 
 from xtvm.tuning.measure import LocalRunner, MeasureErrorNo, MeasureInput
 from xtvm.tuning.task import extract_tasks
-
-from tuning_models import conv_model, relay_of
 
 distributed = pytest.importorskip("distributed")
 
@@ -22,8 +21,12 @@ def test_a_local_dask_cluster_builds_candidates():
     space = task.config_space
     inputs = [MeasureInput(task, space.get(i)) for i in (len(space) - 1,)]
     inputs.append(MeasureInput(task, ConfigEntity(0, {"tile_ow": OtherOptionEntity(3)})))  # refused
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         builder = DaskBuilder(client)
         builds = builder.build(inputs)
         runner = LocalRunner(check=True, repeat=1, min_repeat_ms=0)

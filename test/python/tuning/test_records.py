@@ -9,14 +9,13 @@ import time
 
 import numpy as np
 import pytest
+from tuning_models import conv_model, relay_of
 
 import xtvm
 from xtvm.driver.build_module import lower
 from xtvm.tuning.measure import MeasureErrorNo, MeasureInput, MeasureResult
 from xtvm.tuning.record import apply_history_best, decode, encode, load_records, save_records
 from xtvm.tuning.task import extract_tasks
-
-from tuning_models import conv_model, relay_of
 
 
 @pytest.fixture(scope="module")
@@ -31,13 +30,19 @@ def test_a_record_round_trips(model):
     _, task = model
     config = task.config_space.get(len(task.config_space) - 1)
     ok = MeasureResult([1e-3, 1.2e-3], MeasureErrorNo.NO_ERROR, 2.5, time.time())
-    bad = MeasureResult(["the worker died of signal SIGSEGV"], MeasureErrorNo.RUNTIME_DEVICE, 0.1, time.time())
+    bad = MeasureResult(
+        ["the worker died of signal SIGSEGV"], MeasureErrorNo.RUNTIME_DEVICE, 0.1, time.time()
+    )
     for result in (ok, bad):
         line = encode(MeasureInput(task, config), result)
         data = json.loads(line)
         assert data["input"][1:3] == [task.name, [task.key]] and data["version"] == 0.2
         record = decode(line)
-        assert (record.key, record.error_no, record.costs) == (task.key, result.error_no, result.costs)
+        assert (record.key, record.error_no, record.costs) == (
+            task.key,
+            result.error_no,
+            result.costs,
+        )
         assert task.config_space.from_entity(record.config["entity"]).index == config.index
     assert decode(encode(MeasureInput(task, config), ok)).mean == pytest.approx(1.1e-3)
 
@@ -46,14 +51,24 @@ def test_corrupt_lines_are_skipped_with_a_warning_naming_them(model, tmp_path):
     _, task = model
     good = encode(MeasureInput(task, task.config_space.get(1)), MeasureResult([1e-3], 0, 1.0, 0.0))
     path = tmp_path / "records.json"
-    lines = [good, "{not json", json.dumps({"input": "x"}), good[: len(good) // 2], "", json.dumps([1, 2]), good]
+    lines = [
+        good,
+        "{not json",
+        json.dumps({"input": "x"}),
+        good[: len(good) // 2],
+        "",
+        json.dumps([1, 2]),
+        good,
+    ]
     path.write_text("\n".join(lines) + "\n")
     with pytest.warns(UserWarning) as caught:
         records = list(load_records(path))
     assert len(records) == 2
     messages = sorted(str(w.message) for w in caught)
     for number in (2, 3, 4, 6):
-        assert any(m.startswith(f"{path}:{number}: skipped a corrupt tuning record") for m in messages), messages
+        assert any(
+            m.startswith(f"{path}:{number}: skipped a corrupt tuning record") for m in messages
+        ), messages
     assert len(messages) == 4
 
 
@@ -70,11 +85,14 @@ def test_apply_history_best_changes_the_schedule_and_the_model_stays_correct(mod
     # two records of the task: the faster one (a non-default config) applies
     fast, slow = space.get(len(space) - 1), space.get(0)
     path = tmp_path / "records.json"
-    save_records(path, [
-        encode(MeasureInput(task, slow), MeasureResult([2e-3], 0, 1.0, 0.0)),
-        encode(MeasureInput(task, fast), MeasureResult([1e-3], 0, 1.0, 0.0)),
-        encode(MeasureInput(task, space.get(1)), MeasureResult(["crash"], 4, 1.0, 0.0)),
-    ])
+    save_records(
+        path,
+        [
+            encode(MeasureInput(task, slow), MeasureResult([2e-3], 0, 1.0, 0.0)),
+            encode(MeasureInput(task, fast), MeasureResult([1e-3], 0, 1.0, 0.0)),
+            encode(MeasureInput(task, space.get(1)), MeasureResult(["crash"], 4, 1.0, 0.0)),
+        ],
+    )
     context = apply_history_best(str(path))
     with context:
         tuned = _tir_text(mod, params)
@@ -95,7 +113,9 @@ def test_apply_history_best_changes_the_schedule_and_the_model_stays_correct(mod
 def test_records_of_other_kernels_leave_the_build_unchanged(model, tmp_path):
     onnx_model, task = model
     mod, params = relay_of(onnx_model)
-    line = json.loads(encode(MeasureInput(task, task.config_space.get(1)), MeasureResult([1e-3], 0, 1.0, 0.0)))
+    line = json.loads(
+        encode(MeasureInput(task, task.config_space.get(1)), MeasureResult([1e-3], 0, 1.0, 0.0))
+    )
     line["input"][2] = ["0" * 64]  # another workload
     path = tmp_path / "records.json"
     path.write_text(json.dumps(line) + "\n")

@@ -7,18 +7,17 @@ from __future__ import annotations
 import random
 
 import pytest
+from tuning_models import conv_model, relay_of
 
 from xtvm.tuning.measure import LocalBuilder, LocalRunner, MeasureInput
 from xtvm.tuning.task import extract_tasks
 
-from tuning_models import conv_model, relay_of
-
 MODELS = {
-    "first-layer": dict(channels=3, out=32, size=30, kernel=7, stride=2),
-    "3x3": dict(channels=8, out=32, size=14, stride=1),
-    "grouped": dict(channels=16, out=32, size=14, stride=1, group=2),
-    "depthwise": dict(channels=16, out=16, size=14, stride=1, group=16),
-    "dense": dict(channels=4, out=16, size=8, stride=1, dense=64),
+    "first-layer": {"channels": 3, "out": 32, "size": 30, "kernel": 7, "stride": 2},
+    "3x3": {"channels": 8, "out": 32, "size": 14, "stride": 1},
+    "grouped": {"channels": 16, "out": 32, "size": 14, "stride": 1, "group": 2},
+    "depthwise": {"channels": 16, "out": 16, "size": 14, "stride": 1, "group": 16},
+    "dense": {"channels": 4, "out": 16, "size": 8, "stride": 1, "dense": 64},
 }
 
 
@@ -34,7 +33,11 @@ def _check(samples_per_task: int | None) -> None:
     inputs = []
     for _, task in _tasks():
         size = len(task.config_space)
-        indices = range(size) if samples_per_task is None else random.Random(0).sample(range(size), min(samples_per_task, size))
+        indices = (
+            range(size)
+            if samples_per_task is None
+            else random.Random(0).sample(range(size), min(samples_per_task, size))
+        )
         inputs.extend(MeasureInput(task, task.config_space.get(i)) for i in indices)
     builder, runner = LocalBuilder(jobs=2), LocalRunner(check=True, repeat=1, min_repeat_ms=0)
     try:
@@ -53,6 +56,7 @@ def test_every_template_is_extracted():
         assert len(task.config_space) > 1 and task.flop > 0, name
 
 
+@pytest.mark.slow
 def test_sampled_configs_compute_the_reference():
     _check(samples_per_task=1)
 

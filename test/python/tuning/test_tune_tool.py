@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from tuning_models import conv_model, relay_of
 
 from xtvm.tools import compile as xtvm_compile
 from xtvm.tools import tune as xtvm_tune
 from xtvm.tuning.measure import MeasureInput, MeasureResult
 from xtvm.tuning.record import encode, load_records
 from xtvm.tuning.task import extract_tasks
-
-from tuning_models import conv_model, relay_of
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +26,19 @@ def onnx_file(tmp_path_factory):
 
 def test_tune_writes_records_and_resume_continues(onnx_file, tmp_path, capsys):
     records = tmp_path / "records.json"
-    argv = [str(onnx_file), "--records", str(records), "--trials", "3", "--autotvm-tuner", "random", "--min-repeat-ms", "1", "--repeat", "1"]
+    argv = [
+        str(onnx_file),
+        "--records",
+        str(records),
+        "--trials",
+        "3",
+        "--autotvm-tuner",
+        "random",
+        "--min-repeat-ms",
+        "1",
+        "--repeat",
+        "1",
+    ]
     xtvm_tune.main(argv)
     out = capsys.readouterr().out
     assert "hand-written µs" in out and "fused_nn_contrib_conv2d_packed" in out
@@ -54,7 +65,9 @@ def test_compile_uses_tuning_records(onnx_file, tmp_path, capsys):
     (task,) = extract_tasks(mod, params)
     records = tmp_path / "records.json"
     config = task.config_space.get(len(task.config_space) - 1)
-    records.write_text(encode(MeasureInput(task, config), MeasureResult([1e-4], 0, 1.0, 0.0)) + "\n")
+    records.write_text(
+        encode(MeasureInput(task, config), MeasureResult([1e-4], 0, 1.0, 0.0)) + "\n"
+    )
     outputs = {}
     for name, extra in (("plain", []), ("tuned", ["--tuning-records", str(records)])):
         out = tmp_path / f"{name}.mlir"
@@ -62,5 +75,13 @@ def test_compile_uses_tuning_records(onnx_file, tmp_path, capsys):
         outputs[name] = out.read_text().split("\n", 1)[1]  # past the command line
     assert outputs["plain"] != outputs["tuned"]
     with pytest.raises(SystemExit):
-        xtvm_compile.main([str(onnx_file), "-o", str(tmp_path / "m.so"), "--tuning-records", str(tmp_path / "missing.json")])
+        xtvm_compile.main(
+            [
+                str(onnx_file),
+                "-o",
+                str(tmp_path / "m.so"),
+                "--tuning-records",
+                str(tmp_path / "missing.json"),
+            ]
+        )
     assert "--tuning-records: no such file" in capsys.readouterr().err

@@ -22,7 +22,9 @@ def synthetic_space() -> ConfigSpace:
     space.define_split("tile_x", 64, candidates=[1, 2, 4, 8, 16, 32, 64], default=[-1, 1])
     space.define_split("tile_y", 48, candidates=[1, 2, 3, 4, 6, 8, 12, 16], default=[-1, 1])
     space.define_knob("unroll", [0, 1], default=0)
-    space.define_reorder("order", 3, perms=[(0, 1, 2), (1, 0, 2), (2, 1, 0), (0, 2, 1)], default=(0, 1, 2))
+    space.define_reorder(
+        "order", 3, perms=[(0, 1, 2), (1, 0, 2), (2, 1, 0), (0, 2, 1)], default=(0, 1, 2)
+    )
     return space
 
 
@@ -47,7 +49,10 @@ class SyntheticTask:
 
 def measure_for(task):
     def measure(inputs):
-        return [MeasureResult([synthetic_cost(task.config_space, i.config.index)], 0, 0.0, time.time()) for i in inputs]
+        return [
+            MeasureResult([synthetic_cost(task.config_space, i.config.index)], 0, 0.0, time.time())
+            for i in inputs
+        ]
 
     return measure
 
@@ -125,11 +130,15 @@ def test_the_cost_model_ranks_unseen_configs():
 def test_simulated_annealing_finds_the_top_of_a_large_space():
     space = ConfigSpace()
     for k in range(6):
-        space.define_knob(f"k{k}", list(range(6)), default=0)  # 46656 points: annealed, not enumerated
+        space.define_knob(
+            f"k{k}", list(range(6)), default=0
+        )  # 46656 points: annealed, not enumerated
     best = space.index_of([5, 4, 3, 2, 1, 0])
 
     def score(indices):
-        return [-sum((p - t) ** 2 for p, t in zip(space.point(i), [5, 4, 3, 2, 1, 0])) for i in indices]
+        return [
+            -sum((p - t) ** 2 for p, t in zip(space.point(i), [5, 4, 3, 2, 1, 0])) for i in indices
+        ]
 
     import random
 
@@ -143,7 +152,16 @@ def test_load_history_counts_earlier_records_as_visited():
     task = SyntheticTask()
     space = task.config_space
     records = [
-        Record("llvm", "synthetic", "synthetic", space.get(i).to_json(), [synthetic_cost(space, i)], 0, 0.0, 0.0)
+        Record(
+            "llvm",
+            "synthetic",
+            "synthetic",
+            space.get(i).to_json(),
+            [synthetic_cost(space, i)],
+            0,
+            0.0,
+            0.0,
+        )
         for i in range(10)
     ] + [Record("llvm", "other", "other-key", space.get(11).to_json(), [1.0], 0, 0.0, 0.0)]
     tuner = RandomTuner(task)

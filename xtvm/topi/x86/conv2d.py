@@ -168,12 +168,16 @@ def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -
     height, width, block = out.shape[2], out.shape[3], conv.op.attrs["block"]
     stride, kw = conv.op.attrs["stride_w"], conv.op.input_tensors[1].shape[3]
     row = row_block(width)
-    tile_ow = cfg.define_split("tile_ow", width, candidates=tile_candidates(width, row), default=[-1, row])
+    tile_ow = cfg.define_split(
+        "tile_ow", width, candidates=tile_candidates(width, row), default=[-1, row]
+    )
     rows = cfg.define_knob("tile_oh", [d for d in (1, 2, 4) if height % d == 0], default=1)
     blocks = out.shape[1] // block
     oc = cfg.define_knob("tile_oc", [k for k in (1, 2) if blocks % k == 0], default=1)
     default = "pixel" if pixel_vectors(width, row, stride, block) else "channel"
-    vectors = cfg.define_knob("vectors", ["pixel", "channel"] if stride == 1 else ["channel"], default=default)
+    vectors = cfg.define_knob(
+        "vectors", ["pixel", "channel"] if stride == 1 else ["channel"], default=default
+    )
     unroll_kw = cfg.define_knob("unroll_kw", [0, 1] if kw > 1 else [0], default=0)
     fo, *fc, fi = sch.split(f, [None, oc, block] if oc > 1 else [None, block])
     xo, xi = tile_ow.apply(sch, x)

@@ -67,7 +67,10 @@ def schedule_dense_pack(sch, dense: te.Tensor, outputs: Sequence[te.Tensor]) -> 
     i, j = sch.get_loops(out.name)
     rows, block = min(ROW_BLOCK, out.shape[0]), dense.op.attrs["block"]
     tile_m = cfg.define_split(
-        "tile_m", out.shape[0], candidates=tile_candidates(out.shape[0], rows, 1, 16), default=[-1, rows]
+        "tile_m",
+        out.shape[0],
+        candidates=tile_candidates(out.shape[0], rows, 1, 16),
+        default=[-1, rows],
     )
     blocks = out.shape[1] // block
     nb = cfg.define_knob("tile_n", [k for k in (1, 2, 4) if blocks % k == 0], default=1)

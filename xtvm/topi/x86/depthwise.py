@@ -88,8 +88,14 @@ def schedule_depthwise_conv2d(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]
     height, width = out.shape[2], out.shape[3]
     rows = max(d for d in range(1, ROWS + 1) if height % d == 0)
     row = row_block(width, lanes())
-    rows = cfg.define_knob("tile_oh", list(dict.fromkeys([rows, *(d for d in (1, 2, 4, 8) if height % d == 0)])), default=rows)
-    tile_ow = cfg.define_split("tile_ow", width, candidates=tile_candidates(width, row), default=[-1, row])
+    rows = cfg.define_knob(
+        "tile_oh",
+        list(dict.fromkeys([rows, *(d for d in (1, 2, 4, 8) if height % d == 0)])),
+        default=rows,
+    )
+    tile_ow = cfg.define_split(
+        "tile_ow", width, candidates=tile_candidates(width, row), default=[-1, row]
+    )
     yo, yi = sch.split(y, [None, rows])
     xo, xi = tile_ow.apply(sch, x)
     sch.reorder(n, c, yo, xo, yi, xi)
