@@ -373,9 +373,12 @@ class RemoteModule(RemoteObject):
         repeat: int = 1,
         min_repeat_ms: float = 0,
         cooldown_interval_ms: float = 0,
+        *,
+        clock: str = "wall",
     ) -> RemoteFunc:
         """A remote function that times ``func_name`` on its arguments in the session
-        (the local `Module.time_evaluator`, run there); it returns a `BenchmarkResult`."""
+        (the local `Module.time_evaluator`, run there); it returns a `BenchmarkResult`.
+        ``clock="cpu"`` times the serving thread's CPU time instead of the wall clock."""
         return self._session._result(
             {
                 "type": "time_evaluator",
@@ -386,6 +389,7 @@ class RemoteModule(RemoteObject):
                 "repeat": repeat,
                 "min_repeat_ms": min_repeat_ms,
                 "cooldown_interval_ms": cooldown_interval_ms,
+                "clock": clock,
             }
         )
 

@@ -7,8 +7,10 @@
 For each batch the runner requests a session from the tracker, and for each
 candidate uploads its library, loads it, places seeded random arguments on
 the server (`xtvm.tuning.measure.random_arguments`, the local runner's) and
-times the kernel there with the runtime's ``time_evaluator``: the numbers
-are the local runner's, measured on the server. With ``check``, the
+times the kernel there with the runtime's ``time_evaluator`` at
+``threads`` threads, on the same clock as `LocalRunner` (the serving
+thread's CPU time at 1 thread, else the wall clock): the numbers are the
+local runner's, measured on the server. With ``check``, the
 candidate's outputs of one call are compared with those of the task's
 hand-written schedule (built here, run on the server once per task).
 
@@ -56,11 +58,24 @@ class RPCRunner:
         priority: float = 1,
         session_timeout: float | None = None,
         check: bool = False,
+        threads: int = 1,
+        clock: str | None = None,
     ):
+        clock = clock or ("cpu" if threads == 1 else "wall")
+        if clock not in ("cpu", "wall") or (clock == "cpu" and threads != 1):
+            raise ValueError(
+                f"clock must be 'wall', or 'cpu' at 1 thread; got {clock!r} at {threads} threads"
+            )
         self.key = key
         self.tracker = tracker
         self.token = token
-        self.options = {"number": number, "repeat": repeat, "min_repeat_ms": min_repeat_ms}
+        self.threads = threads
+        self.options = {
+            "number": number,
+            "repeat": repeat,
+            "min_repeat_ms": min_repeat_ms,
+            "clock": clock,
+        }
         self.timeout = timeout
         self.priority = priority
         self.session_timeout = session_timeout
@@ -74,6 +89,7 @@ class RPCRunner:
                 self.key, priority=self.priority, session_timeout=self.session_timeout
             )
         session.timeout = self.timeout
+        session.get_function("runtime.set_num_threads")(self.threads)
         return session
 
     def run(

@@ -58,9 +58,14 @@ from xtvm.runtime.module import Module, load_module
 from xtvm.runtime.ndarray import Device, NDArray, array, empty
 from xtvm.runtime.packed_func import PackedFunc, PyFunc, get_global_func
 from xtvm.runtime.profiling import BenchmarkResult
+from xtvm.runtime.threads import get_num_threads, set_num_threads
 
 FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}")
 """What an uploaded file may be called: a plain name, no directory, no leading dot."""
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
+"""The clocks ``time_evaluator`` may time with: the wall clock, or the serving thread's
+CPU time (a single-threaded kernel's own time on a loaded machine)."""
 
 MAX_HANDLES = 100_000
 """How many remote objects one session may hold at once."""
@@ -74,7 +79,11 @@ def create_vm(lib: Module, dev: Device) -> Module:
     return VirtualMachine(lib, dev)
 
 
-SESSION_FUNCTIONS: dict[str, Callable[..., Any]] = {"runtime.vm.VirtualMachine": create_vm}
+SESSION_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "runtime.vm.VirtualMachine": create_vm,
+    "runtime.set_num_threads": set_num_threads,
+    "runtime.get_num_threads": get_num_threads,
+}
 """Global functions every session offers besides the runtime's registry
 (``remote.get_function(name)``)."""
 
@@ -360,6 +369,11 @@ class Session:
             key: field_of(message, key, (int, float))
             for key in ("number", "repeat", "min_repeat_ms", "cooldown_interval_ms")
         }
+        clock = message.header.get("clock", "wall")
+        if clock not in CLOCKS:
+            raise RPCError(
+                f"time_evaluator: clock must be one of {', '.join(CLOCKS)}, got {clock!r:.20}"
+            )
         evaluate = module.time_evaluator(
             name,
             dev,
@@ -367,6 +381,7 @@ class Session:
             repeat=int(numbers["repeat"]),
             min_repeat_ms=numbers["min_repeat_ms"],
             cooldown_interval_ms=numbers["cooldown_interval_ms"],
+            clock=CLOCKS[clock],
         )
         return self._result(_Evaluator(evaluate, f"time_evaluator({name})"))
 

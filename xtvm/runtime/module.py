@@ -23,6 +23,7 @@ import ctypes
 import hashlib
 import os
 import shutil
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -116,13 +117,15 @@ class Module(Object):
         repeat: int = 1,
         min_repeat_ms: float = 0,
         cooldown_interval_ms: float = 0,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> Callable[..., BenchmarkResult]:
         """A function that times `func_name` on its arguments (TVM's `time_evaluator`).
 
         Calling it runs the function once to warm up, then `repeat` times
         `number` calls; the result's `results` are seconds per call of each
         repeat, with `mean` and `median`. Kernels called on NDArrays are timed
-        through their bound fast path.
+        through their bound fast path. `clock` is the wall clock by default
+        (`time.thread_time`: the calling thread's CPU time, see `time_calls`).
         """
         func = self.get_function(func_name, query_imports=True)
         if number < 1 or repeat < 1:
@@ -136,7 +139,7 @@ class Module(Object):
                 def call() -> None:
                     func(*args)
 
-            return time_calls(call, dev, number, repeat, min_repeat_ms, cooldown_interval_ms)
+            return time_calls(call, dev, number, repeat, min_repeat_ms, cooldown_interval_ms, clock)
 
         return evaluate
 

@@ -161,3 +161,13 @@ def test_a_file_that_is_not_a_library(remote, tmp_path):
     with pytest.raises(rpc.RPCError, match="'junk.so'"):
         remote.load_module(remote.upload(junk))
     remote.ping()
+
+
+def test_time_evaluator_on_the_cpu_clock(remote, kernels):
+    dev = remote.cpu(0)
+    lib = remote.load_module(remote.upload(kernels["double"][0]))
+    a, b = remote.array(np.ones(4, "float32")), remote.empty((4,))
+    result = lib.time_evaluator("double", dev, number=100, repeat=2, clock="cpu")(a, b)
+    assert len(result.results) == 2 and all(0 <= t < 1e-3 for t in result.results)
+    with pytest.raises(rpc.RPCError, match="clock must be one of wall, cpu, got 'sundial'"):
+        lib.time_evaluator("double", dev, clock="sundial")
