@@ -141,3 +141,34 @@ def local_outputs(library: Path, x: np.ndarray) -> np.ndarray:
     gmod["set_input"]("data", x)
     gmod["run"]()
     return gmod["get_output"](0).numpy()
+
+
+BAD_LIBRARY_C = r"""
+#include <stdint.h>
+/* A packed kernel that writes through a NULL pointer. */
+int32_t null_write(void **args, int32_t num_args) {
+  *(volatile int32_t *)0 = num_args;
+  return 0;
+}
+#ifdef CRASH_ON_LOAD
+/* A constructor: dlopen runs it, so load_module itself crashes. */
+__attribute__((constructor)) static void crash_on_load(void) { *(volatile int32_t *)0 = 1; }
+#endif
+"""
+
+
+def bad_library(directory: Path, on_load: bool) -> Path:
+    """A hand-made xtvm library (C, with xtvm metadata, built as the runtime's own
+    test libraries are) whose kernel ``null_write`` segfaults; with ``on_load``,
+    loading it segfaults already."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "native_kernels", ROOT / "test" / "python" / "runtime" / "native_kernels.py"
+    )
+    native = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(native)
+    source = ("#define CRASH_ON_LOAD\n" if on_load else "") + BAD_LIBRARY_C
+    header = {"functions": {"null_write": {"args": []}}, "graph_json": None}
+    name = "crash_on_load.so" if on_load else "null_write.so"
+    return native.build_library(directory, header, {}, name=name, source=source)

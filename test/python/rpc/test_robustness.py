@@ -5,6 +5,7 @@ session; sessions leave no process or directory behind."""
 
 from __future__ import annotations
 
+import shutil
 import signal
 import socket
 import struct
@@ -13,7 +14,7 @@ import time
 
 import numpy as np
 import pytest
-from rpc_helpers import HOST, child_pids, start_time, wait_for
+from rpc_helpers import HOST, bad_library, child_pids, start_time, wait_for
 
 import xtvm
 from xtvm import rpc
@@ -219,3 +220,16 @@ def test_no_session_outlives_its_server(launch, how):
     wait_for(lambda: start_time(child) != since, what="the session process to end")
     with pytest.raises(rpc.RPCError):
         session.ping()
+
+
+@pytest.mark.parametrize("on_load", [False, True], ids=["in-a-call", "on-load"])
+def test_a_hand_made_bad_library(launch, tmp_path, on_load):
+    if shutil.which("cc") is None:
+        pytest.skip("needs a C compiler (cc)")
+    path = bad_library(tmp_path, on_load)
+    server = launch("server", "--max-sessions", "1")
+    session = rpc.connect(HOST, server.port, timeout=60)
+    name = session.upload(path)
+    with pytest.raises(rpc.RPCError, match=r"killed by SIGSEGV"):
+        session.load_module(name)["null_write"]()
+    assert_serving(server)
