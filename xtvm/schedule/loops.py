@@ -139,7 +139,8 @@ def split_tail(consts: Constants, loop: ForOp, factor: int) -> tuple[ForOp, ForO
     variable's) into a main nest over whole chunks of `factor` and a tail
     loop over the rest, each running the body (the tail on a copy); returns
     `(outer, inner, tail)`. The inner loop has the constant extent `factor`,
-    so it may be vectorized; the tail is scalar.
+    so it may be vectorized; the tail is scalar. Loops inside the tail's copy
+    of the body are renamed `VAR_t`, so that every loop keeps a unique name.
 
         tir.for %i = %lb to %n { B(%i) }
       becomes
@@ -181,6 +182,10 @@ def split_tail(consts: Constants, loop: ForOp, factor: int) -> tuple[ForOp, ForO
     body = body_ops(loop.body.block)
     mapping = {loop.induction_var: tail.induction_var}
     tail_body = [op.clone(value_mapper=mapping) for op in body]
+    for op in tail_body:  # the tail's own loops get names of their own (`j_t`)
+        for inner_loop in op.walk():
+            if isinstance(inner_loop, ForOp):
+                inner_loop.induction_var.name_hint = fresh_name(f"{loop_name(inner_loop)}_t", taken)
 
     index_ops: list[Operation] = [arith.MuliOp(outer.induction_var, consts(factor))]
     index_ops.append(arith.AddiOp(index_ops[-1].results[0], inner.induction_var))

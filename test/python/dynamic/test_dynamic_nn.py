@@ -108,13 +108,16 @@ func.func @main(%data: tensor<?x784xf32>, %w1: tensor<256x784xf32>, %b1: tensor<
 
 def test_mlp_through_the_compile_pipeline() -> None:
     """The relay passes of xtvm-compile (weight packing for x86's dense,
-    fusion) and the tir stage: the packed dense keeps its register tile of
-    16 outputs with the dynamic row loop outermost."""
+    fusion) and the tir stage: the packed dense keeps its register tiles of
+    8 rows by 16 outputs over whole chunks of rows, then a tail of single
+    rows."""
     model = DynamicModel(MLP, pipeline=True)
     packed = [f for n, f in model.prim_funcs().items() if "dense_pack" in n]
     assert packed and packed[0].shape_vars
     kinds = {op.kind.data for op in packed[0].walk() if op.name == "tir.for"}
     assert "vectorized" in kinds
+    tiles = {str(op.res.type) for op in packed[0].walk() if op.name == "tir.allocate"}
+    assert {"memref<128xf32>", "memref<16xf32>"} <= tiles
     check_sizes(
         model,
         lambda n, rng: [

@@ -10,10 +10,11 @@ fusions of constant extents do not apply.
   split into vector-wide chunks and a scalar tail
   (:meth:`xtvm.schedule.Schedule.split_tail`);
 * a kernel whose output holds a packed dense (``dense_pack``, a dynamic
-  number of rows): the static schedule's register tile of one weight block
-  (``b`` outputs in a vector accumulator, the reduction inside, the fused
-  epilogue written back from it) with one row per tile, the dynamic row
-  loop outermost and parallel;
+  number of rows): the static schedule's register tiles, ``ROW_BLOCK`` rows
+  by one weight block (``b`` outputs in vector accumulators, the reduction
+  inside, the fused epilogue written back from them), over the whole chunks
+  of rows (``split_tail``), the weight blocks outermost and parallel; the
+  last rows (fewer than ``ROW_BLOCK``) one row per tile;
 * a packed conv2d (``conv2d_packed``, NCHWc) with a dynamic batch: the
   static schedule itself (``schedule_conv2d_packed``: its register tiles
   and default knobs), whose parallel tile loop fuses the channel and row
@@ -31,6 +32,9 @@ from xtvm.te.operation import ComputeOp
 from xtvm.te.placement import topological_order
 from xtvm.topi.x86.config import lanes, use_threads
 from xtvm.topi.x86.injective import PARALLEL_TAGS, VECTOR_TAGS
+from xtvm.dialects.tir import ForOp
+from xtvm.schedule import LoopRV
+from xtvm.topi.x86.dense import ROW_BLOCK
 from xtvm.topi.x86.tiling import vectorize_tile
 
 
@@ -53,18 +57,31 @@ def schedule_dynamic_injective(sch, tensor: te.Tensor, vectorize: bool) -> None:
         sch.vectorize(inner)
 
 
+def _inner_loop(sch, loop):
+    """The loop directly inside ``loop`` (a LoopRV of the same block)."""
+    (op,) = [o for o in loop.op.body.block.ops if isinstance(o, ForOp)]
+    return LoopRV(op, loop.block)
+
+
 def schedule_dense_pack_dynamic(sch, dense: te.Tensor, outputs: Sequence[te.Tensor]) -> bool:
-    """The packed dense's register tile over a dynamic number of rows (see
+    """The packed dense's register tiles over a dynamic number of rows (see
     the module); False when the kernel is not one output of a 2-d dense."""
     if len(outputs) != 1 or outputs[0].ndim != 2 or dense.ndim != 2:
         return False
     (out,) = outputs
-    i, j = sch.get_loops(out.name)
-    _, _ = sch.split(j, [None, dense.op.attrs["block"]])
-    jo = sch.get_loops(out.name)[1]
-    vectorize_tile(sch, sch.cache_write(out.name, jo))
+    block = dense.op.attrs["block"]
+    i, _ = sch.get_loops(out.name)
+    io, ii, it = sch.split_tail(i, ROW_BLOCK)
+    # whole chunks of rows: (jo, io, ii, ji), an ROW_BLOCK x block tile per (jo, io)
+    jo, ji = sch.split(_inner_loop(sch, ii), [None, block])
+    sch.reorder(jo, io, ii, ji)
+    vectorize_tile(sch, sch.cache_write(out.name, io))
+    # the last rows, one at a time: (it, jo_t, ji_t), a 1 x block tile per jo_t
+    jo_t, _ = sch.split(_inner_loop(sch, it), [None, block])
+    vectorize_tile(sch, sch.cache_write(out.name, jo_t))
     if use_threads():
-        sch.parallel(i)
+        sch.parallel(jo)
+        sch.parallel(jo_t)
     return True
 
 
