@@ -233,3 +233,14 @@ def test_a_hand_made_bad_library(launch, tmp_path, on_load):
     with pytest.raises(rpc.RPCError, match=r"killed by SIGSEGV"):
         session.load_module(name)["null_write"]()
     assert_serving(server)
+
+
+def test_a_client_silent_in_the_handshake_is_dropped(launch):
+    server = launch("server", "--handshake-timeout", "1", "--max-sessions", "1")
+    with socket.create_connection((HOST, server.port), timeout=10) as sock:
+        protocol.recv_greeting(sock, "server")
+        start = time.monotonic()
+        assert sock.recv(1) == b""  # the server hung up on us
+        assert time.monotonic() - start < 8
+    wait_for(lambda: "refused: timed out" in server.log(), what="the log line")
+    assert_serving(server)
