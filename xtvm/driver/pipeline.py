@@ -121,6 +121,14 @@ STAGES: tuple[Stage, ...] = (
         "memory-alloc",
         (
             Step(
+                "vm-manifest-dynamic-alloc",
+                0,
+                "results with ? dimensions allocated at run time (executor='vm' only)",
+                required=True,
+                graph_only=True,
+                executor="vm",
+            ),
+            Step(
                 "memory-manifest-alloc",
                 0,
                 "every intermediate tensor an explicit allocation",

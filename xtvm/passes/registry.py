@@ -55,6 +55,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "xtvm.lowering.memory_to_vm.convert_memory_to_vm", "ConvertMemoryToVmPass"
     ),
     "vm-embed-executable": _lazy("xtvm.lowering.memory_to_vm.embed_executable", "EmbedExecutablePass"),
+    "vm-manifest-dynamic-alloc": _lazy(
+        "xtvm.lowering.memory_to_vm.dynamic_alloc", "ManifestDynamicAllocPass"
+    ),
     "apply-pdl": _lazy("xtvm.rewrite.apply_pdl", "ApplyPdlPass"),
     "relay-merge-composite": _lazy(
         "xtvm.passes.relay.partition.merge_composite", "MergeCompositePass"

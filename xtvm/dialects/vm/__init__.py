@@ -35,6 +35,7 @@ from xtvm.dialects.vm.ops import (
     LoadConstOp,
     ReshapeTensorOp,
     RetOp,
+    ShapeFromOp,
     ShapeOfOp,
     StorageType,
 )
@@ -54,6 +55,7 @@ VM = Dialect(
         LoadConstOp,
         LoadConstIOp,
         ShapeOfOp,
+        ShapeFromOp,
         ReshapeTensorOp,
         AllocADTOp,
         GetFieldOp,
@@ -82,6 +84,7 @@ __all__ = [
     "LoadConstOp",
     "ReshapeTensorOp",
     "RetOp",
+    "ShapeFromOp",
     "ShapeOfOp",
     "StorageType",
 ]

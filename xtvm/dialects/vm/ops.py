@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     DictionaryAttr,
@@ -427,24 +428,30 @@ class InvokePackedOp(IRDLOperation):
 class AllocStorageOp(IRDLOperation):
     """Allocates storage (TVM's ``AllocStorage``): ``size`` bytes as an
     attribute when known at compile time, or an integer operand computed at
-    run time; ``alignment`` a power of two; ``dtype_hint`` the element
-    type the storage will hold.
+    run time, or ``shape(...)``: the bytes of one tensor of that shape (a
+    1-d integer tensor) and of element type ``dtype_hint``; ``alignment`` a
+    power of two; ``dtype_hint`` the element type the storage will hold.
 
     ```mlir
     %s = vm.alloc_storage {size = 1024 : i64, alignment = 64 : i64, dtype_hint = f32} : !vm.storage
     %d = vm.alloc_storage %nbytes : i64 {alignment = 64 : i64, dtype_hint = f32} : !vm.storage
+    %e = vm.alloc_storage shape(%shp : tensor<2xi64>) {alignment = 64 : i64, dtype_hint = f32} : !vm.storage
     ```
     """
 
     name = "vm.alloc_storage"
     dynamic_size = opt_operand_def(IntegerType | IndexType)
+    shape = opt_operand_def(TensorType)
     size = opt_prop_def(IntegerAttr.constr(type=i64))
     alignment = prop_def(IntegerAttr.constr(type=i64))
     dtype_hint = opt_prop_def(AnyAttr())
     storage = result_def(StorageType)
     traits = traits_def(MemoryAllocEffect())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "($dynamic_size^ `:` type($dynamic_size))? attr-dict `:` type($storage)"
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = (
+        "($dynamic_size^ `:` type($dynamic_size))? (`shape` `(` $shape^ `:` type($shape) `)`)? "
+        "attr-dict `:` type($storage)"
+    )
 
     def __init__(
         self,
@@ -452,22 +459,36 @@ class AllocStorageOp(IRDLOperation):
         alignment: int = DEFAULT_ALIGNMENT,
         dtype_hint: Attribute | None = None,
     ):
+        """``size``: bytes (an int, or an integer value), or a shape tensor
+        value (then ``dtype_hint`` is required)."""
         props: dict[str, Attribute] = {"alignment": IntegerAttr(alignment, i64)}
-        operands: list = [[]]
+        operands: list = [[], []]
         if isinstance(size, int):
             props["size"] = IntegerAttr(size, i64)
+        elif isinstance(size.type, TensorType):
+            operands = [[], [size]]
         else:
-            operands = [[size]]
+            operands = [[size], []]
         if dtype_hint is not None:
             props["dtype_hint"] = dtype_hint
         super().__init__(operands=operands, properties=props, result_types=[StorageType()])
 
     def verify_(self) -> None:
-        if (self.size is None) == (self.dynamic_size is None):
+        given = [self.size is not None, self.dynamic_size is not None, self.shape is not None]
+        if sum(given) != 1:
             raise VerifyException(
                 "vm.alloc_storage takes its size either as an attribute (static) or as an "
                 "operand (run time), exactly one of them"
             )
+        if self.shape is not None:
+            if not _is_shape_tensor(self.shape.type):
+                raise VerifyException(
+                    f"vm.alloc_storage shape operand must be a 1-d integer tensor, got {self.shape.type}"
+                )
+            if not isinstance(self.dtype_hint, FixedBitwidthType):
+                raise VerifyException(
+                    "vm.alloc_storage with a shape needs the element type as dtype_hint"
+                )
         if self.size is not None and self.size.value.data < 0:
             raise VerifyException(f"vm.alloc_storage size {self.size.value.data} is negative")
         align = self.alignment.value.data
@@ -646,6 +667,65 @@ class ShapeOfOp(IRDLOperation):
             raise VerifyException(
                 f"vm.shape_of of a rank-{rank} tensor gives tensor<{rank}xi64>, not {self.result.type}"
             )
+
+
+@irdl_op_definition
+class ShapeFromOp(IRDLOperation):
+    """A shape built from the dimensions of tensors (the shape function of
+    every kernel whose output dimensions are input dimensions: elementwise
+    ops, dense, convolutions and pools over a dynamic batch, ...). ``dims``
+    holds a pair per result dimension: ``(i, axis)`` is axis ``axis`` of
+    operand ``i``, ``(-1, d)`` the constant ``d``.
+
+    ```mlir
+    %s = vm.shape_from %x {dims = array<i64: 0, 0, -1, 256>} : (tensor<?x784xf32>) -> tensor<2xi64>
+    ```
+    (``[x.shape[0], 256]``).
+    """
+
+    name = "vm.shape_from"
+    tensors = var_operand_def(TensorType)
+    dims = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$tensors attr-dict `:` functional-type($tensors, $result)"
+
+    def __init__(self, tensors: Sequence[SSAValue], dims: Sequence[tuple[int, int]]):
+        flat = [v for pair in dims for v in pair]
+        super().__init__(
+            operands=[tensors],
+            properties={"dims": DenseArrayBase.from_list(i64, flat)},
+            result_types=[TensorType(i64, [len(dims)])],
+        )
+
+    def pairs(self) -> list[tuple[int, int]]:
+        values = list(self.dims.get_values())
+        return list(zip(values[::2], values[1::2]))
+
+    def verify_(self) -> None:
+        values = self.dims.get_values()
+        if len(values) % 2:
+            raise VerifyException("vm.shape_from dims holds (source, axis) pairs: an even count")
+        rank = len(values) // 2
+        if self.result.type != TensorType(i64, [rank]):
+            raise VerifyException(
+                f"vm.shape_from of {rank} dimension(s) gives tensor<{rank}xi64>, not {self.result.type}"
+            )
+        for k, (src, axis) in enumerate(self.pairs()):
+            if src == -1:
+                if axis < 0:
+                    raise VerifyException(f"vm.shape_from dimension {k}: constant {axis} is negative")
+                continue
+            if not 0 <= src < len(self.tensors):
+                raise VerifyException(
+                    f"vm.shape_from dimension {k} reads operand {src}; there are {len(self.tensors)}"
+                )
+            src_rank = len(self.tensors[src].type.get_shape())
+            if not 0 <= axis < src_rank:
+                raise VerifyException(
+                    f"vm.shape_from dimension {k} reads axis {axis} of a rank-{src_rank} operand"
+                )
 
 
 @irdl_op_definition

@@ -138,6 +138,10 @@ class _FunctionCompiler:
             name = op.callee.string_value()
             args = [r(v) for v in [*op.inputs, *op.outputs]]
             return ["invoke_packed", self.tables.kernel(name), args, len(op.outputs)], f"vm.invoke_packed @{name}"
+        if isinstance(op, vm.AllocStorageOp) and op.shape is not None:
+            ins = ["alloc_storage_shape", r(op.storage), r(op.shape), op.alignment.value.data,
+                   dtype_name(op.dtype_hint)]
+            return ins, op.name
         if isinstance(op, vm.AllocStorageOp):
             static = op.size.value.data if op.size is not None else None
             dynamic = r(op.dynamic_size) if op.dynamic_size is not None else None
@@ -161,6 +165,9 @@ class _FunctionCompiler:
             return ["load_consti", r(op.result), op.value.value.data], op.name
         if isinstance(op, vm.ShapeOfOp):
             return ["shape_of", r(op.result), r(op.tensor)], op.name
+        if isinstance(op, vm.ShapeFromOp):
+            flat = [v for pair in op.pairs() for v in pair]
+            return ["shape_from", r(op.result), [r(v) for v in op.tensors], flat], op.name
         if isinstance(op, vm.ReshapeTensorOp):
             shape = [None if d < 0 else int(d) for d in op.result.type.get_shape()]
             shape_reg = r(op.shape) if op.shape is not None else None

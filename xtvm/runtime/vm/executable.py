@@ -61,11 +61,13 @@ OPCODES: dict[str, tuple[str, ...]] = {
     "invoke": ("func", "regs", "regs"),  # callee, args, results
     "invoke_packed": ("kernel", "regs", "int"),  # kernel, ins + outs, number of outs
     "alloc_storage": ("reg", "opt_int", "opt_reg", "int", "str"),  # dst, size, size reg, align, dtype hint
+    "alloc_storage_shape": ("reg", "reg", "int", "dtype"),  # dst, shape reg, align, dtype: one tensor's bytes
     "alloc_tensor": ("reg", "reg", "int", "shape", "opt_reg", "dtype"),  # dst, storage, offset, shape, shape reg, dtype
     "kill": ("reg",),
     "load_const": ("reg", "const"),
     "load_consti": ("reg", "int"),
     "shape_of": ("reg", "reg"),
+    "shape_from": ("reg", "regs", "dims"),  # dst, tensors, (source, axis) pairs (source -1: a constant)
     "reshape_tensor": ("reg", "reg", "shape", "opt_reg"),  # dst, src, shape, shape reg
     "alloc_adt": ("reg", "int", "regs"),  # dst, tag, fields
     "get_field": ("reg", "reg", "int"),  # dst, adt, index
@@ -310,6 +312,10 @@ def _check_arity(exe: Executable, f: Function, pc: int, ins: list[Any]) -> None:
             )
     elif ins[0] == "ret" and len(ins[1]) != len(f.results):
         raise XTVMError(f"{where}: returns {len(ins[1])} value(s), @{f.name} returns {len(f.results)}")
+    elif ins[0] == "shape_from":
+        for src, axis in zip(ins[3][::2], ins[3][1::2]):
+            if not (-1 <= src < len(ins[2])) or axis < 0:
+                raise XTVMError(f"{where}: bad dimension source ({src}, {axis})")
     elif ins[0] == "invoke_packed" and not 1 <= ins[3] <= len(ins[2]):
         raise XTVMError(f"{where}: {ins[3]} output(s) among {len(ins[2])} argument(s)")
 
@@ -337,6 +343,8 @@ def _operand_ok(kind: str, v: Any, nregs: int, ncode: int, nfuncs: int, nconsts:
         return _is_int(v)
     if kind == "opt_int":
         return v is None or (_is_int(v) and v >= 0)
+    if kind == "dims":
+        return isinstance(v, list) and len(v) % 2 == 0 and all(_is_int(d) for d in v)
     if kind == "shape":
         return isinstance(v, list) and all(d is None or (_is_int(d) and d >= 0) for d in v)
     if kind in ("dtype", "str"):

@@ -394,6 +394,15 @@ class VirtualMachine(Module):
             return self._invoke_packed(ins, nxt)
         if op == "alloc_storage":
             return self._alloc_storage(ins, nxt)
+        if op == "alloc_storage_shape":
+            dst, shape_reg, itemsize = ins[1], ins[2], np.dtype(dtype_name(ins[4])).itemsize
+
+            def alloc_for_shape(regs: list) -> int:
+                dims = _shape_from(regs[shape_reg], "alloc_storage")
+                regs[dst] = _Storage(int(np.prod(dims, dtype=np.int64)) * itemsize, self._generation)
+                return nxt
+
+            return alloc_for_shape
         if op == "alloc_tensor":
             return self._alloc_tensor(ins, nxt)
         if op == "kill":
@@ -435,6 +444,29 @@ class VirtualMachine(Module):
                 return nxt
 
             return shape_of
+        if op == "shape_from":
+            dst, srcs, pairs = ins[1], ins[2], list(zip(ins[3][::2], ins[3][1::2]))
+            made: dict[tuple[int, ...], NDArray] = {}
+
+            def shape_from(regs: list) -> int:
+                tensors = [regs[r] for r in srcs]
+                dims = []
+                for src, axis in pairs:
+                    if src < 0:
+                        dims.append(axis)
+                        continue
+                    t = tensors[src]
+                    if not isinstance(t, NDArray) or axis >= t.ndim:
+                        raise XTVMError(f"shape_from: operand {src} has no axis {axis}: {t!r}")
+                    dims.append(t.shape[axis])
+                key = tuple(dims)
+                found = made.get(key)
+                if found is None:
+                    found = made[key] = array(np.array(key, dtype=np.int64).reshape(len(key)))
+                regs[dst] = found
+                return nxt
+
+            return shape_from
         if op == "reshape_tensor":
             dst, src, static, shape_reg = ins[1], ins[2], ins[3], ins[4]
 
@@ -495,19 +527,27 @@ class VirtualMachine(Module):
                 return nxt
 
             return call_packed
-        last: list[Any] = [(), None]  # the arrays of the last call and their bound call
+        # The arrays of the last call and their bound call, and whether the
+        # arrays ever repeat: a call on new arrays every time (run-time
+        # shapes) keeps nothing, so that its arrays are freed after the run.
+        last: list[Any] = [(), None, 0]
 
         def invoke_packed(regs: list) -> int:
             args = [regs[r] for r in srcs]
             previous = last[0]
             if len(previous) == len(args) and all(a is b for a, b in zip(args, previous)):
                 last[1]()
+                last[2] = 0
                 return nxt
             for i, a in enumerate(args):
                 if not isinstance(a, NDArray):
                     raise XTVMError(f"{kernel.name}: argument #{i} is {a!r}, not a tensor")
             bound = kernel.bind(args)
-            last[0], last[1] = args, bound
+            last[2] += 1
+            if last[2] < 2:
+                last[0], last[1] = args, bound
+            else:
+                last[0], last[1] = (), None
             bound()
             return nxt
 

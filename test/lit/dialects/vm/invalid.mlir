@@ -131,3 +131,27 @@ vm.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 // expected-error @+1 {{vm.kill frees a value that 'vm.reshape_tensor' uses afterwards}}
 vm.kill %t : tensor<4xf32>
 %r = vm.reshape_tensor %t : tensor<4xf32> -> tensor<2x2xf32>
+
+// -----
+
+%c = vm.load_const dense<1.0> : tensor<2x3xf32>
+// expected-error @+1 {{vm.shape_from dimension 1 reads axis 2 of a rank-2 operand}}
+%s = vm.shape_from %c {dims = array<i64: 0, 0, 0, 2>} : (tensor<2x3xf32>) -> tensor<2xi64>
+
+// -----
+
+%c = vm.load_const dense<1.0> : tensor<2x3xf32>
+// expected-error @+1 {{vm.shape_from dimension 0 reads operand 1; there are 1}}
+%s = vm.shape_from %c {dims = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<1xi64>
+
+// -----
+
+%c = vm.load_const dense<1.0> : tensor<2x3xf32>
+// expected-error @+1 {{vm.shape_from of 2 dimension(s) gives tensor<2xi64>, not tensor<3xi64>}}
+%s = vm.shape_from %c {dims = array<i64: 0, 0, -1, 5>} : (tensor<2x3xf32>) -> tensor<3xi64>
+
+// -----
+
+%shape = vm.load_const dense<[2, 4]> : tensor<2xi64>
+// expected-error @+1 {{vm.alloc_storage with a shape needs the element type as dtype_hint}}
+%s = vm.alloc_storage shape(%shape : tensor<2xi64>) {alignment = 64 : i64} : !vm.storage

@@ -17,6 +17,8 @@ builtin.module {
     %f = vm.get_field %a, 1 : tensor<8xf32>
     %g = vm.get_tag %a : i64
     %e = vm.alloc_adt 1 : !vm.adt
+    %sf = vm.shape_from %n, %x {dims = array<i64: 0, 0, 1, 1, -1, 7>} : (tensor<?x4xf32>, tensor<2x4xf32>) -> tensor<3xi64>
+    %ss = vm.alloc_storage shape(%sf : tensor<3xi64>) {alignment = 64 : i64, dtype_hint = f32} : !vm.storage
     vm.kill %u : tensor<?x4xf32>
     %i = vm.invoke @helper(%x) : (tensor<2x4xf32>) -> tensor<2x4xf32>
     vm.if %g : i64, ^bb1(%t : tensor<2x4xf32>), ^bb2
@@ -46,6 +48,8 @@ builtin.module {
 // CHECK-NEXT: %f = vm.get_field %a, 1 : tensor<8xf32>
 // CHECK-NEXT: %g = vm.get_tag %a : i64
 // CHECK-NEXT: %e = vm.alloc_adt 1 : !vm.adt
+// CHECK-NEXT: %sf = vm.shape_from %n, %x {dims = array<i64: 0, 0, 1, 1, -1, 7>} : (tensor<?x4xf32>, tensor<2x4xf32>) -> tensor<3xi64>
+// CHECK-NEXT: %ss = vm.alloc_storage shape(%sf : tensor<3xi64>) {alignment = 64 : i64, dtype_hint = f32} : !vm.storage
 // CHECK-NEXT: vm.kill %u : tensor<?x4xf32>
 // CHECK-NEXT: %i = vm.invoke @helper(%x) : (tensor<2x4xf32>) -> tensor<2x4xf32>
 // CHECK-NEXT: vm.if %g : i64, ^bb1(%t : tensor<2x4xf32>), ^bb2
