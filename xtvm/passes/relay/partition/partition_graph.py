@@ -54,7 +54,8 @@ def topological_sort(block: Block) -> None:
                 order.append(current)
                 continue
             stack.append((current, True))
-            for operand in reversed(current.operands):
+            operands = [v for inner in current.walk() for v in inner.operands]  # regions too
+            for operand in reversed(operands):
                 owner = operand.owner
                 if isinstance(owner, Operation) and owner.parent is block and owner not in placed:
                     stack.append((owner, False))
