@@ -127,3 +127,30 @@ def test_position_out_of_range():
     proto = model(nodes, INPUTS[:2], [info("y", FLOAT, [2, 3])])
     with pytest.raises(OnnxImportError, match="position 5 is out of range for a sequence of 2"):
         from_onnx(proto)
+
+
+def test_sequence_inputs_and_outputs_through_the_backend():
+    """A sequence graph input is one argument per element; a sequence
+    output comes back as a list (graph executor, and the VM for an If)."""
+    from onnx import TensorProto
+
+    from xtvm.frontend.onnx.backend import XtvmBackend
+
+    seq = helper.make_tensor_sequence_value_info
+    nodes = [
+        helper.make_node("SequenceInsert", ["s", "t"], ["s2"]),
+        helper.make_node("SplitToSequence", ["t"], ["parts"], axis=1, keepdims=0),
+    ]
+    proto = model(
+        nodes,
+        [seq("s", TensorProto.FLOAT, None), info("t", FLOAT, [2, 3])],
+        [seq("s2", TensorProto.FLOAT, None), seq("parts", TensorProto.FLOAT, None)],
+    )
+    elements = [RNG.standard_normal((2, 3)).astype(np.float32) for _ in range(2)]
+    t = RNG.standard_normal((2, 3)).astype(np.float32)
+    got = XtvmBackend.prepare(proto).run([elements, t])
+    want = run_ort(proto, {"s": elements, "t": t})
+    for g, w in zip(got, want, strict=True):
+        assert isinstance(g, list) and len(g) == len(w)
+        for a, b in zip(g, w, strict=True):
+            np.testing.assert_array_equal(a, b)

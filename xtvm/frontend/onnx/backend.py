@@ -79,11 +79,15 @@ class _Compiled:
     not read it, e.g. a shape consumed at compile time)."""
 
     executor: Module
-    input_slots: tuple[int | None, ...]
+    input_slots: tuple[int | None | tuple[int | None, ...], ...]
+    """Per graph input its executor index; for a sequence, one per element."""
     library: Module
     """The built module (``isolate`` exports it for the child)."""
     library_path: list[str] = field(default_factory=list)
     """Where ``library`` was exported (once, when a run is isolated)."""
+    output_groups: tuple[int | None, ...] = ()
+    """Per graph output: None for a tensor, the element count of a sequence
+    (a tuple the executor returns flattened); empty: all tensors."""
 
 
 _modules: OrderedDict[tuple, _Compiled] = OrderedDict()
@@ -155,6 +159,54 @@ def _check_input(name: str, array: np.ndarray, dtype: np.dtype, dims: list[int |
         )
 
 
+def _sequence_inputs(model: onnx.ModelProto) -> dict[str, str]:
+    """Each sequence graph input's element dtype (NumPy name)."""
+    found = {}
+    for value_info in model.graph.input:
+        if value_info.type.WhichOneof("value") == "sequence_type":
+            element = value_info.type.sequence_type.elem_type.tensor_type.elem_type
+            try:
+                found[value_info.name] = helper.tensor_dtype_to_np_dtype(element).name
+            except (KeyError, TypeError):
+                found[value_info.name] = "float32"
+    return found
+
+
+def _output_groups(module: Any) -> tuple[int | None, ...]:
+    """Per result of ``@main``: None for a tensor, the field count of a tuple."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import TupleType
+
+    main = next(f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "main")
+    outputs = main.function_type.outputs.data
+    if not any(isinstance(t, TupleType) for t in outputs):
+        return ()
+    return tuple(len(t.types) if isinstance(t, TupleType) else None for t in outputs)
+
+
+def _feeds(compiled: _Compiled, arrays: Sequence[Any]) -> list[tuple[int, np.ndarray]]:
+    """``(executor input index, array)`` of every input the executor reads;
+    a sequence gives one per element."""
+    feeds = []
+    for value, slot in zip(arrays, compiled.input_slots):
+        pairs = zip(slot, value) if isinstance(slot, tuple) else [(slot, value)]
+        feeds += [(s, a) for s, a in pairs if s is not None]
+    return feeds
+
+
+def _regroup(compiled: _Compiled, flat: list[np.ndarray]) -> tuple[Any, ...]:
+    """The executor's flattened outputs as the graph's: a sequence output a list."""
+    if not compiled.output_groups:
+        return tuple(flat)
+    out: list[Any] = []
+    for count in compiled.output_groups:
+        if count is None:
+            out.append(flat.pop(0))
+        else:
+            out.append([flat.pop(0) for _ in range(count)])
+    return tuple(out)
+
+
 class XtvmBackendRep(BackendRep):
     """A prepared model: ``run(inputs)`` compiles (once per distinct input
     signature) and executes it."""
@@ -179,6 +231,8 @@ class XtvmBackendRep(BackendRep):
         compile-time value is computed from them."""
         self._digest = hashlib.sha256(model.SerializeToString(deterministic=True)).hexdigest()
         self._declared = _declared_inputs(model)
+        self._sequences = _sequence_inputs(model)
+        """Sequence graph inputs → their element dtype (NumPy name)."""
 
     def run(self, inputs: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:  # noqa: ARG002
         """Runs the model on ``inputs`` (a sequence in graph-input order, a
@@ -189,23 +243,25 @@ class XtvmBackendRep(BackendRep):
         if self.isolate:
             return self._run_isolated(compiled, arrays)
         gmod = compiled.executor
-        for array, slot in zip(arrays, compiled.input_slots):
-            if slot is not None:
-                gmod["set_input"](slot, array)
+        for slot, array in _feeds(compiled, arrays):
+            gmod["set_input"](slot, array)
         gmod["run"]()
         count = gmod["get_num_outputs"]()
-        return tuple(gmod["get_output"](i).numpy() for i in range(count))
+        flat = [gmod["get_output"](i).numpy() for i in range(count)]
+        return _regroup(compiled, flat)
 
     def _run_isolated(
         self, compiled: _Compiled, arrays: Sequence[np.ndarray]
     ) -> tuple[np.ndarray, ...]:
         self._runner = self._runner or IsolatedRunner()
         name = self.model.graph.name or "(unnamed)"
-        feeds = [(slot, a) for a, slot in zip(arrays, compiled.input_slots) if slot is not None]
         outputs = self._runner.run(
-            _exported(compiled), feeds, what=f"model '{name}'", test_hook=self._test_hook
+            _exported(compiled),
+            _feeds(compiled, arrays),
+            what=f"model '{name}'",
+            test_hook=self._test_hook,
         )
-        return tuple(outputs)
+        return _regroup(compiled, list(outputs))
 
     def close(self) -> None:
         """Ends the child process of an isolated rep (a later run starts one)."""
@@ -255,8 +311,16 @@ class XtvmBackendRep(BackendRep):
                 f"the model has {len(self.input_names)} graph input(s) "
                 f"({', '.join(self.input_names) or 'none'}), got {len(values)} value(s)"
             )
-        arrays = []
+        arrays: list = []
         for name, value in zip(self.input_names, values):
+            if name in self._sequences:
+                if not isinstance(value, (list, tuple)):
+                    raise OnnxImportError(
+                        f"graph input '{name}' is a sequence, got {type(value).__name__}"
+                    )
+                elements = [np.asarray(v) for v in value]
+                arrays.append([e if e.flags.c_contiguous else e.copy(order="C") for e in elements])
+                continue
             if isinstance(value, TensorProto):
                 value = numpy_helper.to_array(value)
             if not isinstance(value, (np.ndarray, np.generic, int, float, bool)):
@@ -274,8 +338,12 @@ class XtvmBackendRep(BackendRep):
         return arrays
 
     def _compiled(self, arrays: Sequence[np.ndarray]) -> _Compiled:
-        shapes = [a.shape for a in arrays]
-        dtypes = [a.dtype.name for a in arrays]
+        shapes = [
+            tuple(e.shape for e in a) if isinstance(a, list) else a.shape for a in arrays
+        ]
+        dtypes = [
+            self._sequences.get(n) or a.dtype.name for n, a in zip(self.input_names, arrays)
+        ]
         by_name = dict(zip(self.input_names, arrays))
         while True:
             values = {n: by_name[n] for n in self.specialized}
@@ -348,17 +416,29 @@ class XtvmBackendRep(BackendRep):
             input_values=values,
             fold_inputs=self.folded,
         )
+        groups = _output_groups(module)
         lib = build(module, target=Target.current(), params=params)  # a `with Target` scope's
         if isinstance(lib, Executable):  # control flow: build chose the VM
-            vm = VirtualMachine(lib, cpu(0))
-            names = list(vm.get_input_info()[0])
-            slots = tuple(names.index(n) if n in names else None for n in self.input_names)
-            return _Compiled(vm, slots, lib)
-        gmod = lib["default"](cpu(0))
+            executor: Module = VirtualMachine(lib, cpu(0))
+            names = list(executor.get_input_info()[0])  # type: ignore[attr-defined]
+
+            def index(name: str) -> int | None:
+                return names.index(name) if name in names else None
+
+        else:
+            executor = lib["default"](cpu(0))
+
+            def index(name: str) -> int | None:
+                i = executor["get_input_index"](name)
+                return None if i < 0 else i
+
         slots = tuple(
-            None if (i := gmod["get_input_index"](n)) < 0 else i for n in self.input_names
+            tuple(index(f"{n}[{k}]") for k in range(len(shape)))
+            if n in self._sequences
+            else index(n)
+            for n, shape in zip(self.input_names, shapes)
         )
-        return _Compiled(gmod, slots, lib)
+        return _Compiled(executor, slots, lib, output_groups=groups)
 
 
 class XtvmBackend(Backend):

@@ -18,8 +18,8 @@ Each case ends in one status:
 * ``fail``: the model ran, but an output differs (shape, dtype or values);
 * ``unsupported``: the frontend refuses the model with an
   ``OnnxImportError`` naming the node and the reason (an op, opset, dtype,
-  attribute value or input it does not import), or a value is a string,
-  sequence or optional, which xtvm does not handle;
+  attribute value or input it does not import), or a value is a string or
+  an optional, which xtvm does not handle (a sequence is a list of tensors);
 * ``error``: anything else — the frontend accepted the model but compiling
   or running it failed (an exception from a pass, a lowering or the
   runtime), a timeout, or a crashed worker. Each is a bug to fix: the
@@ -131,7 +131,9 @@ def operators(cases: Sequence[TestCase]) -> dict[str, str]:
     return result
 
 
-def _to_numpy(value: Any, what: str) -> np.ndarray:
+def _to_numpy(value: Any, what: str) -> np.ndarray | list[np.ndarray]:
+    if isinstance(value, list):  # a sequence: a list of tensors
+        return [_to_numpy(v, f"{what}[{k}]") for k, v in enumerate(value)]  # type: ignore[misc]
     if isinstance(value, onnx.TensorProto):
         value = onnx.numpy_helper.to_array(value)
     if isinstance(value, np.generic):
@@ -152,6 +154,15 @@ def compare_outputs(
     if len(actual) != len(expected):
         raise AssertionError(f"expected {len(expected)} output(s), got {len(actual)}")
     for i, (want, got) in enumerate(zip(expected, actual)):
+        if isinstance(want, list):  # a sequence: element by element
+            if not isinstance(got, list) or len(got) != len(want):
+                raise AssertionError(f"output {i} is not a sequence of {len(want)} tensors")
+            for k, (w, g) in enumerate(zip(want, got)):
+                try:
+                    compare_outputs([w], [g], rtol, atol)
+                except AssertionError as e:
+                    raise AssertionError(f"output {i}[{k}]: {e}") from None
+            continue
         if got.shape != want.shape:
             raise AssertionError(f"output {i} has shape {got.shape}, expected {want.shape}")
         if got.dtype != want.dtype:

@@ -43,7 +43,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, Region
 
-from xtvm.dialects.relay import RelayTypeError
+from xtvm.dialects.relay import RelayTypeError, TupleOp
 from xtvm.frontend.onnx import (
     activation,
     algorithm,
@@ -121,7 +121,9 @@ def from_onnx(
     Args:
         model: a ``ModelProto`` or the path of a ``.onnx`` file.
         shape: static shapes of graph inputs, overriding the model's; needed
-            for every input with a symbolic or unknown dimension.
+            for every input with a symbolic or unknown dimension. For a
+            sequence input, the list of its elements' shapes: it becomes one
+            argument per element (``name[k]``) grouped into a ``relay.tuple``.
         dtype: element type (NumPy name) of graph inputs the model leaves
             untyped; a dict maps input names to element types and overrides
             the model's.
@@ -280,6 +282,9 @@ class _GraphImporter:
         )
         for value_info in self.graph.input:
             if value_info.name in self.input_names:
+                if value_info.type.WhichOneof("value") == "sequence_type":
+                    self._add_sequence_input(scope, value_info)
+                    continue
                 ty = self._input_type(value_info)
                 if value_info.name in self.input_values:
                     self._check_value(value_info.name, ty)
@@ -304,6 +309,34 @@ class _GraphImporter:
             res_attrs=_names([o.name for o in self.graph.output]),
         )
         return ModuleOp([main]), scope.params()
+
+    def _add_sequence_input(self, scope: GraphScope, value_info: onnx.ValueInfoProto) -> None:
+        """A sequence graph input: one ``main`` argument per element (named
+        ``name[k]``), grouped into a ``relay.tuple`` bound to the input's
+        name. ``shape[name]`` must list the elements' shapes."""
+        name = value_info.name
+        shapes = self.shape.get(name)
+        if shapes is None or not all(isinstance(s, (list, tuple)) for s in shapes):
+            raise OnnxImportError(
+                f"input '{name}' is a sequence: pass the shapes of its elements, "
+                f"e.g. shape={{'{name}': [(2, 3), (2, 3)]}}"
+            )
+        element = value_info.type.sequence_type.elem_type
+        if element.WhichOneof("value") != "tensor_type":
+            raise OnnxImportError(f"input '{name}' is a sequence of non-tensors")
+        what = f"the elements of input '{name}'"
+        if isinstance(self.dtype, Mapping) and name in self.dtype:
+            element_type = element_type_from_numpy(self.dtype[name], what)
+        else:
+            element_type = element_type_from_onnx(element.tensor_type.elem_type, what)
+        fields = []
+        for k, shape in enumerate(shapes):
+            field_name = f"{name}[{k}]"
+            scope.add_input(field_name, TensorType(element_type, [int(d) for d in shape]))
+            fields.append(scope.lookup(field_name))
+        group = TupleOp(fields)
+        scope.block.add_op(group)
+        scope.bind(name, group.result)
 
     def _check_value(self, name: str, ty: TensorType) -> None:
         """An ``input_values`` entry must fit the input's type."""

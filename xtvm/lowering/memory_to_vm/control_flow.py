@@ -37,7 +37,7 @@ from xdsl.ir import Attribute, Block, Operation
 from xdsl.rewriter import Rewriter
 
 from xtvm.dialects import vm
-from xtvm.dialects.relay import ConditionOp, IfOp, WhileOp, YieldOp
+from xtvm.dialects.relay import ConditionOp, IfOp, TupleGetOp, TupleOp, WhileOp, YieldOp
 
 
 def _detach_block(owner: Operation, index: int) -> Block:
@@ -116,9 +116,28 @@ def _lower_while(op: WhileOp) -> None:
     op.erase()
 
 
+def _expose_returned_tuples(function: func.FuncOp) -> None:
+    """A returned tuple that a control op produced (an ADT register at run
+    time) is returned as a ``relay.tuple`` of its fields, which
+    ``convert-memory-to-vm`` flattens into the function's results as it
+    does for tuples built in the graph."""
+    ret = function.body.blocks[-1].last_op
+    if not isinstance(ret, func.ReturnOp):
+        return
+    for k, value in enumerate(list(ret.arguments)):
+        if isinstance(value.type, TupleType) and not isinstance(value.owner, TupleOp):
+            fields = [TupleGetOp(value, i) for i in range(len(value.type.types))]
+            group = TupleOp([f.result for f in fields])
+            for op in (*fields, group):
+                ret.parent_block().insert_op_before(op, ret)  # type: ignore[union-attr]
+            ret.operands[k] = group.result
+
+
 def lower_control_flow(function: func.FuncOp | vm.FuncOp) -> None:
     """Flattens every ``relay.if``/``relay.while`` of ``function`` (nested
     ones too) into blocks joined by ``vm.if``/``vm.goto``."""
+    if isinstance(function, func.FuncOp):
+        _expose_returned_tuples(function)
     while True:
         outer = next(
             (
