@@ -172,3 +172,12 @@ def test_inconsistent_bytecode_is_refused(mlp_exe):
         Executable([Function("main", main.params, main.results, main.num_registers, bad_reg, [])], exe.constants, exe.kernels, exe.lib)
     with pytest.raises(XTVMError, match="unknown opcode"):
         Executable([Function("main", main.params, main.results, main.num_registers, [["jump", 0]], [])], [], [], exe.lib)
+
+
+def test_bytecode_text(mlp_exe):
+    exe, _ = mlp_exe
+    text = exe.bytecode
+    assert text.splitlines()[0] == f"VM function @main(r0:x) registers={exe.functions[0].num_registers}"
+    calls = [line for line in text.splitlines() if ": invoke_packed " in line]
+    assert len(calls) == len(exe.kernels) and all("; vm.invoke_packed @fused_" in c for c in calls)
+    assert text.splitlines()[-2] == "kernels: " + ", ".join(exe.kernels)

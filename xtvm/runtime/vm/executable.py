@@ -196,6 +196,22 @@ class Executable:
                 "another library?"
             )
 
+    @property
+    def bytecode(self) -> str:
+        """The instructions as text, one per line with its source op (TVM's
+        ``exe.bytecode``), for reading and debugging."""
+        lines = []
+        for f in self.functions:
+            params = ", ".join(f"r{i}:{n}" for i, n in enumerate(f.param_names()))
+            lines.append(f"VM function @{f.name}({params}) registers={f.num_registers}")
+            for pc, ins in enumerate(f.code):
+                operands = " ".join(json.dumps(v, separators=(",", ":")) for v in ins[1:])
+                source = f"  ; {f.source[pc]}" if f.source else ""
+                lines.append(f"  {pc:4d}: {ins[0]} {operands}{source}")
+        lines.append("kernels: " + ", ".join(self.kernels))
+        lines.append(f"constants: {len(self.constants)}")
+        return "\n".join(lines)
+
     def __repr__(self) -> str:
         names = ", ".join(f.name for f in self.functions)
         return f"<Executable functions=[{names}] constants={len(self.constants)} kernels={len(self.kernels)}>"
