@@ -66,6 +66,10 @@ class Buffers:
         return self.names[value]
 
 
+OUT_OF_MEMORY = 2
+"""What ``_impl`` returns when an intermediate buffer cannot be allocated
+(a failed oneDNN call returns 1)."""
+
 Emitter = Callable[[Operation, Buffers], str]
 """C statements computing an op's result(s) from its operands' buffers."""
 
@@ -102,8 +106,10 @@ def c_function(
             if result not in names:
                 names[result] = f"t{len(temps)}"
                 temps.append(names[result])
+                name = names[result]
                 body.append(
-                    f"  float* {names[result]} = (float*)malloc({max(numel(result), 1) * 4});"
+                    f"  float* {name} = (float*)malloc({max(numel(result), 1) * 4});"
+                    f" if (!{name}) return {OUT_OF_MEMORY};"
                 )
         callee = None
         if isinstance(op, func.CallOp) and composites is not None:

@@ -11,6 +11,7 @@
 // CHECK-SAME: arg_names = ["p0", "p1", "out0"]
 // CHECK-SAME: tir.external = "ccompiler"
 // CHECK-SAME: int32_t tvmgen_default_ccompiler_main_0_impl(float* restrict p0, float* restrict p1, float* restrict out0)
+// CHECK-SAME: float* t0 = (float*)malloc(24); if (!t0) return 2;
 // CHECK-SAME: for (long i0 = 0; i0 < 2L; ++i0) for (long i1 = 0; i1 < 3L; ++i1) { float a = p0[i0 * 3L + i1]; float b = p1[i1]; t0[i0 * 3L + i1] = a + b; }
 // CHECK-SAME: out0[i] = v > 0.0f ? v : 0.0f;
 // CHECK-SAME: tir.external_link = ["-lm"]
