@@ -287,11 +287,7 @@ class ConfigSpace(ConfigBase):
     def from_entity(self, entity: Sequence[Sequence[Any]]) -> ConfigEntity:
         """The config whose record form is ``entity`` (a ValueError when it is
         not a point of this space)."""
-        chosen = {}
-        for item in entity:
-            if not (isinstance(item, list | tuple) and len(item) == 3 and isinstance(item[0], str)):
-                raise ValueError(f"config entity item {item!r} is not [name, kind, value]")
-            chosen[item[0]] = entity_from(item[1], item[2])
+        chosen = ConfigEntity.from_json({"entity": list(entity)}).values
         point = []
         for knob in self.knobs.values():
             if knob.name not in chosen or chosen[knob.name] not in knob.options:

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from xtvm.autotvm.dispatch import ApplyConfig, SpaceCollector, target_key, workload_key
+from xtvm.autotvm.dispatch import ApplyConfig, SpaceCollector, workload_key
 from xtvm.autotvm.space import ConfigEntity, ConfigSpace
 
 
@@ -133,7 +133,3 @@ def extract_tasks(mod, params=None, target: Any = "llvm", opt_level: int = 3) ->
             tasks[key] = task
     return sorted(tasks.values(), key=lambda t: -t.flop * t.weight)
 
-
-def task_target_key(task: Task) -> str:
-    """The target key (CPU name) a task's records are filed under."""
-    return target_key(task.target)
