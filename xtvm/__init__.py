@@ -8,6 +8,7 @@ from typing import Any
 _LAZY: dict[str, tuple[str, str | None]] = {
     "runtime": ("xtvm.runtime", None),
     "nd": ("xtvm.nd", None),
+    "rpc": ("xtvm.rpc", None),
     "cpu": ("xtvm.runtime.ndarray", "cpu"),
     "device": ("xtvm.runtime.ndarray", "device"),
     "build": ("xtvm.driver.build_module", "build"),
