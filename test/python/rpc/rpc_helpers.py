@@ -1,7 +1,7 @@
-"""Helpers of the RPC tests: servers and trackers started as subprocesses on
-127.0.0.1 with ephemeral ports (always stopped at the end of the test), and
-the libraries they run: the example MLP and small kernels (one that
-segfaults, one that spins).
+"""Helpers of the RPC tests: starting servers and trackers as subprocesses on
+127.0.0.1 with ephemeral ports (the fixtures in conftest.py stop them), the
+process and descriptor counts the leak checks read from /proc, and the
+libraries the servers run (small kernels, hand-made bad libraries).
 
 Every wait here is bounded: reading a server's first line, stopping it,
 polling for a state (``wait_for``).
