@@ -395,14 +395,7 @@ class VirtualMachine(Module):
         if op == "alloc_storage":
             return self._alloc_storage(ins, nxt)
         if op == "alloc_storage_shape":
-            dst, shape_reg, itemsize = ins[1], ins[2], np.dtype(dtype_name(ins[4])).itemsize
-
-            def alloc_for_shape(regs: list) -> int:
-                dims = _shape_from(regs[shape_reg], "alloc_storage")
-                regs[dst] = _Storage(int(np.prod(dims, dtype=np.int64)) * itemsize, self._generation)
-                return nxt
-
-            return alloc_for_shape
+            return self._alloc_storage_shape(ins, nxt)
         if op == "alloc_tensor":
             return self._alloc_tensor(ins, nxt)
         if op == "kill":
@@ -581,6 +574,31 @@ class VirtualMachine(Module):
 
         return alloc_static
 
+    def _alloc_storage_shape(self, ins: list[Any], nxt: int) -> Callable[[list], int]:
+        """Storage for one tensor of a run-time shape: kept for the next
+        invocation as a static one is, as long as the shape stays the same
+        (``shape_from`` gives the same array for the same shape)."""
+        dst, shape_reg, itemsize = ins[1], ins[2], np.dtype(dtype_name(ins[4])).itemsize
+        slot: list[Any] = [None]
+        self._kept.append(slot)
+        last: list[Any] = [None, None]  # the shape array and the size it gave
+
+        def alloc_for_shape(regs: list) -> int:
+            shape = regs[shape_reg]
+            if shape is not last[0]:
+                dims = _shape_from(shape, "alloc_storage")
+                last[0], last[1] = shape, int(np.prod(dims, dtype=np.int64)) * itemsize
+                slot[0] = None
+            storage = slot[0]
+            if storage is None or storage.generation == self._generation:
+                storage = slot[0] = _Storage(last[1], self._generation)
+            else:
+                storage.generation = self._generation
+            regs[dst] = storage
+            return nxt
+
+        return alloc_for_shape
+
     def _alloc_tensor(self, ins: list[Any], nxt: int) -> Callable[[list], int]:
         dst, src, offset, static, shape_reg, dtype = ins[1:7]
         dtype = dtype_name(dtype)
@@ -602,11 +620,16 @@ class VirtualMachine(Module):
 
             return alloc_static
 
+        kept: list[Any] = [None, None, None]  # storage, shape array, tensor
+
         def alloc_dynamic(regs: list) -> int:
-            storage = regs[src]
+            storage, shape_value = regs[src], regs[shape_reg]
+            if storage is kept[0] and shape_value is kept[1]:
+                regs[dst] = kept[2]
+                return nxt
             if not isinstance(storage, _Storage):
                 raise XTVMError(f"alloc_tensor: expected a storage, got {storage!r}")
-            shape = _shape_from(regs[shape_reg], "alloc_tensor")
+            shape = _shape_from(shape_value, "alloc_tensor")
             _match(static, shape, "alloc_tensor")
             nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
             if offset + nbytes > storage.end - storage.start:
@@ -614,7 +637,9 @@ class VirtualMachine(Module):
                     f"alloc_tensor: {shape} {dtype} at offset {offset} needs {offset + nbytes} bytes, "
                     f"the storage has {storage.end - storage.start}"
                 )
-            regs[dst] = alias(storage.buffer, offset, shape, dtype)
+            tensor = alias(storage.buffer, offset, shape, dtype)
+            kept[0], kept[1], kept[2] = storage, shape_value, tensor
+            regs[dst] = tensor
             return nxt
 
         return alloc_dynamic
