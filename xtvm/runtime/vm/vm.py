@@ -9,12 +9,14 @@ Each instruction is decoded once, when the VM is created, into a closure
 over its operands; the interpreter loop is one call per instruction. The
 cost per instruction stays small where shapes are static:
 
-* a storage of static size is allocated once and kept for the next
-  invocation (a second execution within one invocation, in a loop,
-  allocates afresh), except when a result of the last invocation lives in
-  it: results are fresh arrays at every call, as in TVM;
-* a tensor of static shape placed in a kept storage is the same NDArray at
-  every execution, so
+* a storage of static size, or for one tensor of a run-time shape that
+  has not changed, is allocated once and kept for the next invocation (a
+  second execution within one invocation, in a loop, allocates afresh),
+  except when a result of the last ``invoke`` lives in it: ``invoke``'s
+  results are the caller's, as in TVM (``run()``'s outputs, as the graph
+  executor's, are rewritten by the next run);
+* a tensor placed in a kept storage is the same NDArray at every
+  execution, so
 * a kernel called on the same arrays as last time reuses its bound argument
   list (one native call, no conversion).
 
