@@ -191,3 +191,41 @@ def test_a_tracker_with_a_token(launch, tmp_path):
     )
     with link.request("x86-test") as session:  # the session uses the same token
         session.ping()
+
+
+@pytest.mark.slow  # a task's builds: about 10 s on a loaded machine
+def test_the_rpc_runner_checks_candidates_against_the_reference(launch, tmp_path):
+    from onnx import TensorProto, helper, numpy_helper
+
+    from xtvm.frontend import from_onnx
+    from xtvm.rpc.runner import RPCRunner
+    from xtvm.tuning.measure import LocalBuilder, MeasureErrorNo, MeasureInput
+    from xtvm.tuning.task import extract_tasks
+
+    rng = np.random.default_rng(5)
+    w = numpy_helper.from_array(rng.standard_normal((8, 3, 3, 3)).astype("float32"), "w")
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1])],
+        "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 10, 10])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 10, 10])],
+        [w],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    (task,) = extract_tasks(*from_onnx(model))
+    space = task.config_space
+    inputs = [MeasureInput(task, space.get(i)) for i in (0, len(space) - 1)]
+    tracker, _, _ = tracked_servers(launch, 1)
+    builder = LocalBuilder(jobs=1, out_dir=str(tmp_path))
+    try:
+        builds = builder.build(inputs)
+    finally:
+        builder.close()
+    runner = RPCRunner("x86-test", (HOST, tracker.port), check=True, min_repeat_ms=1, timeout=60)
+    results = runner.run(inputs, builds)
+    assert [r.error_no for r in results] == [MeasureErrorNo.NO_ERROR] * 2, results
+    assert all(len(r.costs) == 3 and r.mean > 0 for r in results)
+    expected = runner._expected[task.key]  # the check can fail: a reference that differs
+    runner._expected[task.key] = [e + (i == len(expected) - 1) for i, e in enumerate(expected)]
+    (wrong,) = runner.run(inputs[:1], builds[:1])
+    assert wrong.error_no == MeasureErrorNo.WRONG_ANSWER and "argument 2 differs" in wrong.costs[0]
