@@ -144,13 +144,20 @@ def test_loop_carried_value_changing_shape_is_refused():
         [info("i", INT64, []), info("c_in", BOOL, []), info("x_in", FLOAT, [2])],
         [info("c_out", BOOL, []), info("x_out", FLOAT, [4])],
     )
+    # Without a trip count the loop cannot be unrolled either.
     proto = model(
-        [helper.make_node("Loop", ["m", "", "x"], ["y"], body=body)],
-        [info("m", INT64, []), info("x", FLOAT, [2])],
+        [helper.make_node("Loop", ["", "c", "x"], ["y"], body=body)],
+        [info("c", BOOL, []), info("x", FLOAT, [2])],
         [info("y", FLOAT, [2])],
     )
     with pytest.raises(OnnxImportError, match=r"loop-carried value #1 has type tensor<2xf32> "):
         from_onnx(proto)
+    # With one known at compile time it is unrolled: the value doubles twice.
+    proto.graph.node[0].input[0] = "m"
+    proto.graph.input.insert(0, info("m", INT64, []))
+    proto.graph.output[0].type.tensor_type.shape.dim[0].dim_value = 8
+    feeds = {"m": np.array(2, np.int64), "c": np.array(True), "x": np.array([1.0, 2.0], np.float32)}
+    check(proto, feeds, input_values={"m": feeds["m"], "c": feeds["c"]})
 
 
 def test_if_inside_loop():
@@ -245,3 +252,47 @@ def test_scan_opset_8_batches():
     )
     feeds = {"s": RNG.standard_normal((3, 2)).astype(np.float32), "x": RNG.standard_normal((3, 5, 2)).astype(np.float32)}
     check(proto, feeds)
+
+
+def test_loop_unrolled_when_its_body_needs_static_bounds():
+    """``Slice(x, i, i + 1)`` has run-time bounds in a relay.while; with a
+    trip count known at compile time the loop is unrolled instead and the
+    carried sequence may grow."""
+    body = helper.make_graph(
+        [
+            helper.make_node("Identity", ["c_in"], ["c_out"]),
+            const("one", np.array([1], np.int64)),
+            helper.make_node("Unsqueeze", ["i", "zero_axis"], ["start"]),
+            helper.make_node("Add", ["start", "one"], ["end"]),
+            helper.make_node("Slice", ["x", "start", "end"], ["row"]),
+            helper.make_node("SequenceInsert", ["s_in", "row"], ["s_out"]),
+            helper.make_node("Identity", ["row"], ["scan"]),
+        ],
+        "body",
+        [
+            info("i", INT64, []),
+            info("c_in", BOOL, []),
+            helper.make_tensor_sequence_value_info("s_in", FLOAT, None),
+        ],
+        [
+            info("c_out", BOOL, []),
+            helper.make_tensor_sequence_value_info("s_out", FLOAT, None),
+            info("scan", FLOAT, [1, 3]),
+        ],
+    )
+    nodes = [
+        const("zero_axis", np.array([0], np.int64)),
+        helper.make_node("SequenceEmpty", [], ["s0"], dtype=FLOAT),
+        helper.make_node("Loop", ["m", "", "s0"], ["s", "rows"], body=body),
+        helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=0),
+    ]
+    proto = model(
+        nodes,
+        [info("m", INT64, []), info("x", FLOAT, [4, 3])],
+        [info("y", FLOAT, [3, 3]), info("rows", FLOAT, [3, 1, 3])],
+    )
+    feeds = {"m": np.array(3, np.int64), "x": RNG.standard_normal((4, 3)).astype(np.float32)}
+    module = check(proto, feeds, input_values={"m": feeds["m"]})
+    assert "relay.while" not in str(module)
+    with pytest.raises(OnnxImportError, match="must be known at compile time"):
+        from_onnx(proto)  # without M's value: the backend specializes on it

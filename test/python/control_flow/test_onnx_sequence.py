@@ -154,3 +154,30 @@ def test_sequence_inputs_and_outputs_through_the_backend():
         assert isinstance(g, list) and len(g) == len(w)
         for a, b in zip(g, w, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+def test_sequence_map():
+    """The body (x + t, and x's shape) applied to each element of a
+    sequence whose elements differ in shape."""
+    from onnx import TensorProto
+
+    body = helper.make_graph(
+        [helper.make_node("Add", ["e", "t"], ["sum"]), helper.make_node("Shape", ["e"], ["shape"])],
+        "body",
+        [info("e", FLOAT, ["n"]), info("t", FLOAT, [1])],
+        [info("sum", FLOAT, ["n"]), info("shape", INT64, [1])],
+    )
+    nodes = [
+        helper.make_node("SequenceConstruct", ["a", "b"], ["s"]),
+        helper.make_node("SequenceMap", ["s", "t"], ["sums", "shapes"], body=body),
+        helper.make_node("ConcatFromSequence", ["sums"], ["y"], axis=0),
+        helper.make_node("ConcatFromSequence", ["shapes"], ["z"], axis=0),
+    ]
+    proto = model(
+        nodes,
+        [info("a", FLOAT, [2]), info("b", FLOAT, [3]), info("t", FLOAT, [1])],
+        [info("y", FLOAT, [5]), info("z", TensorProto.INT64, [2])],
+        opset=17,
+    )
+    feeds = {n: RNG.standard_normal(s).astype(np.float32) for n, s in (("a", 2), ("b", 3), ("t", 1))}
+    check(proto, feeds)

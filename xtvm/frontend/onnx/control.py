@@ -53,7 +53,7 @@ from xtvm.dialects.relay import (
     YieldOp,
 )
 from xtvm.dialects.relay.base import is_refinement
-from xtvm.frontend.onnx.common import const_attr
+from xtvm.frontend.onnx.common import OnnxConstantInputRequired, OnnxImportError, const_attr
 from xtvm.frontend.onnx.converter import GraphScope, OnnxNode, OnnxOpConverter, Output
 
 from xtvm.constants import numpy_dtype, numpy_from_const
@@ -123,9 +123,10 @@ class SubgraphScope(GraphScope):
 
 
 def convert_subgraph(
-    node: OnnxNode, graph: onnx.GraphProto, block: Block, inputs: Sequence[SSAValue]
+    node: OnnxNode, graph: onnx.GraphProto, block: Block, inputs: Sequence[Output]
 ) -> SubgraphScope:
-    """Converts ``graph`` into ``block``, its inputs bound to ``inputs``."""
+    """Converts ``graph`` into ``block``, its inputs bound to ``inputs``
+    (values, or constants that fold inside)."""
     from xtvm.frontend.onnx.importer import convert_nodes, plan_nodes
 
     if len(inputs) != len(graph.input):
@@ -256,10 +257,69 @@ class _LoopBuilder:
 class Loop(OnnxOpConverter):
     """``Loop``: see the module docstring."""
 
+    MAX_UNROLL = 1024
+    """The most iterations an unrolled loop may have."""
+
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> list[Output]:
-        body: onnx.GraphProto = node.attr("body")
         node.folding = False
+        try:
+            return cls._while(node)
+        except OnnxImportError as first:
+            try:
+                return cls._unroll(node)
+            except OnnxConstantInputRequired:
+                raise  # the backend specializes on M or the condition, and imports again
+            except OnnxImportError:
+                raise first from None
+
+    @classmethod
+    def _unroll(cls, node: OnnxNode) -> list[Output]:
+        """The loop unrolled at import, for a trip count and initial
+        condition known at compile time and a body whose condition folds:
+        each iteration's body converted in place, its iteration number a
+        constant (so ``Slice(x, i, i + 1)`` has static bounds) and its
+        carried values free to change type (a growing sequence)."""
+        body: onnx.GraphProto = node.attr("body")
+        if not node.has_input(0):
+            raise node.error("a Loop without a trip count M cannot be unrolled")
+        trips = int(node.constant_scalar(0))
+        cond = bool(node.constant_scalar(1)) if node.has_input(1) else True
+        if trips > cls.MAX_UNROLL:
+            raise node.error(f"{trips} iterations are too many to unroll (at most {cls.MAX_UNROLL})")
+        count = len(node.proto.input) - 2
+        values: list[Output] = [
+            node.scope.value(node.proto.input[2 + k]) if node.is_constant(2 + k) else node.input(2 + k)
+            for k in range(count)
+        ]
+        scans: list[list[Output]] = []
+        for t in range(trips):
+            if not cond:
+                break
+            inputs = [np.array(t, np.int64), np.array(True), *values]
+            scope = convert_subgraph(node, body, node.scope.block, inputs)
+            outputs = [scope.output(o.name) for o in body.output]
+            if isinstance(outputs[0], SSAValue):
+                raise node.error("the body computes its condition at run time: it cannot be unrolled")
+            cond = bool(np.all(outputs[0]))
+            values = outputs[1 : 1 + count]
+            scans.append(outputs[1 + count :])
+        stacked: list[Output] = []
+        for j in range(len(body.output) - 1 - count):
+            rows = [scan[j] for scan in scans]
+            if not rows:
+                raise node.error("a scan output of a loop that runs no iteration has no known shape")
+            if all(isinstance(r, np.ndarray) for r in rows):
+                stacked.append(np.stack(rows))  # type: ignore[arg-type]
+                continue
+            tensors = [node.const(r) if isinstance(r, np.ndarray) else r for r in rows]
+            expanded = [node.emit(ExpandDimsOp(r, 0)) for r in tensors]
+            stacked.append(expanded[0] if len(expanded) == 1 else node.emit(ConcatenateOp(expanded, 0)))
+        return [*values, *stacked]
+
+    @classmethod
+    def _while(cls, node: OnnxNode) -> list[Output]:
+        body: onnx.GraphProto = node.attr("body")
         count = len(node.proto.input) - 2
         values = [node.input(2 + k) for k in range(count)]
         cond = _scalar(node.scope.block, node.input(1)) if node.has_input(1) else None

@@ -14,7 +14,8 @@ length and element types known at compile time.
   ``split``'s sizes, of ``split``-sized chunks with a smaller last one, or
   of size 1, squeezed unless ``keepdims``) and a ``relay.tuple``;
 * ``ConcatFromSequence`` → ``relay.concatenate`` (``new_axis``: of the
-  elements each given a new axis first).
+  elements each given a new axis first);
+* ``SequenceMap`` → its body converted once per element (unrolled).
 
 A sequence whose length changes at run time (grown in a ``Loop``) needs the
 VM's dynamic ADTs; the loop refuses it as a carried value that changes type.
@@ -204,7 +205,38 @@ class ConcatFromSequence(OnnxOpConverter):
         return node.emit(ConcatenateOp(elements, axis))
 
 
+class SequenceMap(OnnxOpConverter):
+    """``SequenceMap``: ``body`` applied to each element (with the same
+    element of each additional sequence input, or the additional tensor),
+    unrolled over the static length; one output sequence per body output."""
+
+    @classmethod
+    def _impl_v17(cls, node: OnnxNode) -> Output:
+        from xtvm.frontend.onnx.control import convert_subgraph
+
+        body = node.attr("body")
+        elements = sequence_input(node, 0)
+        extra: list[SSAValue | list[SSAValue]] = []
+        for i in range(1, len(node.proto.input)):
+            value = node.input(i)
+            extra.append(sequence_input(node, i) if isinstance(value.type, TupleType) else value)
+        for i, e in enumerate(extra, 1):
+            if isinstance(e, list) and len(e) != len(elements):
+                raise node.error(
+                    f"{node.input_label(i)} has {len(e)} elements, input 0 has {len(elements)}"
+                )
+        outputs: list[list[SSAValue]] = [[] for _ in body.output]
+        for k, element in enumerate(elements):
+            inputs = [element, *(e[k] if isinstance(e, list) else e for e in extra)]
+            scope = convert_subgraph(node, body, node.scope.block, inputs)
+            for out, value_info in zip(outputs, body.output):
+                value = scope.output(value_info.name)
+                out.append(node.const(value) if isinstance(value, np.ndarray) else value)
+        return [make_sequence(node, out) for out in outputs]
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    "SequenceMap": SequenceMap,
     "SequenceEmpty": SequenceEmpty,
     "SequenceConstruct": SequenceConstruct,
     "SequenceInsert": SequenceInsert,

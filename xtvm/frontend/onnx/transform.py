@@ -227,6 +227,8 @@ class Unsqueeze(OnnxOpConverter):
 
     @classmethod
     def _impl_v13(cls, node: OnnxNode) -> SSAValue:
+        if node.constant_input(1).ndim == 0:  # a scalar axis: onnxruntime accepts it
+            return cls._unsqueeze(node, [int(node.constant_scalar(1))], node.input_label(1))
         return cls._unsqueeze(node, node.constant_ints(1), node.input_label(1))
 
 
