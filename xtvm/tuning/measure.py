@@ -25,15 +25,14 @@ record (:class:`MeasureErrorNo`) and the search goes on.
 (parallel); :class:`LocalRunner` measures them one at a time in one worker
 process with :func:`measure_library` (the runtime's ``time_evaluator``:
 a warm-up call, then ``repeat`` rounds of ``number`` calls, ``number``
-grown until a round lasts ``min_repeat_ms``; at 1 thread by default the
-same protocol on the thread's CPU time, see :func:`cpu_seconds`), with a timeout, so a
+grown until a round lasts ``min_repeat_ms``; at 1 thread by default on
+the measuring thread's CPU time, ``clock=time.thread_time``), with a timeout, so a
 candidate that crashes or hangs kills only that worker, which is restarted.
 """
 
 from __future__ import annotations
 
 import enum
-import math
 import os
 import tempfile
 import time
@@ -245,7 +244,7 @@ def measure_library(request: dict[str, Any]) -> dict[str, Any]:
     """The runner worker's handler (also what a remote runner calls): time
     ``func_name`` of library ``filename`` on seeded random arguments with
     ``time_evaluator(number, repeat, min_repeat_ms)`` at ``threads``
-    threads (``clock="cpu"``: :func:`cpu_seconds`); with ``reference`` (another library of the same kernel), first
+    threads (``clock="cpu"``: on the thread's CPU time); with ``reference`` (another library of the same kernel), first
     compare the outputs of one call with the reference's."""
     import numpy as np
 
@@ -270,34 +269,13 @@ def measure_library(request: dict[str, Any]) -> dict[str, Any]:
     arrays = [xtvm.nd.array(a) for a in random_arguments(args)]
     number, repeat = int(request.get("number", 1)), int(request.get("repeat", 3))
     min_repeat_ms = float(request.get("min_repeat_ms", 50))
-    if request.get("clock") == "cpu":
-        return {"costs": cpu_seconds(lib[name].bind(arrays), number, repeat, min_repeat_ms)}
+    # "cpu": the calling thread's CPU time, a 1-thread kernel's own time (on a
+    # shared machine the wall clock mostly measures the load)
+    clock = time.thread_time if request.get("clock") == "cpu" else time.perf_counter
     timer = lib.time_evaluator(
-        name, xtvm.cpu(0), number=number, repeat=repeat, min_repeat_ms=min_repeat_ms
+        name, xtvm.cpu(0), number=number, repeat=repeat, min_repeat_ms=min_repeat_ms, clock=clock
     )
     return {"costs": list(timer(*arrays).results)}
-
-
-def cpu_seconds(call, number: int, repeat: int, min_repeat_ms: float) -> list[float]:
-    """``time_evaluator``'s protocol (a warm-up call, ``repeat`` rounds,
-    ``number`` grown until a round lasts ``min_repeat_ms``) on the calling
-    thread's CPU time instead of the wall clock: a single-threaded kernel's
-    time without the time the OS gave other processes (on a shared machine
-    the wall clock mostly measures the load)."""
-    call()
-    results = []
-    for _ in range(repeat):
-        while True:
-            start = time.thread_time()
-            for _ in range(number):
-                call()
-            elapsed = time.thread_time() - start
-            if elapsed * 1e3 >= min_repeat_ms:
-                break
-            per_call_ms = max(elapsed * 1e3 / number, 1e-6)
-            number = max(math.ceil(min_repeat_ms / per_call_ms) + 1, math.ceil(number * 1.618))
-        results.append(elapsed / number)
-    return results
 
 
 class LocalRunner:
@@ -305,8 +283,8 @@ class LocalRunner:
     module). ``threads``: the kernel's thread count (1 by default: the
     schedule's own speed, steadier on a shared machine); ``check``: compare
     each candidate's outputs with the hand-written schedule's; ``clock``:
-    ``"wall"`` (``time_evaluator``) or ``"cpu"`` (:func:`cpu_seconds`, the
-    default at 1 thread)."""
+    ``"wall"`` or ``"cpu"`` (``time_evaluator``'s clock: the thread's CPU
+    time, the default at 1 thread)."""
 
     def __init__(
         self,

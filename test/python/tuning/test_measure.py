@@ -42,7 +42,7 @@ def test_a_crashing_candidate_is_an_error_record(tmp_path):
         tmp_path, "crash", lambda a: te.compute((4,), lambda i: a[i * 400000000], name="B")
     )
     fine = _library(tmp_path, "fine", lambda a: te.compute((4,), lambda i: a[i] * 2.0, name="B"))
-    runner = LocalRunner(timeout=20, clock="wall")  # time_evaluator's path
+    runner = LocalRunner(timeout=20, clock="wall")
     try:
         results = runner.run([None, None], [crash, fine])
     finally:
