@@ -205,7 +205,10 @@ def split_tail(consts: Constants, loop: ForOp, factor: int) -> tuple[ForOp, ForO
 
 def fuse(consts: Constants, loops: Sequence[ForOp]) -> ForOp:
     """Fuse adjacent, perfectly nested loops (outermost first) into one loop
-    over the product of their extents; each old variable becomes `(f / stride) % extent`."""
+    over the product of their extents; each old variable becomes `(f / stride) % extent`.
+    The outermost loop may run from 0 to a run-time extent (a dynamic batch):
+    the fused extent is then computed before the nest (`%n * inner`), as the
+    strides involve the inner, constant extents only."""
     if len(loops) < 2:
         raise ScheduleError(f"fuse needs at least two loops, got {len(loops)}")
     band = band_between(loops[0], loops[-1], "fuse")
@@ -216,13 +219,21 @@ def fuse(consts: Constants, loops: Sequence[ForOp]) -> ForOp:
             f"from {describe(loops[0])} to {describe(loops[-1])} is ({names})"
         )
     bounds = []
-    for loop in loops:
+    dynamic = int_constant(loops[0].ub) is None and int_constant(loops[0].lb) == 0
+    for k, loop in enumerate(loops):
         _require_serial(loop, "fuse")
-        bounds.append(constant_bounds(loop, "fuse"))
+        bounds.append((0, 1) if k == 0 and dynamic else constant_bounds(loop, "fuse"))
     check_bounds_outside(band, loops[1:], "fuse")
     extents = [e for _, e in bounds]
     name = fresh_name("_".join(loop_name(loop) for loop in loops) + "_fused", nest_names(loops[0]))
-    fused = new_loop(consts(0), consts(math.prod(extents)), name, annotations=loops[0].annotations)
+    total = consts(math.prod(extents))
+    if dynamic:  # the run-time extent times the constant inner ones
+        count = arith.MuliOp(loops[0].ub, total)
+        block = loops[0].parent_block()
+        assert block is not None
+        block.insert_op_before(count, loops[0])
+        total = count.result
+    fused = new_loop(consts(0), total, name, annotations=loops[0].annotations)
     index_ops: list[Operation] = []
     for m, (loop, (lb, extent)) in enumerate(zip(loops, bounds)):
         value: SSAValue = fused.induction_var

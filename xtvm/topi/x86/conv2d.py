@@ -85,13 +85,6 @@ def schedule_padding(sch, conv: te.Tensor) -> None:
             schedule_dynamic_injective(sch, padded, vectorize=False)
 
 
-def fuse_tile(sch, out: te.Tensor, n, fo, yo):
-    """The loop of register tiles run in parallel: batch, channel blocks and
-    row blocks fused; with a dynamic batch (docs/dynamic-shapes.md) the batch
-    loop stays outside, serial, and the other two are fused."""
-    return sch.fuse(n, fo, yo) if isinstance(out.shape[0], int) else sch.fuse(fo, yo)
-
-
 def conv2d_packed(
     data: te.Tensor,
     weight: te.Tensor,
@@ -184,12 +177,12 @@ def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -
     yo, *yi = sch.split(y, [None, rows]) if rows > 1 else [y]
     if vectors == "pixel":
         sch.reorder(n, fo, yo, xo, *fc, *yi, fi, xi)
-        tile = fuse_tile(sch, out, n, fo, yo)
+        tile = sch.fuse(n, fo, yo)
         nests = sch.cache_write(out.name, xo)
         vectorize_tile(sch, nests)
     else:
         sch.reorder(n, fo, yo, xo, *fc, *yi, xi, fi)
-        tile = fuse_tile(sch, out, n, fo, yo)
+        tile = sch.fuse(n, fo, yo)
         nests = sch.cache_write(out.name, xo)
         *outer, pixels, channels = nests.writeback
         sch.reorder(channels, pixels)  # store whole rows of the tile

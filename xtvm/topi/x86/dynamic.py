@@ -4,8 +4,9 @@ fusions of constant extents do not apply.
 
 * a kernel of injective ops, pools and reductions (the kernels
   :func:`~xtvm.topi.x86.injective.schedule_default` takes when static): the
-  outermost loop of each output runs in parallel (the dynamic batch is
-  usually there), and a static row is vectorized as in
+  loops above each output's row are fused (a dynamic batch outermost fuses
+  with the static loops inside it) and run in parallel, and a static row is
+  vectorized as in
   :func:`~xtvm.topi.x86.injective.schedule_injective`; a dynamic row is
   split into vector-wide chunks and a scalar tail
   (:meth:`xtvm.schedule.Schedule.split_tail`);
@@ -17,8 +18,8 @@ fusions of constant extents do not apply.
   last rows (fewer than ``ROW_BLOCK``) one row per tile;
 * a packed conv2d (``conv2d_packed``, NCHWc) with a dynamic batch: the
   static schedule itself (``schedule_conv2d_packed``: its register tiles
-  and default knobs), whose parallel tile loop fuses the channel and row
-  blocks inside the serial batch loop;
+  and default knobs; ``fuse`` takes a dynamic outermost loop, so the batch
+  joins the parallel tile loop as it does statically);
 * any other kernel keeps its default loop nests.
 """
 
@@ -52,7 +53,9 @@ def schedule_dynamic_injective(sch, tensor: te.Tensor, vectorize: bool) -> None:
     elif vectorize:
         _, inner, _ = sch.split_tail(row, width)
     if outer and use_threads():
-        sch.parallel(outer[0])
+        # a dynamic batch fuses with the static loops inside it (as statically)
+        inner_static = all(isinstance(d, int) for d in tensor.shape[1 : len(outer)])
+        sch.parallel(sch.fuse(*outer) if len(outer) > 1 and inner_static else outer[0])
     if inner is not None:
         sch.vectorize(inner)
 
