@@ -16,7 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX
+# A `?` axis, as xDSL's builtin types spell it (`DYNAMIC_INDEX`, -2**63); kept as a
+# number so this module, which the NumPy references use, imports no IR.
+DYNAMIC_AXIS = -(2**63)
+
 
 _TOKEN = re.compile(r"(\d*)([A-Za-z])")
 
@@ -70,7 +73,7 @@ class Layout:
                 shape.append(factor)
                 continue
             extent, inner = primal_shape[letter], self.factor(letter)
-            if extent == DYNAMIC_INDEX:  # a `?` axis stays `?` (docs/dynamic-shapes.md)
+            if extent == DYNAMIC_AXIS:  # a `?` axis stays `?` (docs/dynamic-shapes.md)
                 shape.append(extent)
                 continue
             if extent % inner:
@@ -85,7 +88,7 @@ class Layout:
         if len(shape) != len(self.axes):
             raise ValueError(f"layout '{self.name}' has {len(self.axes)} axes, the shape {list(shape)}")
         return {
-            letter: extent * self.factor(letter) if extent != DYNAMIC_INDEX else extent
+            letter: extent * self.factor(letter) if extent != DYNAMIC_AXIS else extent
             for (letter, factor), extent in zip(self.axes, shape)
             if not factor
         }

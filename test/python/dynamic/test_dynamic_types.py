@@ -60,3 +60,11 @@ def test_dynamic_axis_keeps_the_rule_sound(cls, operands, kwargs, operand, axis)
     assert len(dynamic) == len(static)
     for d, s in zip(dynamic, static):
         assert is_refinement(d, s), f"{d} is not a less precise form of {s}"
+
+
+def test_layout_spells_a_dynamic_axis_as_xdsl_does() -> None:
+    """xtvm.layout keeps its own number for `?` (it imports no IR): it must be xDSL's."""
+    from xtvm.layout import DYNAMIC_AXIS, transform_shape
+
+    assert DYNAMIC_AXIS == DYNAMIC_INDEX
+    assert transform_shape((DYNAMIC_INDEX, 32, 4, 4), "NCHW", "NCHW16c") == [DYNAMIC_INDEX, 2, 4, 4, 16]
