@@ -408,3 +408,55 @@ def test_export_and_load_in_a_fresh_process(tmp_path) -> None:
     out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True,
                          check=True).stdout  # fmt: skip
     assert out.strip() == "[2.0, 3.0, 4.0]"
+
+
+TILE = """
+tir.prim_func @tile(%X: memref<64xT>, %W: memref<832xT>, %Y: memref<13xT>) attributes {arg_names = ["X", "W", "Y"]} {
+  %c0 = arith.constant 0 : index
+  %c13 = arith.constant 13 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : T
+  %acc = tir.allocate "local" : memref<13xT>
+  tir.for %l = %c0 to %c13 kind "vectorized" {
+    tir.store %zero, %acc[%l] : memref<13xT>
+  }
+  tir.for %k = %c0 to %c64 kind "serial" {
+    tir.for %l = %c0 to %c13 kind "vectorized" {
+      %a = tir.load %acc[%l] : memref<13xT>
+      %x = tir.load %X[%k] : memref<64xT>
+      %wrow = arith.muli %k, %c13 : index
+      %j = arith.addi %wrow, %l : index
+      %w = tir.load %W[%j] : memref<832xT>
+      %p = arith.mulf %x, %w : T
+      %q = arith.divf %p, %x : T
+      %n = arith.negf %q : T
+      %d = arith.subf %p, %n : T
+      %s = arith.addf %a, %d : T
+      tir.store %s, %acc[%l] : memref<13xT>
+    }
+  }
+  tir.for %l = %c0 to %c13 kind "vectorized" {
+    %v = tir.load %acc[%l] : memref<13xT>
+    tir.store %v, %Y[%l] : memref<13xT>
+  }
+  tir.return
+}
+"""
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64"])
+def test_vector_form_of_a_register_tile(dtype: str) -> None:
+    """A vectorized loop in vector chunks (13 lanes: 8 + 4 + 1) computes what
+    the llvm path and NumPy compute."""
+    np_type = _NUMPY[dtype]
+    rng = np.random.default_rng(4)
+    x = rng.uniform(0.5, 2, 64).astype(np_type)
+    w = rng.standard_normal(832).astype(np_type)
+    outs = []
+    for lib in build_both(TILE.replace("xT>", f"x{dtype}>").replace(": T", f": {dtype}")):
+        y = np.zeros(13, np_type)
+        lib["tile"](x, w, y)
+        outs.append(y)
+    expected = (x[:, None] * w.reshape(64, 13)).sum(axis=0) + w.reshape(64, 13).sum(axis=0)
+    np.testing.assert_allclose(outs[1], outs[0], rtol=1e-5)
+    np.testing.assert_allclose(outs[1], expected, rtol=1e-4, atol=1e-4)

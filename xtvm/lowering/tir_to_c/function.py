@@ -3,7 +3,7 @@
 Structured TIR maps onto structured C, op by op:
 
     tir.for %i = %lb to %ub kind "serial"      for (int64_t i = lb; i < ub; ++i) { ... }
-    tir.for ... kind "vectorized"              #pragma omp simd, then the loop
+    tir.for ... kind "vectorized"              vector code (vector.py), else #pragma omp simd
     tir.for ... kind "unrolled"                #pragma GCC unroll N, then the loop
     tir.for ... kind "parallel" (outermost)    #pragma omp parallel for schedule(static)
     tir.if %c { } else { }                     if (c) { } else { }
@@ -54,6 +54,7 @@ from xtvm.dialects.tir import (
 )
 from xtvm.lowering.tir_to_c.scalar import EXPRESSIONS, LIBM_NAMES, intrinsic_expression
 from xtvm.lowering.tir_to_c.types import CTranslationError, c_type, c_value_type
+from xtvm.lowering.tir_to_c.vector import write_vectorized
 from xtvm.lowering.tir_to_llvm.function import (
     ASSERT_KIND,
     HEAP_ALIGNMENT,
@@ -213,6 +214,8 @@ class FunctionWriter:
             self.parallel_for(op)
             return
         if kind == "vectorized" and not _leaves(op):
+            if write_vectorized(self, op):  # straight-line vector code (vector.py)
+                return
             self.line("#pragma omp simd")
         elif kind == "unrolled":
             extent = _constant_extent(op)

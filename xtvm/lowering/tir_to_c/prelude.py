@@ -43,6 +43,16 @@ typedef struct {{
 #define XTVM_DTYPE_WORD(t) \\
   ((uint32_t)(t)->dtype.code | (uint32_t)(t)->dtype.bits << 8 | (uint32_t)(t)->dtype.lanes << 16)
 #define XTVM_BITCAST(to, from, x) (((union {{ from f; to t; }}){{.f = (x)}}).t)
+// vectors of vectorized loops (vector.py): unaligned loads and stores through memcpy
+typedef float xtvm_f32x2 __attribute__((vector_size(8)));
+typedef float xtvm_f32x4 __attribute__((vector_size(16)));
+typedef float xtvm_f32x8 __attribute__((vector_size(32)));
+typedef float xtvm_f32x16 __attribute__((vector_size(64)));
+typedef double xtvm_f64x2 __attribute__((vector_size(16)));
+typedef double xtvm_f64x4 __attribute__((vector_size(32)));
+typedef double xtvm_f64x8 __attribute__((vector_size(64)));
+#define XTVM_VLOAD(T, p) ({{ T v_; __builtin_memcpy(&v_, (p), sizeof v_); v_; }})
+#define XTVM_VSTORE(p, v) do {{ __typeof__(v) v_ = (v); __builtin_memcpy((p), &v_, sizeof v_); }} while (0)
 #define XTVM_MAXIMUMF(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
 #define XTVM_MINIMUMF(a, b) (((a) < (b) || (a) != (a)) ? (a) : (b))
 #define XTVM_MAXNUMF(a, b) (((a) > (b) || (b) != (b)) ? (a) : (b))

@@ -1,13 +1,15 @@
 // RUN: xtvm-opt %s -t c | filecheck %s
 // Loops, branches, allocations and asserts in C.
 
-// A vectorized loop gets `omp simd`, an unrolled one `GCC unroll`; if/else
-// is if/else; a local buffer is an aligned stack array.
+// A vectorized loop the vector form does not cover (here: exp) gets
+// `omp simd`, an unrolled one `GCC unroll`; if/else is if/else; a local
+// buffer is an aligned stack array (vector.mlir shows the vector form).
 // CHECK-LABEL: // kernel @loops
 // CHECK:         float acc[16] __attribute__((aligned(64)));
 // CHECK-NEXT:    #pragma omp simd
 // CHECK-NEXT:    for (int64_t v = 0; v < 16; ++v) {
-// CHECK-NEXT:      acc[v] = 0.0f;
+// CHECK-NEXT:      const float e = expf(0.0f);
+// CHECK-NEXT:      acc[v] = e;
 // CHECK:         #pragma GCC unroll 4
 // CHECK-NEXT:    for (int64_t u = 0; u < 4; ++u) {
 // CHECK-NEXT:      const bool lt = u < 2;
@@ -26,7 +28,8 @@ tir.prim_func @loops(%A: memref<16xf32>) attributes {arg_names = ["A"]} {
   %m = arith.constant -2.5 : f32
   %acc = tir.allocate "local" : memref<16xf32>
   tir.for %v = %c0 to %c16 kind "vectorized" {
-    tir.store %zero, %acc[%v] : memref<16xf32>
+    %e = math.exp %zero : f32
+    tir.store %e, %acc[%v] : memref<16xf32>
   }
   tir.for %u = %c0 to %c4 kind "unrolled" {
     %lt = arith.cmpi slt, %u, %c2 : index
