@@ -181,3 +181,44 @@ def test_sequence_map():
     )
     feeds = {n: RNG.standard_normal(s).astype(np.float32) for n, s in (("a", 2), ("b", 3), ("t", 1))}
     check(proto, feeds)
+
+
+def test_optionals_through_the_backend():
+    """An optional input is empty (None) or holds a tensor; whether it is
+    empty is known when compiling, so OptionalHasElement is a constant."""
+    from onnx import TensorProto
+
+    from xtvm.frontend.onnx.backend import XtvmBackend
+
+    optional = helper.make_value_info(
+        "o", helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [3]))
+    )
+    nodes = [
+        helper.make_node("OptionalHasElement", ["o"], ["has"]),
+        helper.make_node("Optional", ["x"], ["wrapped"]),
+        helper.make_node("OptionalGetElement", ["wrapped"], ["y"]),
+    ]
+    proto = model(
+        nodes,
+        [optional, info("x", FLOAT, [3])],
+        [info("has", TensorProto.BOOL, []), info("y", FLOAT, [3])],
+        opset=18,
+    )
+    rep = XtvmBackend.prepare(proto)
+    x = RNG.standard_normal(3).astype(np.float32)
+    for value, present in ((None, False), (np.ones(3, np.float32), True)):
+        has, y = rep.run([value, x])
+        assert has.dtype == np.bool_ and bool(has) is present
+        np.testing.assert_array_equal(y, x)
+
+
+def test_optional_get_element_of_an_empty_optional():
+    nodes = [
+        helper.make_node(
+            "Optional", [], ["e"], type=helper.make_tensor_type_proto(FLOAT, [3])
+        ),
+        helper.make_node("OptionalGetElement", ["e"], ["y"]),
+    ]
+    proto = model(nodes, [], [info("y", FLOAT, [3])], opset=18)
+    with pytest.raises(OnnxImportError, match=r"input 'input' \('e'\) is an empty optional"):
+        from_onnx(proto)

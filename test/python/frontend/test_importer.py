@@ -412,10 +412,8 @@ def test_non_tensor_input():
         "input 'x' is a sequence: pass the shapes of its elements, "
         "e.g. shape={'x': [(2, 3), (2, 3)]}"
     )
-    optional = helper.make_value_info(
-        "x", helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [2]))
-    )
-    model = make_model([helper.make_node("Identity", ["x"], ["y"])], [optional], [tensor("y", [2])])
+    sparse = helper.make_sparse_tensor_value_info("x", TensorProto.FLOAT, [2])
+    model = make_model([helper.make_node("Identity", ["x"], ["y"])], [sparse], [tensor("y", [2])])
     assert import_error(model) == "input 'x' is not a tensor"
 
 

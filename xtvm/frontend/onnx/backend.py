@@ -159,12 +159,20 @@ def _check_input(name: str, array: np.ndarray, dtype: np.dtype, dims: list[int |
         )
 
 
+def _optional_inputs(model: onnx.ModelProto) -> set[str]:
+    """The graph inputs of optional type (their value may be None: empty)."""
+    return {v.name for v in model.graph.input if v.type.WhichOneof("value") == "optional_type"}
+
+
 def _sequence_inputs(model: onnx.ModelProto) -> dict[str, str]:
-    """Each sequence graph input's element dtype (NumPy name)."""
+    """Each sequence (or optional sequence) graph input's element dtype (NumPy name)."""
     found = {}
     for value_info in model.graph.input:
-        if value_info.type.WhichOneof("value") == "sequence_type":
-            element = value_info.type.sequence_type.elem_type.tensor_type.elem_type
+        ty = value_info.type
+        if ty.WhichOneof("value") == "optional_type":
+            ty = ty.optional_type.elem_type
+        if ty.WhichOneof("value") == "sequence_type":
+            element = ty.sequence_type.elem_type.tensor_type.elem_type
             try:
                 found[value_info.name] = helper.tensor_dtype_to_np_dtype(element).name
             except (KeyError, TypeError):
@@ -233,6 +241,7 @@ class XtvmBackendRep(BackendRep):
         self._declared = _declared_inputs(model)
         self._sequences = _sequence_inputs(model)
         """Sequence graph inputs → their element dtype (NumPy name)."""
+        self._optionals = _optional_inputs(model)
 
     def run(self, inputs: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:  # noqa: ARG002
         """Runs the model on ``inputs`` (a sequence in graph-input order, a
@@ -313,6 +322,9 @@ class XtvmBackendRep(BackendRep):
             )
         arrays: list = []
         for name, value in zip(self.input_names, values):
+            if value is None and name in self._optionals:
+                arrays.append(None)  # an empty optional
+                continue
             if name in self._sequences:
                 if not isinstance(value, (list, tuple)):
                     raise OnnxImportError(
@@ -339,10 +351,12 @@ class XtvmBackendRep(BackendRep):
 
     def _compiled(self, arrays: Sequence[np.ndarray]) -> _Compiled:
         shapes = [
-            tuple(e.shape for e in a) if isinstance(a, list) else a.shape for a in arrays
+            None if a is None else tuple(e.shape for e in a) if isinstance(a, list) else a.shape
+            for a in arrays
         ]
         dtypes = [
-            self._sequences.get(n) or a.dtype.name for n, a in zip(self.input_names, arrays)
+            self._sequences.get(n) or ("float32" if a is None else a.dtype.name)
+            for n, a in zip(self.input_names, arrays)
         ]
         by_name = dict(zip(self.input_names, arrays))
         while True:
@@ -433,7 +447,9 @@ class XtvmBackendRep(BackendRep):
                 return None if i < 0 else i
 
         slots = tuple(
-            tuple(index(f"{n}[{k}]") for k in range(len(shape)))
+            None
+            if shape is None  # an empty optional: no argument
+            else tuple(index(f"{n}[{k}]") for k in range(len(shape)))
             if n in self._sequences
             else index(n)
             for n, shape in zip(self.input_names, shapes)

@@ -63,6 +63,23 @@ class OnnxConstantInputRequired(OnnxImportError):
         self.value_name = value_name
 
 
+EMPTY_OPTIONAL = np.array(None, dtype=object)
+"""The value of an empty ONNX optional (known at compile time): an object
+array, which no converter takes as a tensor (its element type is refused);
+``Optional``, ``OptionalHasElement`` and ``OptionalGetElement`` test it
+with :func:`is_empty_optional`."""
+
+
+def is_empty_optional(value: object) -> bool:
+    """Whether ``value`` is :data:`EMPTY_OPTIONAL` (or a copy)."""
+    return (
+        isinstance(value, np.ndarray)
+        and value.dtype == object
+        and value.shape == ()
+        and value[()] is None
+    )
+
+
 _ONNX_DTYPES: list[tuple[int, str]] = [
     (TensorProto.FLOAT, "float32"),
     (TensorProto.DOUBLE, "float64"),

@@ -53,7 +53,12 @@ from xtvm.dialects.relay import (
     YieldOp,
 )
 from xtvm.dialects.relay.base import is_refinement
-from xtvm.frontend.onnx.common import OnnxConstantInputRequired, OnnxImportError, const_attr
+from xtvm.frontend.onnx.common import (
+    OnnxConstantInputRequired,
+    OnnxImportError,
+    const_attr,
+    is_empty_optional,
+)
 from xtvm.frontend.onnx.converter import GraphScope, OnnxNode, OnnxOpConverter, Output
 
 from xtvm.constants import numpy_dtype, numpy_from_const
@@ -200,6 +205,12 @@ class If(OnnxOpConverter):
         for graph in (then_graph, else_graph):
             block = Block()
             scope = convert_subgraph(node, graph, block, [])
+            for o in graph.output:
+                if scope.is_foldable(o.name) and is_empty_optional(scope.value(o.name)):
+                    raise node.error(
+                        f"branch '{graph.name}' yields an empty optional: an optional whose "
+                        "emptiness is decided at run time is not supported"
+                    )
             block.add_op(YieldOp(*(scope.lookup(o.name) for o in graph.output)))
             blocks.append(block)
         op = IfOp(cond, *blocks)

@@ -61,6 +61,7 @@ from xtvm.frontend.onnx import (
 )
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx.common import (
+    EMPTY_OPTIONAL,
     OnnxImportError,
     OnnxStaticShapeRequired,
     element_type_from_numpy,
@@ -282,8 +283,12 @@ class _GraphImporter:
         )
         for value_info in self.graph.input:
             if value_info.name in self.input_names:
-                if value_info.type.WhichOneof("value") == "sequence_type":
-                    self._add_sequence_input(scope, value_info)
+                kind = value_info.type.WhichOneof("value")
+                if kind == "optional_type":
+                    self._add_optional_input(scope, value_info)
+                    continue
+                if kind == "sequence_type":
+                    self._add_sequence_input(scope, value_info.name, value_info.type.sequence_type)
                     continue
                 ty = self._input_type(value_info)
                 if value_info.name in self.input_values:
@@ -310,18 +315,37 @@ class _GraphImporter:
         )
         return ModuleOp([main]), scope.params()
 
-    def _add_sequence_input(self, scope: GraphScope, value_info: onnx.ValueInfoProto) -> None:
+    def _add_optional_input(self, scope: GraphScope, value_info: onnx.ValueInfoProto) -> None:
+        """An optional graph input: ``shape[name] = None`` imports it empty
+        (:data:`EMPTY_OPTIONAL`, known at compile time); otherwise it is the
+        tensor or sequence it holds."""
+        name = value_info.name
+        if name in self.shape and self.shape[name] is None:
+            scope.bind(name, EMPTY_OPTIONAL.copy())
+            return
+        element = value_info.type.optional_type.elem_type
+        if element.WhichOneof("value") == "sequence_type":
+            self._add_sequence_input(scope, name, element.sequence_type)
+            return
+        if element.WhichOneof("value") != "tensor_type":
+            raise OnnxImportError(f"input '{name}' is an optional of neither a tensor nor a sequence")
+        holder = onnx.ValueInfoProto(name=name)
+        holder.type.tensor_type.CopyFrom(element.tensor_type)
+        scope.add_input(name, self._input_type(holder))
+
+    def _add_sequence_input(
+        self, scope: GraphScope, name: str, sequence_type: onnx.TypeProto.Sequence
+    ) -> None:
         """A sequence graph input: one ``main`` argument per element (named
         ``name[k]``), grouped into a ``relay.tuple`` bound to the input's
         name. ``shape[name]`` must list the elements' shapes."""
-        name = value_info.name
         shapes = self.shape.get(name)
         if shapes is None or not all(isinstance(s, (list, tuple)) for s in shapes):
             raise OnnxImportError(
                 f"input '{name}' is a sequence: pass the shapes of its elements, "
                 f"e.g. shape={{'{name}': [(2, 3), (2, 3)]}}"
             )
-        element = value_info.type.sequence_type.elem_type
+        element = sequence_type.elem_type
         if element.WhichOneof("value") != "tensor_type":
             raise OnnxImportError(f"input '{name}' is a sequence of non-tensors")
         what = f"the elements of input '{name}'"

@@ -17,6 +17,11 @@ length and element types known at compile time.
   elements each given a new axis first);
 * ``SequenceMap`` → its body converted once per element (unrolled).
 
+Optionals: whether one is empty is known at compile time. A present
+optional is the tensor or sequence it holds; the empty one is
+``EMPTY_OPTIONAL`` (a constant no converter takes as a tensor).
+``OptionalHasElement`` is a constant, ``OptionalGetElement`` the value.
+
 A sequence whose length changes at run time (grown in a ``Loop``) needs the
 VM's dynamic ADTs; the loop refuses it as a carried value that changes type.
 """
@@ -39,6 +44,7 @@ from xtvm.dialects.relay import (
     TupleOp,
 )
 from xtvm.dialects.relay.base import shape_str
+from xtvm.frontend.onnx.common import EMPTY_OPTIONAL, is_empty_optional
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, Output, static_shape
 
 
@@ -235,7 +241,52 @@ class SequenceMap(OnnxOpConverter):
         return [make_sequence(node, out) for out in outputs]
 
 
+def _optional_value(node: OnnxNode, i: int) -> Output:
+    """Input ``i`` as it is: a constant (the empty optional included) or a value."""
+    name = node.proto.input[i]
+    if node.is_constant(i):
+        return node.scope.value(name)
+    node.folding = False
+    return node.input(i)
+
+
+class Optional(OnnxOpConverter):
+    """``Optional``: its input, or the empty optional without one (an
+    optional's emptiness is known at compile time)."""
+
+    @classmethod
+    def _impl_v15(cls, node: OnnxNode) -> Output:
+        return _optional_value(node, 0) if node.has_input(0) else EMPTY_OPTIONAL.copy()
+
+
+class OptionalHasElement(OnnxOpConverter):
+    """``OptionalHasElement``: a constant: false for an absent input or the
+    empty optional, true for any tensor or sequence."""
+
+    @classmethod
+    def _impl_v15(cls, node: OnnxNode) -> Output:
+        present = node.has_input(0) and not (
+            node.is_constant(0) and is_empty_optional(node.scope.value(node.proto.input[0]))
+        )
+        return np.array(present)
+
+
+class OptionalGetElement(OnnxOpConverter):
+    """``OptionalGetElement``: the value an optional holds (a tensor or a
+    sequence is its own value); an empty optional is an error."""
+
+    @classmethod
+    def _impl_v15(cls, node: OnnxNode) -> Output:
+        value = _optional_value(node, 0)
+        if is_empty_optional(value):
+            raise node.error(f"{node.input_label(0)} is an empty optional")
+        return value
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    "Optional": Optional,
+    "OptionalHasElement": OptionalHasElement,
+    "OptionalGetElement": OptionalGetElement,
     "SequenceMap": SequenceMap,
     "SequenceEmpty": SequenceEmpty,
     "SequenceConstruct": SequenceConstruct,
