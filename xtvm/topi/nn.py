@@ -19,14 +19,23 @@ def relu(x: te.Tensor) -> te.Tensor:
     )
 
 
-def _same_dtype(name: str, a: te.Tensor, b: te.Tensor) -> None:
-    if a.dtype != b.dtype:
+def _same_dtype(name: str, a: te.Tensor, b: te.Tensor, out_dtype: str | None = None) -> str:
+    """The accumulation dtype: ``out_dtype``, with which integer operands may
+    differ (``uint8`` × ``int8`` → ``int32``), else the operands' one dtype."""
+    integers = all(dt.is_int(t.dtype) for t in (a, b))
+    if a.dtype != b.dtype and not (out_dtype and integers):
         raise TypeError(f"{name}: operand dtypes differ ({a.dtype} and {b.dtype})")
+    return out_dtype or a.dtype
 
 
-def dense(data: te.Tensor, weight: te.Tensor) -> te.Tensor:
-    """``data · weightᵀ``: data ``[..., K]``, weight ``[N, K]`` → ``[..., N]``."""
-    _same_dtype("dense", data, weight)
+def _widened(value: PrimExpr, acc: str) -> PrimExpr:
+    return value if value.dtype == acc else te.cast(acc, value)
+
+
+def dense(data: te.Tensor, weight: te.Tensor, out_dtype: str | None = None) -> te.Tensor:
+    """``data · weightᵀ``: data ``[..., K]``, weight ``[N, K]`` → ``[..., N]``,
+    the products accumulated in ``out_dtype`` (default: the operands')."""
+    acc = _same_dtype("dense", data, weight, out_dtype)
     if data.ndim < 1 or weight.ndim != 2 or data.shape[-1] != weight.shape[1]:
         raise ValueError(
             f"dense: data {list(data.shape)} and weight {list(weight.shape)} do not match"
@@ -34,18 +43,25 @@ def dense(data: te.Tensor, weight: te.Tensor) -> te.Tensor:
     k = te.reduce_axis((0, weight.shape[1]), name="k")
     return te.compute(
         (*data.shape[:-1], weight.shape[0]),
-        lambda *i: te.sum(data[(*i[:-1], k)] * weight[i[-1], k], axis=k),
+        lambda *i: te.sum(
+            _widened(data[(*i[:-1], k)], acc) * _widened(weight[i[-1], k], acc), axis=k
+        ),
         name="T_dense",
         tag="dense",
     )
 
 
 def matmul(
-    a: te.Tensor, b: te.Tensor, transpose_a: bool = False, transpose_b: bool = False
+    a: te.Tensor,
+    b: te.Tensor,
+    transpose_a: bool = False,
+    transpose_b: bool = False,
+    out_dtype: str | None = None,
 ) -> te.Tensor:
     """Batched ``a · b`` with NumPy batch broadcasting; ``transpose_a`` /
-    ``transpose_b`` swap an operand's last two axes first."""
-    _same_dtype("matmul", a, b)
+    ``transpose_b`` swap an operand's last two axes first; products
+    accumulate in ``out_dtype`` (default: the operands')."""
+    acc = _same_dtype("matmul", a, b, out_dtype)
     if a.ndim < 2 or b.ndim < 2:
         raise ValueError(f"matmul: operands {list(a.shape)} and {list(b.shape)} need rank >= 2")
     m, ka = (a.shape[-1], a.shape[-2]) if transpose_a else (a.shape[-2], a.shape[-1])
@@ -64,7 +80,7 @@ def matmul(
         b_batch = broadcast_indices(b.shape[:-2], batch, i[:-2])
         a_idx = (*a_batch, k, row) if transpose_a else (*a_batch, row, k)
         b_idx = (*b_batch, col, k) if transpose_b else (*b_batch, k, col)
-        return te.sum(a[a_idx] * b[b_idx], axis=k)
+        return te.sum(_widened(a[a_idx], acc) * _widened(b[b_idx], acc), axis=k)
 
     suffix = ("T" if transpose_a else "N") + ("T" if transpose_b else "N")
     return te.compute((*batch, m, n), element, name=f"T_matmul_{suffix}", tag="matmul")

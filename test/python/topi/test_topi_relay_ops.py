@@ -49,6 +49,13 @@ CASES: list[tuple[str, type[relay.RelayOp], list[tuple[tuple[int, ...], str]], d
     ("dense", relay.DenseOp, [((3, 8), F32), ((5, 8), F32)], {}),
     ("dense-3d-data", relay.DenseOp, [((2, 3, 8), F32), ((5, 8), F32)], {}),
     ("dense-float64", relay.DenseOp, [((1, 16), F64), ((4, 16), F64)], {}),
+    ("dense-u8-s8-int32", relay.DenseOp, [((3, 20), "uint8"), ((5, 20), "int8")], {"out_dtype": "int32"}),
+    (
+        "matmul-s8-int32",
+        relay.MatmulOp,
+        [((2, 3, 6), "int8"), ((6, 4), "int8")],
+        {"out_dtype": "int32"},
+    ),
     ("matmul", relay.MatmulOp, [((3, 4), F32), ((4, 5), F32)], {}),
     ("matmul-batch-broadcast", relay.MatmulOp, [((2, 1, 3, 4), F32), ((5, 4, 6), F32)], {}),
     ("matmul-transpose-a", relay.MatmulOp, [((4, 3), F32), ((4, 5), F32)], {"transpose_a": True}),

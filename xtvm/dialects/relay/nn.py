@@ -5,9 +5,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, BoolAttr, FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BoolAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
@@ -18,6 +33,7 @@ from xtvm.dialects.relay.base import (
     bool_attr,
     broadcast_shapes,
     check_elements,
+    dtype_element_type,
     f64_attr,
     functional_format,
     i64_attr,
@@ -43,12 +59,28 @@ class ReluOp(UnaryOp):
     name = "relay.nn.relu"
 
 
+def _product_element_type(
+    op_name: str, a: TensorType, b: TensorType, out_dtype: str | None
+) -> Attribute:
+    """The result element type of a matrix product: ``out_dtype`` when given
+    (the accumulation type; then integer operands may differ, ``uint8`` data
+    and an ``int8`` weight), else the operands' one type."""
+    if out_dtype is None:
+        return same_element_type(op_name, a, b)
+    if not all(isinstance(t.element_type, IntegerType) for t in (a, b)):
+        same_element_type(op_name, a, b)
+    return dtype_element_type(op_name, out_dtype)
+
+
 @irdl_op_definition
 class DenseOp(RelayOp):
     """``data · weightᵀ``: data ``[..., K]``, weight ``[N, K]`` → ``[..., N]``.
+    ``out_dtype`` (optional) is the accumulation and result type, e.g.
+    ``"int32"`` for ``uint8``/``int8`` operands (TVM's ``out_dtype``).
 
     ```mlir
     %y = relay.nn.dense %x, %w : (tensor<1x784xf32>, tensor<128x784xf32>) -> tensor<1x128xf32>
+    %q = relay.nn.dense %a, %v {out_dtype = "int32"} : (tensor<2x64xui8>, tensor<16x64xi8>) -> tensor<2x16xi32>
     ```
     """
 
@@ -57,14 +89,18 @@ class DenseOp(RelayOp):
     data = operand_def(TensorType)
     weight = operand_def(TensorType)
     result = result_def(TensorType)
+    out_dtype = opt_prop_def(StringAttr)
     traits = traits_def(Pure())
     assembly_format = functional_format("data", "weight")
+
+    def __init__(self, data: SSAValue, weight: SSAValue, out_dtype: str | None = None):
+        super().__init__(data, weight, out_dtype=out_dtype)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
-        same_element_type(cls.name, data, weight)
+        element = _product_element_type(cls.name, data, weight, attrs.get("out_dtype"))
         d, w = data.get_shape(), weight.get_shape()
         if len(d) < 1 or len(w) != 2:
             raise RelayTypeError(
@@ -76,7 +112,7 @@ class DenseOp(RelayOp):
                 f"'{cls.name}' reduction sizes differ: data {shape_str(d)} has K={d[-1]}, "
                 f"weight {shape_str(w)} has K={w[1]}"
             )
-        return [TensorType(data.element_type, [*d[:-1], w[0]])]
+        return [TensorType(element, [*d[:-1], w[0]])]
 
 
 @irdl_op_definition
@@ -84,7 +120,8 @@ class MatmulOp(RelayOp):
     """Batched matrix product with NumPy batch broadcasting.
 
     ``a [..., M, K] · b [..., K, N] → [..., M, N]``; ``transpose_a`` /
-    ``transpose_b`` swap the last two axes of an operand first.
+    ``transpose_b`` swap the last two axes of an operand first; ``out_dtype``
+    (optional) is the accumulation and result type, as for :class:`DenseOp`.
 
     ```mlir
     %y = relay.nn.matmul %a, %b {transpose_b = true} : (tensor<2x4x8xf32>, tensor<16x8xf32>) -> tensor<2x4x16xf32>
@@ -98,6 +135,7 @@ class MatmulOp(RelayOp):
     result = result_def(TensorType)
     transpose_a = prop_def(BoolAttr, default_value=bool_attr(False))
     transpose_b = prop_def(BoolAttr, default_value=bool_attr(False))
+    out_dtype = opt_prop_def(StringAttr)
     traits = traits_def(Pure())
     assembly_format = functional_format("a", "b")
 
@@ -107,14 +145,17 @@ class MatmulOp(RelayOp):
         b: SSAValue,
         transpose_a: bool | None = None,
         transpose_b: bool | None = None,
+        out_dtype: str | None = None,
     ):
-        super().__init__(a, b, transpose_a=transpose_a, transpose_b=transpose_b)
+        super().__init__(
+            a, b, transpose_a=transpose_a, transpose_b=transpose_b, out_dtype=out_dtype
+        )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         a = tensor_type(cls, operand_types[0], "a")
         b = tensor_type(cls, operand_types[1], "b")
-        same_element_type(cls.name, a, b)
+        element = _product_element_type(cls.name, a, b, attrs.get("out_dtype"))
         sa, sb = list(a.get_shape()), list(b.get_shape())
         if len(sa) < 2 or len(sb) < 2:
             raise RelayTypeError(
@@ -130,7 +171,7 @@ class MatmulOp(RelayOp):
                 f"b has K={shape_str(sb[-2:-1])}"
             )
         batch = broadcast_shapes(cls.name, sa[:-2], sb[:-2])
-        return [TensorType(a.element_type, [*batch, sa[-2], sb[-1]])]
+        return [TensorType(element, [*batch, sa[-2], sb[-1]])]
 
 
 @irdl_op_definition

@@ -21,11 +21,11 @@ from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 
 PATTERNS = [
     lower(ReluOp, lambda ins, attrs, outs: topi.relu(ins[0])),
-    lower(DenseOp, lambda ins, attrs, outs: topi.dense(*ins)),
+    lower(DenseOp, lambda ins, attrs, outs: topi.dense(*ins, attrs.get("out_dtype"))),
     lower(
         MatmulOp,
         lambda ins, attrs, outs: topi.matmul(
-            *ins, attrs["transpose_a"], attrs["transpose_b"]
+            *ins, attrs["transpose_a"], attrs["transpose_b"], attrs.get("out_dtype")
         ),
     ),
     lower(BiasAddOp, lambda ins, attrs, outs: topi.bias_add(*ins, attrs["axis"])),

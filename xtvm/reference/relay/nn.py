@@ -10,16 +10,25 @@ def relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, np.zeros((), x.dtype))
 
 
-def dense(data: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    return np.matmul(data, weight.T).astype(data.dtype)
+def dense(data: np.ndarray, weight: np.ndarray, out_dtype: str | None = None) -> np.ndarray:
+    """``data · weightᵀ``, accumulated in ``out_dtype`` (default: data's)."""
+    acc = np.dtype(out_dtype or data.dtype)
+    return np.matmul(data.astype(acc), weight.T.astype(acc)).astype(acc)
 
 
-def matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False):
+def matmul(
+    a: np.ndarray,
+    b: np.ndarray,
+    transpose_a: bool = False,
+    transpose_b: bool = False,
+    out_dtype: str | None = None,
+):
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
-    return np.matmul(a, b).astype(a.dtype)
+    acc = np.dtype(out_dtype or a.dtype)
+    return np.matmul(a.astype(acc), b.astype(acc)).astype(acc)
 
 
 def bias_add(data: np.ndarray, bias: np.ndarray, axis: int = 1) -> np.ndarray:
@@ -106,7 +115,7 @@ def batch_flatten(x: np.ndarray) -> np.ndarray:
 
 REFERENCES = {
     "relay.nn.relu": lambda ins, attrs: relu(ins[0]),
-    "relay.nn.dense": lambda ins, attrs: dense(*ins),
+    "relay.nn.dense": lambda ins, attrs: dense(*ins, attrs.get("out_dtype")),
     "relay.nn.matmul": lambda ins, attrs: matmul(*ins, **attrs),
     "relay.nn.bias_add": lambda ins, attrs: bias_add(*ins, **attrs),
     "relay.nn.softmax": lambda ins, attrs: softmax(ins[0], **attrs),

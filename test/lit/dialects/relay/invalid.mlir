@@ -26,6 +26,14 @@ func.func @dense_k(%x: tensor<1x8xf32>, %w: tensor<4x7xf32>) -> tensor<1x4xf32> 
 
 // -----
 
+func.func @dense_mixed_without_out_dtype(%x: tensor<1x8xui8>, %w: tensor<4x8xi8>) -> tensor<1x4xi32> {
+  // expected-error @+1 {{'relay.nn.dense' operands must have one element type, got ui8 and i8}}
+  %a = relay.nn.dense %x, %w : (tensor<1x8xui8>, tensor<4x8xi8>) -> tensor<1x4xi32>
+  func.return %a : tensor<1x4xi32>
+}
+
+// -----
+
 func.func @wrong_result(%x: tensor<1x8xf32>, %w: tensor<4x8xf32>) -> tensor<1x5xf32> {
   // expected-error @+1 {{'relay.nn.dense' result type tensor<1x5xf32> does not match the inferred type tensor<1x4xf32>}}
   %a = relay.nn.dense %x, %w : (tensor<1x8xf32>, tensor<4x8xf32>) -> tensor<1x5xf32>

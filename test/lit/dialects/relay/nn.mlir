@@ -27,6 +27,16 @@ func.func @conv2d_int8(%x: tensor<1x2x4x4xi8>, %w: tensor<3x2x1x1xi8>) -> tensor
   func.return %y : tensor<1x3x4x4xi32>
 }
 
+// u8 x s8 and s8 x s8 products accumulated in i32 (out_dtype).
+// CHECK-LABEL: func.func @dense_int8
+func.func @dense_int8(%x: tensor<2x8xui8>, %s: tensor<3x2x8xi8>, %w: tensor<4x8xi8>) -> (tensor<2x4xi32>, tensor<3x2x4xi32>) {
+  // CHECK: relay.nn.dense %{{.*}}, %{{.*}} {out_dtype = "int32"} : (tensor<2x8xui8>, tensor<4x8xi8>) -> tensor<2x4xi32>
+  %d = relay.nn.dense %x, %w {out_dtype = "int32"} : (tensor<2x8xui8>, tensor<4x8xi8>) -> tensor<2x4xi32>
+  // CHECK-NEXT: relay.nn.matmul %{{.*}}, %{{.*}} {transpose_b = true, out_dtype = "int32"} : (tensor<3x2x8xi8>, tensor<4x8xi8>) -> tensor<3x2x4xi32>
+  %m = relay.nn.matmul %s, %w {transpose_b = true, out_dtype = "int32"} : (tensor<3x2x8xi8>, tensor<4x8xi8>) -> tensor<3x2x4xi32>
+  func.return %d, %m : tensor<2x4xi32>, tensor<3x2x4xi32>
+}
+
 // CHECK-LABEL: func.func @pools
 func.func @pools(%x: tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32> {
   // CHECK: relay.nn.max_pool2d %{{.*}} {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x7x7xf32>) -> tensor<1x8x4x4xf32>
