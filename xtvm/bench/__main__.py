@@ -102,6 +102,11 @@ def measure_gemm(threads: int, repeat: int, size: int = 1024) -> dict:
             "flops": 2.0 * size**3}
 
 
+def _ms(seconds: float) -> str:
+    """Milliseconds to one decimal, or three below 1 ms (the MLP runs in microseconds)."""
+    return f"{seconds * 1e3:.1f}" if seconds >= 1e-3 else f"{seconds * 1e3:.3f}"
+
+
 def _child(args: list[str], env: dict[str, str] | None = None) -> dict:
     proc = subprocess.run(
         [sys.executable, "-m", "xtvm.bench", *args],
@@ -180,7 +185,7 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             for n in threads:
                 x_s, o_s = x["seconds"][str(n)], o["seconds"][str(n)]
-                print(f"| {label} | {n} | {x_s * 1e3:.1f} | {o_s * 1e3:.1f} | {x_s / o_s:.2f} | "
+                print(f"| {label} | {n} | {_ms(x_s)} | {_ms(o_s)} | {x_s / o_s:.2f} | "
                       f"{x['flops'] / x_s / 1e9:.0f} | {x['flops'] / o_s / 1e9:.0f} | "
                       f"{x['rel_err']:.1e} | {x['compile_s']:.1f} |", flush=True)
     if args.no_gemm:

@@ -11,8 +11,8 @@ parameter's value is read there).
 
 from __future__ import annotations
 
-from xtvm.dialects.tir import PrimFuncOp
-from xtvm.lowering.tir_to_c.types import c_type
+from xtvm.dialects.tir import DYNAMIC, PrimFuncOp
+from xtvm.lowering.tir_to_c.types import CTranslationError, c_type
 from xtvm.lowering.tir_to_llvm.function import impl_name
 from xtvm.lowering.tir_to_llvm.packed_api import (
     KIND_COUNT,
@@ -32,6 +32,12 @@ def _fail(kind: int, index: int | str) -> str:
 def packed_entry(func: PrimFuncOp, symbol: str | None = None) -> str:
     """The C text of the packed entry of `func` (named `symbol`, default its name)."""
     checks = argument_checks(func)
+    dynamic = [c.index for c in checks if DYNAMIC in c.shape]
+    if dynamic:
+        raise CTranslationError(
+            f"convert-tir-to-c: @{func.sym_name.data} has dynamic shapes (arguments "
+            f"{', '.join(map(str, dynamic))}); target c compiles static kernels (docs/c-target.md)"
+        )
     lines = [
         f"int32_t {symbol or func.sym_name.data}(void** args, int32_t num_args) {{",
         f"  if (num_args != {len(checks)}) {_fail(KIND_COUNT, '(num_args & 0xFFFF)')}",
