@@ -26,22 +26,24 @@ NEEDS_STATIC = {
 }
 """Ops whose rule needs some operand sizes statically."""
 
-KNOWN_GAPS = {"reshape", "reshape-int32", "reshape-allowzero", "squeeze-all"}
-"""Cases whose rule does not handle `?` yet (relay.reshape's element count,
-relay.squeeze without axes)."""
+NEEDS_STATIC_CASES = {"squeeze-all"}
+"""Cases that need the sizes statically (squeeze without axes: which are 1)."""
 
 
 def _dynamic_variants():
     for case_id, cls, operands, kwargs in CASES:
         for i, (shape, _) in enumerate(operands):
             for axis in range(len(shape)):
-                # not every variant of a known gap fails (a `?` axis of size 1)
-                marks = [pytest.mark.xfail(strict=False)] if case_id in KNOWN_GAPS else []
-                yield pytest.param(cls, operands, kwargs, i, axis, id=f"{case_id}-{i}-{axis}", marks=marks)
+                needs_static = cls.name in NEEDS_STATIC or case_id in NEEDS_STATIC_CASES
+                yield pytest.param(
+                    cls, operands, kwargs, i, axis, needs_static, id=f"{case_id}-{i}-{axis}"
+                )
 
 
-@pytest.mark.parametrize(("cls", "operands", "kwargs", "operand", "axis"), list(_dynamic_variants()))
-def test_dynamic_axis_keeps_the_rule_sound(cls, operands, kwargs, operand, axis) -> None:
+@pytest.mark.parametrize(
+    ("cls", "operands", "kwargs", "operand", "axis", "needs_static"), list(_dynamic_variants())
+)
+def test_dynamic_axis_keeps_the_rule_sound(cls, operands, kwargs, operand, axis, needs_static):
     props = cls.get_irdl_definition().properties
     attrs = cls.with_defaults(
         {k: attr_to_py(property_attr(props[k].constr, v)) for k, v in kwargs.items() if v is not None}
@@ -54,7 +56,7 @@ def test_dynamic_axis_keeps_the_rule_sound(cls, operands, kwargs, operand, axis)
     try:
         dynamic = cls.infer(types, attrs)
     except RelayTypeError:
-        if cls.name in NEEDS_STATIC:
+        if needs_static:
             return
         raise
     assert len(dynamic) == len(static)

@@ -99,20 +99,23 @@ class ReshapeOp(RelayOp):
                 newshape[i] = shape[i]
             elif d < -1:
                 raise RelayTypeError(f"'{cls.name}' newshape has invalid size {d}")
-        size = math.prod(shape)
         if newshape.count(-1) > 1:
             raise RelayTypeError(f"'{cls.name}' newshape has more than one -1")
+        # `?` sizes: those copied by a 0 are the input's own, which cancel out
+        dynamic_in = shape.count(DYNAMIC_INDEX)
+        same_dynamic = dynamic_in == newshape.count(DYNAMIC_INDEX)
+        size = math.prod(d for d in shape if d != DYNAMIC_INDEX)
         if -1 in newshape:
-            known = math.prod(d for d in newshape if d != -1)
-            if known == 0 or size % known:
+            known = math.prod(d for d in newshape if d not in (-1, DYNAMIC_INDEX))
+            if same_dynamic and (known == 0 or size % known):
                 raise RelayTypeError(
                     f"'{cls.name}' cannot reshape {shape_str(shape)} to {attrs['newshape']}"
                 )
-            newshape[newshape.index(-1)] = size // known
-        if math.prod(newshape) != size:
+            newshape[newshape.index(-1)] = size // known if same_dynamic else DYNAMIC_INDEX
+        if same_dynamic and math.prod(d for d in newshape if d != DYNAMIC_INDEX) != size:
             raise RelayTypeError(
-                f"'{cls.name}' cannot reshape {shape_str(shape)} ({size} elements) "
-                f"to {shape_str(newshape)}"
+                f"'{cls.name}' cannot reshape {shape_str(shape)} ({size} elements"
+                f"{' per ?' if dynamic_in else ''}) to {shape_str(newshape)}"
             )
         return [TensorType(data.element_type, newshape)]
 
@@ -389,6 +392,11 @@ class SqueezeOp(RelayOp):
         data = tensor_type(cls, operand_types[0], "its input")
         shape = data.get_shape()
         if attrs.get("axis") is None:
+            if DYNAMIC_INDEX in shape:
+                raise RelayTypeError(
+                    f"'{cls.name}' without axes needs static sizes to know which axes are 1, "
+                    f"got {shape_str(shape)}"
+                )
             return [TensorType(data.element_type, [d for d in shape if d != 1])]
         axes = {normalize_axis(cls.name, a, len(shape)) for a in attrs["axis"]}
         for a in sorted(axes):
