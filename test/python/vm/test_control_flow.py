@@ -210,3 +210,21 @@ def test_a_vm_belongs_to_one_thread(loop_vm):
     thread.start()
     thread.join()
     assert errors and "belongs to another thread" in errors[0]
+
+
+TUPLE_INPUT = """
+vm.func @main(%t: !vm.adt) -> (tensor<4xf32>, i64) {
+  %a = vm.get_field %t, 1 : tensor<4xf32>
+  %k = vm.get_tag %t : i64
+  vm.ret %a, %k : tensor<4xf32>, i64
+}
+"""
+
+
+def test_tuple_input_and_scalar_result():
+    vm = compile_vm(TUPLE_INPUT)
+    a, tag = vm.invoke("main", (np.zeros(2, np.float32), np.arange(4, dtype=np.float32)))
+    np.testing.assert_array_equal(a.numpy(), np.arange(4))
+    assert tag == 0
+    with pytest.raises(XTVMError, match="input 't' expects a tuple"):
+        vm.invoke("main", np.zeros(4, np.float32))

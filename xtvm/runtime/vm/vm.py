@@ -272,6 +272,12 @@ class VirtualMachine(Module):
             if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
                 return int(value)
             raise XTVMError(f"{what}: input '{name}' expects an integer, got {type(value).__name__}")
+        if kind == "adt":
+            if isinstance(value, ADT):
+                return value
+            if isinstance(value, (list, tuple)):  # a tuple or sequence of tensors
+                return ADT(0, [v if isinstance(v, NDArray) else array(np.asarray(v)) for v in value])
+            raise XTVMError(f"{what}: input '{name}' expects a tuple (ADT), got {type(value).__name__}")
         if kind != "tensor":
             return value
         shape, dtype = spec["shape"], spec["dtype"]
