@@ -103,3 +103,15 @@ def test_wrong_shape_at_call_time_is_a_clear_error() -> None:
         kernel(NDArray(x), NDArray(b), NDArray(np.zeros((5, 40), "float32")))
     with pytest.raises(XTVMError, match=r"axis 1 must be 40, got 41"):
         kernel(NDArray(np.zeros((3, 41), "float32")), NDArray(b), NDArray(out))
+
+
+def test_kernel_shape_function_gives_the_output_shapes() -> None:
+    """The closed-form shape function a kernel carries (tir.shape_vars): the
+    outputs' dynamic axes come from the inputs' (what a VM allocates)."""
+    model = DynamicModel(BINARY, fuse=True)
+    (kernel,) = model.prim_funcs().values()
+    assert kernel.shape_rule()[-1] == [(0, 0), 40]
+    shapes = kernel.shapes_for([(7, 40), (40,), (7, 40), (7, 1)])
+    assert shapes[-1] == (7, 40)
+    with pytest.raises(ValueError, match="only 0 input shapes are given"):
+        kernel.shapes_for([])

@@ -160,6 +160,44 @@ class PrimFuncOp(IRDLOperation):
         """Each dynamic (argument, axis) → the name of its shape variable."""
         return {pair: name for name, axes in self.shape_vars.items() for pair in axes}
 
+    def shape_rule(self) -> list[list[int | tuple[int, int]] | None]:
+        """The closed-form shape function of the kernel: per argument (None
+        for a scalar), per axis, its static extent or the `(argument, axis)`
+        that binds its shape variable (the variable's first axis in argument
+        order). A caller that knows the inputs' shapes computes the outputs'
+        from it: `convert-relay-to-tir` binds every variable from an input."""
+        binding = {name: min(axes) for name, axes in self.shape_vars.items()}
+        names = self.axis_vars()
+        return [
+            None
+            if shape is None
+            else [binding[names[(i, k)]] if d == DYNAMIC else d for k, d in enumerate(shape)]
+            for i, shape in enumerate(self.buffer_shapes)
+        ]
+
+    def shapes_for(self, inputs: Sequence[Sequence[int]]) -> list[tuple[int, ...] | None]:
+        """Every argument's shape when the first arguments have the shapes
+        `inputs` (the shape function on concrete sizes); a ValueError when
+        a shape variable is bound by an argument not among them."""
+        result: list[tuple[int, ...] | None] = []
+        for i, rule in enumerate(self.shape_rule()):
+            if rule is None:
+                result.append(None)
+                continue
+            dims = []
+            for d in rule:
+                if isinstance(d, int):
+                    dims.append(d)
+                elif d[0] < len(inputs):
+                    dims.append(int(inputs[d[0]][d[1]]))
+                else:
+                    raise ValueError(
+                        f"@{self.sym_name.data}: axis {d[1]} of argument {d[0]} binds a shape "
+                        f"variable, but only {len(inputs)} input shapes are given"
+                    )
+            result.append(tuple(dims))
+        return result
+
     @property
     def buffer_shapes(self) -> list[tuple[int, ...] | None]:
         """Each argument's logical shape (None for scalars; `DYNAMIC` for a
