@@ -232,6 +232,12 @@ CASES += [  # the packed-layout ops of the x86 kernels (test_x86_kernels.py has 
         {"kernel_layout": "OIHW16o4i", "strides": (2, 1), "padding": (1, 0, 2, 1)},
     ),
     (
+        "contrib_dense_int8_packed",
+        relay.DenseInt8PackedOp,
+        [((3, 10), "uint8"), ((3, 3, 8), I32)],
+        {"weight_layout": "NK8n4k"},
+    ),
+    (
         "contrib_dense_pack",
         relay.DensePackOp,
         [((3, 7), F32), ((5, 7, 8), F32)],

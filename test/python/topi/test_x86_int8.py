@@ -241,3 +241,74 @@ def test_vectorized_saturating_float_to_8_bit_cast(dtype):
     info = np.iinfo(dtype)
     want = np.where(np.isnan(x), 0, np.clip(np.trunc(np.nan_to_num(x, nan=0)), info.min, info.max))
     np.testing.assert_array_equal(got, want.astype(dtype))
+
+
+DENSES = {
+    # name: (data shape, N)
+    "one-row-classifier": ((1, 200), 40),
+    "rows-and-blocks-of-16": ((6, 64), 48),
+    "odd-k-block-of-8": ((3, 37), 24),
+    "3-d-data": ((2, 3, 20), 32),
+}
+
+
+def _dense_reference(x, wt):
+    return np.matmul(x.astype(np.int32), wt.T.astype(np.int32))
+
+
+@needs_vnni
+@pytest.mark.parametrize("name", list(DENSES))
+@pytest.mark.parametrize("data_dtype", ["uint8", "int8"])
+def test_int8_dense_is_exact(name, data_dtype):
+    """u8 x s8 (and s8 x s8, shifted into u8 and compensated) dense -> i32
+    on the packed VNNI kernel, bit-exact."""
+    shape, n = DENSES[name]
+    rng = np.random.default_rng(9)
+    info = np.iinfo(data_dtype)
+    x = rng.integers(info.min, info.max + 1, shape, dtype=data_dtype)
+    x.flat[:2] = [info.min, info.max]
+    wt = rng.integers(-128, 128, (n, shape[-1]), dtype=np.int8)
+    g = GraphBuilder(TensorType(element_type(data_dtype), list(shape)))
+    out = g.add(relay.DenseOp(g.args[0], g.const(wt), out_dtype="int32"))
+    module = g.module([out])
+    from xtvm.driver.build_module import lower
+
+    with PassContext(opt_level=3):
+        tir = str(lower(module.clone(), stage="tir"))
+    assert "vpdpbusd" in tir
+    got, _ = _run(module, [x])
+    np.testing.assert_array_equal(got, _dense_reference(x, wt))
+
+
+@needs_vnni
+@pytest.mark.parametrize("name", ["3x3-row-fits", "1x1-stride2", "partial-row-tile-odd-channels"])
+def test_s8_s8_conv2d_is_exact(name):
+    """i8 data shifted into u8 (padded with 128, its zero) and compensated
+    by 128 * sum(w): the VNNI kernel, bit-exact."""
+    cfg = CONVS[name]
+    c, o, h, w, k = cfg[:5]
+    rng = np.random.default_rng(10)
+    x = rng.integers(-128, 128, (1, c, h, w), dtype=np.int8)
+    wt = rng.integers(-128, 128, (o, c, k, k), dtype=np.int8)
+    g = GraphBuilder(TensorType(element_type("int8"), list(x.shape)))
+    module = g.module([_conv(g, g.args[0], wt, cfg)])
+    from xtvm.driver.build_module import lower
+
+    with PassContext(opt_level=3):
+        assert "vpdpbusd" in str(lower(module.clone(), stage="tir"))
+    got, _ = _run(module, [x])
+    np.testing.assert_array_equal(got, conv2d(x, wt, *cfg[5:], out_dtype="int32"))
+
+
+def test_packed_int8_dense_without_vnni_is_exact():
+    """The packed dense lowered for -mcpu=haswell: plain i32 lanes, same result."""
+    rng = np.random.default_rng(11)
+    x = rng.integers(0, 256, (2, 30), dtype=np.uint8)
+    wt = rng.integers(-128, 128, (16, 30), dtype=np.int8)
+    g = GraphBuilder(TensorType(ui8, list(x.shape)))
+    ops = int8_words(g.const(wt), "NK16n4k")
+    for op in ops:
+        g.add(op)
+    dense = g.add(relay.DenseInt8PackedOp(g.args[0], ops[-1].results[0], "NK16n4k"))
+    got, _ = _run(g.module([dense]), [x], target="llvm -mcpu=haswell")
+    np.testing.assert_array_equal(got, _dense_reference(x, wt))

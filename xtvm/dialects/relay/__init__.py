@@ -106,6 +106,7 @@ from xtvm.dialects.relay.nn import (
 from xtvm.dialects.relay.packed import (
     Conv2dInt8PackedOp,
     Conv2dPackedOp,
+    DenseInt8PackedOp,
     DensePackOp,
     LayoutTransformOp,
 )
@@ -181,6 +182,7 @@ RELAY_OPS: list[type[RelayOp]] = [
     LayoutTransformOp,
     Conv2dPackedOp,
     Conv2dInt8PackedOp,
+    DenseInt8PackedOp,
     DensePackOp,
     AddOp,
     SubtractOp,
@@ -313,6 +315,7 @@ __all__ = [
     "CosOp",
     "CoshOp",
     "CumsumOp",
+    "DenseInt8PackedOp",
     "DenseOp",
     "DensePackOp",
     "DepthToSpaceOp",

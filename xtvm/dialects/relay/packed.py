@@ -1,6 +1,7 @@
 """Packed layouts for fast CPU kernels: ``relay.layout_transform``,
-``relay.nn.contrib_conv2d_packed`` and ``relay.nn.contrib_dense_pack``
-(TVM's ``layout_transform``, ``nn.contrib_conv2d_NCHWc`` weight packing and
+``relay.nn.contrib_conv2d_packed``, ``relay.nn.contrib_dense_pack`` and
+their int8 forms ``relay.nn.contrib_conv2d_int8_packed`` and
+``relay.nn.contrib_dense_int8_packed`` (TVM's ``layout_transform``, ``nn.contrib_conv2d_NCHWc`` weight packing and
 ``nn.contrib_dense_pack``).
 
 ``relay-alter-op-layout`` rewrites ``conv2d``/``dense`` into the packed ops
@@ -160,12 +161,17 @@ class Conv2dPackedOp(RelayOp):
         return Conv2dOp.infer([operand_types[0], oihw], conv_attrs)
 
 
-def _int8_block(cls: type[RelayOp], layout: str) -> int:
-    """``b`` of an int8 kernel layout ``"OIHW<b>o4i"``."""
-    parsed = _layout(cls, layout, "kernel layout")
-    if parsed.primal != "OIHW" or [f for _, f in parsed.axes[4:]] != [parsed.factor("O"), 4]:
-        raise RelayTypeError(f"'{cls.name}' expects kernel layout 'OIHW<b>o4i', got '{layout}'")
-    return parsed.factor("O")
+def _int8_block(cls: type[RelayOp], layout: str, primal: str = "OIHW") -> int:
+    """``b`` of an int8 weight layout ``"OIHW<b>o4i"`` (``"NK<b>n4k"`` for
+    ``primal = "NK"``): ``b`` output channels, then four reduction ones."""
+    parsed = _layout(cls, layout, "weight layout")
+    out, red = primal[0].lower(), primal[1].lower()
+    subs = parsed.axes[len(primal) :]
+    if parsed.primal != primal or [a for a, _ in subs] != [out, red] or subs[1][1] != 4:
+        raise RelayTypeError(
+            f"'{cls.name}' expects weight layout '{primal}<b>{out}4{red}', got '{layout}'"
+        )
+    return subs[0][1]
 
 
 @irdl_op_definition
@@ -233,6 +239,52 @@ class Conv2dInt8PackedOp(RelayOp):
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation")}
         conv_attrs |= {"groups": 1, "out_dtype": "int32"}
         return Conv2dOp.infer([data, oihw], conv_attrs)
+
+
+@irdl_op_definition
+class DenseInt8PackedOp(RelayOp):
+    """``relay.nn.dense`` of ``ui8`` data ``[M, K]`` and an ``i8`` weight,
+    accumulated in ``i32`` (the VNNI form of TVM's int8 ``dense``). The
+    weight is packed ``weight_layout`` ``"NK<b>n4k"`` with the four
+    reduction elements of a group in one ``i32`` word (byte ``k``,
+    little-endian, holds ``4·g + k``): ``[N/b, ceil(K/4), b]`` of ``i32``,
+    elements past ``K`` zero; one ``b``-word row is the weight operand of a
+    ``vpdpbusd``. The result is ``[M, N]`` ``i32``.
+
+    ```mlir
+    %y = relay.nn.contrib_dense_int8_packed %x, %p {weight_layout = "NK16n4k"} : (tensor<2x10xui8>, tensor<2x3x16xi32>) -> tensor<2x32xi32>
+    ```
+    """
+
+    name = "relay.nn.contrib_dense_int8_packed"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OUT_ELEMWISE_FUSABLE
+    data = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    result = result_def(TensorType)
+    weight_layout = prop_def(StringAttr)
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "weight")
+
+    def __init__(self, data: SSAValue, weight: SSAValue, weight_layout: str):
+        super().__init__(data, weight, weight_layout=weight_layout)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "data")
+        weight = tensor_type(cls, operand_types[1], "weight")
+        block = _int8_block(cls, attrs["weight_layout"], "NK")
+        if data.element_type != element_type("uint8") or weight.element_type != i32:
+            raise RelayTypeError(
+                f"'{cls.name}' takes ui8 data and an i32 packed weight, got "
+                f"{data.element_type} and {weight.element_type}"
+            )
+        ds, ws = data.get_shape(), weight.get_shape()
+        if len(ds) != 2 or len(ws) != 3 or ws[2] != block or ws[1] != -(-ds[1] // 4):
+            raise RelayTypeError(
+                f"'{cls.name}' data {shape_str(ds)} ([M, K]) does not fit the packed weight "
+                f"{shape_str(ws)} ([N/{block}, ceil(K/4), {block}])"
+            )
+        return [TensorType(i32, [ds[0], product([ws[0], block])])]
 
 
 @irdl_op_definition

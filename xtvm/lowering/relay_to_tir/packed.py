@@ -1,6 +1,7 @@
 """Lowerings of the packed-layout x86 ops (TVM's ``relay/op/strategy/x86.py``):
 ``relay.layout_transform``, ``relay.nn.contrib_conv2d_packed``,
-``relay.nn.contrib_conv2d_int8_packed`` and ``relay.nn.contrib_dense_pack``,
+``relay.nn.contrib_conv2d_int8_packed``, ``relay.nn.contrib_dense_pack`` and
+``relay.nn.contrib_dense_int8_packed``,
 whose te ops carry the x86 schedules (:mod:`xtvm.topi.x86`)."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from xtvm.dialects.relay.packed import (
     Conv2dInt8PackedOp,
     Conv2dPackedOp,
+    DenseInt8PackedOp,
     DensePackOp,
     LayoutTransformOp,
 )
@@ -39,5 +41,6 @@ PATTERNS = [
         ),
     ),
     lower(DensePackOp, lambda ins, attrs, outs: x86.dense_pack(*ins)),
+    lower(DenseInt8PackedOp, lambda ins, attrs, outs: x86.dense_int8_packed(*ins)),
 ]
 OPS = ops_of(PATTERNS)

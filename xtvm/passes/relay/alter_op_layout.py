@@ -16,7 +16,12 @@ On targets with AVX-512 VNNI, a ``conv2d`` of ``ui8`` data and an ``i8``
 weight (or a constant one whose values fit in ``i8``) accumulating in ``i32`` (``groups = 1``, 16 or else 8 dividing the
 output channels) becomes ``relay.nn.contrib_conv2d_int8_packed`` on the
 weight packed ``OIHW16o4i`` (``OIHW8o4i``) into ``i32`` words (:func:`int8_words`), which
-``relay-fold-constant`` also evaluates at compile time.
+``relay-fold-constant`` also evaluates at compile time; a ``dense`` of the
+same kind becomes ``relay.nn.contrib_dense_int8_packed`` on ``NK16n4k``
+(``NK8n4k``). ``vpdpbusd`` multiplies unsigned bytes by signed ones, so
+``i8`` data is first shifted into ``u8`` (``x + 128``) and the product
+compensated by ``128 · Σ w`` per output, a constant (onnxruntime's and
+oneDNN's s8 × s8 scheme); a padded conv pads the shifted data with 128.
 """
 
 from __future__ import annotations
@@ -31,17 +36,21 @@ from xdsl.passes import ModulePass
 
 from xtvm.constants import dense_from_numpy, numpy_from_const
 from xtvm.dialects.relay import (
+    AddOp,
     BitwiseAndOp,
     CastOp,
     ConstOp,
     Conv2dInt8PackedOp,
     Conv2dOp,
     Conv2dPackedOp,
+    DenseInt8PackedOp,
     DenseOp,
     DensePackOp,
     LayoutTransformOp,
     MultiplyOp,
     PadOp,
+    ReshapeOp,
+    SubtractOp,
     SumOp,
 )
 from xtvm.dialects.relay.base import is_float
@@ -91,23 +100,27 @@ def _const(array: np.ndarray) -> ConstOp:
 
 
 def int8_words(w: SSAValue, layout: str) -> list[Operation]:
-    """The ops that pack an ``OIHW`` i8 weight into ``layout``
-    (``OIHW<b>o4i``) i32 words: input channels zero-padded to a multiple of
-    4, the four bytes of a group as ``(b0 & 255) + (b1 & 255)·2^8 + (b2 &
-    255)·2^16 + b3·2^24`` (exact in i32: the top byte carries the sign)."""
+    """The ops that pack an ``OIHW`` (``NK``) i8 weight into ``layout``
+    (``OIHW<b>o4i``, ``NK<b>n4k``) i32 words: axis 1 zero-padded to a
+    multiple of 4, the four bytes of a group as ``(b0 & 255) + (b1 &
+    255)·2^8 + (b2 & 255)·2^16 + b3·2^24`` (exact in i32: the top byte
+    carries the sign)."""
     ops: list[Operation] = []
-    channels = w.type.get_shape()[1]
-    if channels % 4:
+    shape = w.type.get_shape()
+    primal = "OIHW" if len(shape) == 4 else "NK"
+    if shape[1] % 4:
         zero = _const(np.array(0, np.int8))
-        ops += [zero, PadOp(w, zero.result, [0, 0, 0, 4 - channels % 4, 0, 0, 0, 0])]
+        width = [0] * (2 * len(shape))
+        width[3] = 4 - shape[1] % 4  # after axis 1
+        ops += [zero, PadOp(w, zero.result, width)]
         w = ops[-1].results[0]
-    grouped = LayoutTransformOp(w, "OIHW", layout)
+    grouped = LayoutTransformOp(w, primal, layout)
     wide = CastOp(grouped.result, "int32")
     mask = _const(np.array([255, 255, 255, -1], np.int32))
     masked = BitwiseAndOp(wide.result, mask.result)
     weights = _const(np.array([1, 1 << 8, 1 << 16, 1 << 24], np.int32))
     scaled = MultiplyOp(masked.result, weights.result)
-    words = SumOp(scaled.result, axis=[5])
+    words = SumOp(scaled.result, axis=[len(shape) + 1])
     words.result.name_hint = f"{w.name_hint}_packed" if w.name_hint else None
     return [*ops, grouped, wide, mask, masked, weights, scaled, words]
 
@@ -129,13 +142,19 @@ def _int8_weight(w: SSAValue) -> bool:
     return values.size > 0 and values.min() >= -128 and values.max() <= 127
 
 
-def conv2d_int8_packed(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operation]:
-    layout = f"OIHW{_int8_block(w)}o4i"
+def _narrowed_words(w: SSAValue, layout: str) -> list[Operation]:
+    """The ops packing ``w`` into ``layout`` words, an integer weight whose
+    values all fit in ``i8`` narrowed first (exact)."""
     narrowed: list[Operation] = []
-    if str(w.type.element_type) != "i8":  # exact: every value fits
+    if str(w.type.element_type) != "i8":
         narrowed = [CastOp(w, "int8")]
         w = narrowed[0].results[0]
-    packing = narrowed + int8_words(w, layout)
+    return narrowed + int8_words(w, layout)
+
+
+def conv2d_int8_packed(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operation]:
+    layout = f"OIHW{_int8_block(w)}o4i"
+    packing = _narrowed_words(w, layout)
     attrs = root.attrs
     conv = Conv2dInt8PackedOp(
         x,
@@ -148,14 +167,88 @@ def conv2d_int8_packed(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operati
     return [*packing, conv]
 
 
-def _u8_s8_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
+def dense_int8_packed(x: SSAValue, w: SSAValue) -> list[Operation]:
+    """The packed u8 × s8 dense; data of rank above 2 flattened to rows and
+    the result shaped back."""
+    layout = f"NK{_int8_block(w)}n4k"
+    packing = _narrowed_words(w, layout)
+    shape = x.type.get_shape()
+    if len(shape) == 2:
+        return [*packing, DenseInt8PackedOp(x, packing[-1].results[0], layout)]
+    rows = ReshapeOp(x, [-1, shape[-1]])
+    dense = DenseInt8PackedOp(rows.result, packing[-1].results[0], layout)
+    back = ReshapeOp(dense.result, [*shape[:-1], w.type.get_shape()[0]])
+    return [*packing, rows, dense, back]
+
+
+def _int8_product(x: SSAValue, w: SSAValue, root: Operation, data: str) -> bool:
+    """An ``i32`` product of ``data`` (``"ui8"``, ``"i8"``) values and an
+    ``i8`` (or narrowable) weight that the VNNI kernels take."""
     return (
-        str(x.type.element_type) == "ui8"
+        str(x.type.element_type) == data
         and root.attrs.get("out_dtype") == "int32"
-        and root.attrs["groups"] == 1
+        and root.attrs.get("groups", 1) == 1
         and _int8_block(w) is not None
         and _int8_weight(w)
     )
+
+
+def _u8_s8_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
+    return _int8_product(x, w, root, "ui8")
+
+
+def _u8_s8_dense(x: SSAValue, w: SSAValue, root: DenseOp) -> bool:
+    return _int8_product(x, w, root, "ui8") and all(d >= 0 for d in x.type.get_shape())
+
+
+def _s8_s8(x: SSAValue, w: SSAValue, root: Operation) -> bool:
+    return _int8_product(x, w, root, "i8")
+
+
+def _shifted_u8(x: SSAValue) -> list[Operation]:
+    """``x + 128`` of i8 ``x`` as u8 (exact: ``[-128, 127]`` → ``[0, 255]``)."""
+    wide = CastOp(x, "int32")
+    bias = _const(np.array(128, np.int32))
+    moved = AddOp(wide.result, bias.result)
+    return [wide, bias, moved, CastOp(moved.result, "uint8")]
+
+
+def _weight_sums_times_128(w: SSAValue, axes: list[int]) -> list[Operation]:
+    """``128 · Σ_axes w`` in ``i32`` (a constant for a constant weight)."""
+    wide = CastOp(w, "int32")
+    sums = SumOp(wide.result, axis=axes)
+    bias = _const(np.array(128, np.int32))
+    return [wide, sums, bias, MultiplyOp(sums.result, bias.result)]
+
+
+def conv2d_s8_shifted(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operation]:
+    """``conv(x, w) = conv(x + 128, w) - 128 · Σ_{c,kh,kw} w`` per output
+    channel, ``x + 128`` in u8 and padded with 128 (``x``'s zero)."""
+    shifted = _shifted_u8(x)
+    data = shifted[-1].results[0]
+    attrs = root.attrs
+    top, left, bottom, right = attrs["padding"]
+    padded: list[Operation] = []
+    if any((top, left, bottom, right)):
+        fill = _const(np.array(128, np.uint8))
+        padded = [fill, PadOp(data, fill.result, [0, 0, 0, 0, top, bottom, left, right])]
+        data = padded[-1].results[0]
+    conv = Conv2dOp(
+        data, w, strides=attrs["strides"], dilation=attrs["dilation"], out_dtype="int32"
+    )
+    sums = _weight_sums_times_128(w, [1, 2, 3])
+    per_channel = ReshapeOp(sums[-1].results[0], [1, w.type.get_shape()[0], 1, 1])
+    out = SubtractOp(conv.result, per_channel.result)
+    return [*shifted, *padded, conv, *sums, per_channel, out]
+
+
+def dense_s8_shifted(x: SSAValue, w: SSAValue) -> list[Operation]:
+    """``dense(x, w) = dense(x + 128, w) - 128 · Σ_k w`` per output, ``x +
+    128`` in u8."""
+    shifted = _shifted_u8(x)
+    dense = DenseOp(shifted[-1].results[0], w, out_dtype="int32")
+    sums = _weight_sums_times_128(w, [1])
+    return [*shifted, dense, *sums, SubtractOp(dense.result, sums[-1].results[0])]
 
 
 def _plain_float_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
@@ -178,7 +271,32 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
             doc="conv2d(x: u8, w: i8) -> i32 = contrib_conv2d_int8_packed(x, i32 words of"
             " layout_transform(w, OIHW -> OIHW<b>o4i)) for groups = 1, b = 16 (or 8)"
             " dividing O, on AVX-512 VNNI targets",
-        )
+        ),
+        rewrite(
+            Pat(Conv2dOp, "x", "w"),
+            when=[_s8_s8],
+            to=conv2d_s8_shifted,
+            name="conv2d-s8-shifted",
+            doc="conv2d(x: i8, w: i8) -> i32 = conv2d(pad(u8(x + 128), 128), w) - 128 *"
+            " sum(w) per output channel (then conv2d-int8-packed), on AVX-512 VNNI targets",
+        ),
+        rewrite(
+            Pat(DenseOp, "x", "w"),
+            when=[_u8_s8_dense],
+            to=dense_int8_packed,
+            name="dense-int8-packed",
+            doc="dense(x: u8, w: i8) -> i32 = contrib_dense_int8_packed(x, i32 words of"
+            " layout_transform(w, NK -> NK<b>n4k)), data of rank > 2 reshaped to rows,"
+            " b = 16 (or 8) dividing N, on AVX-512 VNNI targets",
+        ),
+        rewrite(
+            Pat(DenseOp, "x", "w"),
+            when=[_s8_s8],
+            to=dense_s8_shifted,
+            name="dense-s8-shifted",
+            doc="dense(x: i8, w: i8) -> i32 = dense(u8(x + 128), w) - 128 * sum_k(w)"
+            " (then dense-int8-packed), on AVX-512 VNNI targets",
+        ),
     ]
     return int8 * vnni + [
         rewrite(

@@ -67,12 +67,13 @@ def conv2d_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.nda
 
 
 def unpack_int8_words(words: np.ndarray, kernel_layout: str, channels: int) -> np.ndarray:
-    """The ``OIHW`` ``int8`` weight of an ``"OIHW<b>o4i"`` ``int32`` packing
-    (four input channels a word, byte ``k`` = channel ``4·c + k``), cut to
-    ``channels`` input channels."""
+    """The ``OIHW`` (``NK``) ``int8`` weight of an ``"OIHW<b>o4i"``
+    (``"NK<b>n4k"``) ``int32`` packing (four input channels a word, byte
+    ``k`` = channel ``4·c + k``), cut to ``channels`` input channels."""
     as_bytes = np.ascontiguousarray(words, dtype="<i4").view(np.int8)
     grouped = as_bytes.reshape(*words.shape, 4)
-    return layout_transform(grouped, kernel_layout, "OIHW")[:, :channels]
+    primal = Layout.parse(kernel_layout).primal
+    return layout_transform(grouped, kernel_layout, primal)[:, :channels]
 
 
 def conv2d_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:
@@ -88,12 +89,19 @@ def conv2d_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> n
     )
 
 
+def dense_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:
+    data, words = ins
+    nk = unpack_int8_words(words, attrs["weight_layout"], data.shape[1])
+    return dense(data, nk, "int32")
+
+
 REFERENCES = {
     "relay.layout_transform": lambda ins, attrs: layout_transform(
         ins[0], attrs["src_layout"], attrs["dst_layout"]
     ),
     "relay.nn.contrib_conv2d_packed": conv2d_packed,
     "relay.nn.contrib_conv2d_int8_packed": conv2d_int8_packed,
+    "relay.nn.contrib_dense_int8_packed": dense_int8_packed,
     "relay.nn.contrib_dense_pack": lambda ins, attrs: dense(
         ins[0], layout_transform(ins[1], attrs["weight_layout"], "NK")
     ),

@@ -6,6 +6,8 @@
   ``OIHW<b>o4i`` (four input channels a word), one AVX-512 VNNI
   ``vpdpbusd`` per step;
 * ``dense``: dense on weights packed ``NK<b>n``;
+* ``dense_int8``: u8 × s8 → s32 dense on weights packed ``NK<b>n4k``,
+  ``vpdpbusd`` as ``conv2d_int8``;
 * ``depthwise``: depthwise conv2d, vectorized along the output rows;
 * ``injective``: parallel, vectorized injective kernels and pools;
 * ``config``: the blocking each op uses for a target, shared by
@@ -18,6 +20,13 @@ The package exports the kernels' computes.
 from xtvm.topi.x86.conv2d import conv2d_packed
 from xtvm.topi.x86.conv2d_int8 import conv2d_int8_packed
 from xtvm.topi.x86.dense import dense_pack
+from xtvm.topi.x86.dense_int8 import dense_int8_packed
 from xtvm.topi.x86.depthwise import depthwise_conv2d_nchw
 
-__all__ = ["conv2d_int8_packed", "conv2d_packed", "dense_pack", "depthwise_conv2d_nchw"]
+__all__ = [
+    "conv2d_int8_packed",
+    "conv2d_packed",
+    "dense_int8_packed",
+    "dense_pack",
+    "depthwise_conv2d_nchw",
+]

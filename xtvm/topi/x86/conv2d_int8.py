@@ -63,17 +63,18 @@ VPDPBUSD = {16: "llvm.x86.avx512.vpdpbusd.512", 8: "llvm.x86.avx512.vpdpbusd.256
 
 
 def pack_words(data: te.Tensor) -> te.Tensor:
-    """``[N, C, H, W]`` u8 → ``[N, ceil(C/4), H, W]`` i32: the bytes of input
-    channels ``4·c .. 4·c+3`` in one little-endian word (channels past ``C``
-    zero), materialized (its own loop nest)."""
-    n, c, h, w = data.shape
+    """``[N, C, ...]`` u8 → ``[N, ceil(C/4), ...]`` i32: the bytes of
+    channels ``4·c .. 4·c+3`` (axis 1) in one little-endian word (channels
+    past ``C`` zero), materialized (its own loop nest). NCHW data for the
+    conv, ``[M, K]`` rows for the dense."""
+    c = data.shape[1]
     groups = -(-c // 4)
 
-    def fcompute(b: PrimExpr, g: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
+    def fcompute(b: PrimExpr, g: PrimExpr, *rest: PrimExpr) -> PrimExpr:
         word: PrimExpr | None = None
         for k in range(4):
             channel = g * 4 + k
-            byte = te.cast("int32", data[b, channel, y, x])
+            byte = te.cast("int32", data[(b, channel, *rest)])
             if groups * 4 - 4 + k >= c:  # the last group holds channels past C
                 byte = te.if_then_else(channel < c, byte, te.const(0, "int32"))
             term = byte if k == 0 else te.shift_left(byte, te.const(8 * k, "int32"))
@@ -82,7 +83,11 @@ def pack_words(data: te.Tensor) -> te.Tensor:
         return word
 
     return te.compute(
-        (n, groups, h, w), fcompute, name="T_pack_words", tag="pack", attrs={"materialize": True}
+        (data.shape[0], groups, *data.shape[2:]),
+        fcompute,
+        name="T_pack_words",
+        tag="pack",
+        attrs={"materialize": True},
     )
 
 

@@ -45,3 +45,19 @@ func.func @int8_float_data(%x: tensor<1x8x8x8xf32>, %p: tensor<2x2x1x1x16xi32>) 
   %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i"} : (tensor<1x8x8x8xf32>, tensor<2x2x1x1x16xi32>) -> tensor<1x32x8x8xi32>
   func.return %y : tensor<1x32x8x8xi32>
 }
+
+// -----
+
+func.func @dense_int8_groups_do_not_fit(%x: tensor<2x13xui8>, %p: tensor<2x3x16xi32>) -> tensor<2x32xi32> {
+  // expected-error @+1 {{'relay.nn.contrib_dense_int8_packed' data 2x13 ([M, K]) does not fit the packed weight 2x3x16 ([N/16, ceil(K/4), 16])}}
+  %y = relay.nn.contrib_dense_int8_packed %x, %p {weight_layout = "NK16n4k"} : (tensor<2x13xui8>, tensor<2x3x16xi32>) -> tensor<2x32xi32>
+  func.return %y : tensor<2x32xi32>
+}
+
+// -----
+
+func.func @dense_int8_layout(%x: tensor<2x12xui8>, %p: tensor<2x3x16xi32>) -> tensor<2x32xi32> {
+  // expected-error @+1 {{'relay.nn.contrib_dense_int8_packed' expects weight layout 'NK<b>n4k', got 'NK16n'}}
+  %y = relay.nn.contrib_dense_int8_packed %x, %p {weight_layout = "NK16n"} : (tensor<2x12xui8>, tensor<2x3x16xi32>) -> tensor<2x32xi32>
+  func.return %y : tensor<2x32xi32>
+}

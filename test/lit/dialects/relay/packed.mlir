@@ -22,3 +22,10 @@ func.func @int8_packed(%x: tensor<1x6x8x8xui8>, %p: tensor<2x2x3x3x16xi32>) -> t
   %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x6x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x32x8x8xi32>
   func.return %y : tensor<1x32x8x8xi32>
 }
+
+// CHECK-LABEL: func.func @dense_int8_packed
+// CHECK-NEXT: %y = relay.nn.contrib_dense_int8_packed %x, %p {weight_layout = "NK16n4k"} : (tensor<2x10xui8>, tensor<2x3x16xi32>) -> tensor<2x32xi32>
+func.func @dense_int8_packed(%x: tensor<2x10xui8>, %p: tensor<2x3x16xi32>) -> tensor<2x32xi32> {
+  %y = relay.nn.contrib_dense_int8_packed %x, %p {weight_layout = "NK16n4k"} : (tensor<2x10xui8>, tensor<2x3x16xi32>) -> tensor<2x32xi32>
+  func.return %y : tensor<2x32xi32>
+}

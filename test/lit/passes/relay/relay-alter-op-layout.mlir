@@ -71,3 +71,79 @@ func.func @int8(%x: tensor<1x3x16x16xui8>) -> tensor<1x32x8x8xi32> {
   %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 3, 3, 3, 3>, out_dtype = "int32"} : (tensor<1x3x16x16xui8>, tensor<32x3x7x7xi8>) -> tensor<1x32x8x8xi32>
   func.return %y : tensor<1x32x8x8xi32>
 }
+
+// Near misses of conv2d-int8-packed: a grouped u8 conv and one whose 12 output
+// channels no block of 16 or 8 divides keep the generic kernel.
+// VNNI-LABEL: func.func @int8_near_miss
+// VNNI-NOT: relay.nn.contrib_conv2d_int8_packed
+// VNNI: relay.nn.conv2d
+// VNNI: relay.nn.conv2d
+func.func @int8_near_miss(%x: tensor<1x8x6x6xui8>, %g: tensor<16x4x3x3xi8>, %w: tensor<12x8x1x1xi8>) -> (tensor<1x16x4x4xi32>, tensor<1x12x6x6xi32>) {
+  %a = relay.nn.conv2d %x, %g {groups = 2 : i64, out_dtype = "int32"} : (tensor<1x8x6x6xui8>, tensor<16x4x3x3xi8>) -> tensor<1x16x4x4xi32>
+  %b = relay.nn.conv2d %x, %w {out_dtype = "int32"} : (tensor<1x8x6x6xui8>, tensor<12x8x1x1xi8>) -> tensor<1x12x6x6xi32>
+  func.return %a, %b : tensor<1x16x4x4xi32>, tensor<1x12x6x6xi32>
+}
+
+// conv2d-s8-shifted: i8 data moves into u8 (x + 128), padded with 128 (its
+// zero), then conv2d-int8-packed; 128 * sum(w) per output channel is
+// subtracted (a constant once folded).
+// VNNI-LABEL: func.func @s8_conv
+// VNNI: relay.cast %x {dtype = "int32"} : (tensor<1x8x6x6xi8>) -> tensor<1x8x6x6xi32>
+// VNNI-NEXT: relay.const dense<128> : tensor<i32>
+// VNNI-NEXT: relay.add
+// VNNI-NEXT: %[[U:.*]] = relay.cast %{{.*}} {dtype = "uint8"} : (tensor<1x8x6x6xi32>) -> tensor<1x8x6x6xui8>
+// VNNI-NEXT: %[[F:.*]] = relay.const dense<128> : tensor<ui8>
+// VNNI-NEXT: %[[P:.*]] = relay.nn.pad %[[U]], %[[F]] {pad_width = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>}
+// VNNI: relay.nn.contrib_conv2d_int8_packed %[[P]], %{{.*}} {kernel_layout = "OIHW16o4i"} : (tensor<1x8x8x8xui8>, tensor<1x2x3x3x16xi32>) -> tensor<1x16x6x6xi32>
+// VNNI: relay.sum %{{.*}} {axis = array<i64: 1, 2, 3>} : (tensor<16x8x3x3xi32>) -> tensor<16xi32>
+// VNNI: relay.reshape %{{.*}} {newshape = array<i64: 1, 16, 1, 1>}
+// VNNI-NEXT: relay.subtract %{{.*}}, %{{.*}} : (tensor<1x16x6x6xi32>, tensor<1x16x1x1xi32>) -> tensor<1x16x6x6xi32>
+// VNNI-FOLD-LABEL: func.func @s8_conv
+// VNNI-FOLD: relay.nn.contrib_conv2d_int8_packed
+// VNNI-FOLD-NEXT: relay.const dense<{{.*}}> : tensor<1x16x1x1xi32>
+// VNNI-FOLD-NEXT: relay.subtract
+// NO-VNNI-LABEL: func.func @s8_conv
+// NO-VNNI-NEXT: relay.const
+// NO-VNNI-NEXT: relay.nn.conv2d %x
+func.func @s8_conv(%x: tensor<1x8x6x6xi8>) -> tensor<1x16x6x6xi32> {
+  %w = relay.const dense<-3> : tensor<16x8x3x3xi8>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>, out_dtype = "int32"} : (tensor<1x8x6x6xi8>, tensor<16x8x3x3xi8>) -> tensor<1x16x6x6xi32>
+  func.return %y : tensor<1x16x6x6xi32>
+}
+
+// dense-int8-packed: a u8 x s8 dense accumulating in i32 reads its weight as
+// i32 words of four reduction elements (10 padded to 12), 8 outputs a row (8
+// divides 24, 16 does not); 3-d data is flattened to rows and shaped back.
+// dense-s8-shifted: i8 data moves into u8, minus 128 * sum_k(w) per output.
+// VNNI-LABEL: func.func @int8_dense
+// VNNI: relay.nn.pad %w, %{{.*}} {pad_width = array<i64: 0, 0, 0, 2>} : (tensor<24x10xi8>, tensor<i8>) -> tensor<24x12xi8>
+// VNNI-NEXT: relay.layout_transform %{{.*}} {src_layout = "NK", dst_layout = "NK8n4k"} : (tensor<24x12xi8>) -> tensor<3x3x8x4xi8>
+// VNNI: %[[W:.*]] = relay.sum %{{.*}} {axis = array<i64: 3>} : (tensor<3x3x8x4xi32>) -> tensor<3x3x8xi32>
+// VNNI-NEXT: relay.nn.contrib_dense_int8_packed %x, %[[W]] {weight_layout = "NK8n4k"} : (tensor<4x10xui8>, tensor<3x3x8xi32>) -> tensor<4x24xi32>
+// VNNI: relay.reshape %d {newshape = array<i64: -1, 10>} : (tensor<2x3x10xui8>) -> tensor<6x10xui8>
+// VNNI-NEXT: relay.nn.contrib_dense_int8_packed
+// VNNI-NEXT: relay.reshape %{{.*}} {newshape = array<i64: 2, 3, 24>} : (tensor<6x24xi32>) -> tensor<2x3x24xi32>
+// VNNI: relay.cast %s {dtype = "int32"}
+// VNNI: relay.nn.contrib_dense_int8_packed
+// VNNI: relay.sum %{{.*}} {axis = array<i64: 1>} : (tensor<24x10xi32>) -> tensor<24xi32>
+// VNNI: relay.subtract %{{.*}}, %{{.*}} : (tensor<4x24xi32>, tensor<24xi32>) -> tensor<4x24xi32>
+// NO-VNNI-LABEL: func.func @int8_dense
+// NO-VNNI-NOT: contrib_dense
+// NO-VNNI: func.return
+func.func @int8_dense(%x: tensor<4x10xui8>, %d: tensor<2x3x10xui8>, %s: tensor<4x10xi8>, %w: tensor<24x10xi8>) -> (tensor<4x24xi32>, tensor<2x3x24xi32>, tensor<4x24xi32>) {
+  %a = relay.nn.dense %x, %w {out_dtype = "int32"} : (tensor<4x10xui8>, tensor<24x10xi8>) -> tensor<4x24xi32>
+  %b = relay.nn.dense %d, %w {out_dtype = "int32"} : (tensor<2x3x10xui8>, tensor<24x10xi8>) -> tensor<2x3x24xi32>
+  %c = relay.nn.dense %s, %w {out_dtype = "int32"} : (tensor<4x10xi8>, tensor<24x10xi8>) -> tensor<4x24xi32>
+  func.return %a, %b, %c : tensor<4x24xi32>, tensor<2x3x24xi32>, tensor<4x24xi32>
+}
+
+// Near miss of dense-int8-packed: an i32 dense of i32 operands (no out_dtype)
+// and one of 12 outputs (no block of 16 or 8) keep the generic kernel.
+// VNNI-LABEL: func.func @int8_dense_near_miss
+// VNNI-NOT: contrib_dense
+// VNNI: func.return
+func.func @int8_dense_near_miss(%x: tensor<4x10xi32>, %w: tensor<24x10xi32>, %u: tensor<4x10xui8>, %v: tensor<12x10xi8>) -> (tensor<4x24xi32>, tensor<4x12xi32>) {
+  %a = relay.nn.dense %x, %w : (tensor<4x10xi32>, tensor<24x10xi32>) -> tensor<4x24xi32>
+  %b = relay.nn.dense %u, %v {out_dtype = "int32"} : (tensor<4x10xui8>, tensor<12x10xi8>) -> tensor<4x12xi32>
+  func.return %a, %b : tensor<4x24xi32>, tensor<4x12xi32>
+}
