@@ -22,7 +22,8 @@ NEEDS_STATIC = {
     "relay.nn.space_to_depth",
     "relay.gather_nd",  # the index-tuple axis fixes the result rank
     "relay.scatter_nd",
-    "relay.nn.contrib_conv2d_int8_packed",  # a packed (constant) weight
+    "relay.nn.contrib_conv2d_int8_packed",  # a packed (constant) weight and K
+    "relay.nn.contrib_dense_int8_packed",
 }
 """Ops whose rule needs some operand sizes statically."""
 
