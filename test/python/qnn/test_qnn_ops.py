@@ -95,6 +95,8 @@ NAMES = [
     "conv2d",
     "conv2d_zero_points",
     "dense",
+    "dense_uint8_weight",
+    "dense_int8_data",
     "add_mul",
     "concatenate",
     "avg_pool2d",

@@ -12,8 +12,8 @@ with the padding filled with ``zx`` (a real zero). The corrections of
 constant weights are relay ops on constants, which ``relay-fold-constant``
 folds at compile time; when ``zw`` is a constant zero (onnxruntime's
 symmetric ``int8`` weights) the weight stays ``int8``. A ``qnn.dense`` is
-the ``int32`` ``relay.nn.dense`` of the centred values (the weight's side
-folds). Requantization multiplies the centred ``int32`` values by
+likewise the ``int32`` ``relay.nn.dense`` (``out_dtype``) of the raw 8-bit
+values plus its zero-point terms, so that the int8 kernels take it. Requantization multiplies the centred ``int32`` values by
 ``scale_in / scale_out`` in ``float32``, rounds halves to even, adds the
 zero point and saturates (``compute_dtype = "float32"``, onnxruntime's MLAS
 arithmetic, so results equal onnxruntime's), or uses TVM's fixed-point
@@ -292,10 +292,32 @@ def _minus_zx_correction(b: _Builder, root: qnn.Conv2dOp, conv: SSAValue, weight
 
 
 def _dense(root: qnn.DenseOp) -> list[Operation]:
+    """The ``int32`` dense of the raw 8-bit values (the VNNI kernel's
+    operands) with the zero points on the side, per output ``n``::
+
+        Σ_k (x - zx)(w - zw) = dense(x, w - c) + (c - zw) · Σ_k x - zx · Σ_k (w - zw)
+
+    ``c = 128`` shifts a ``uint8`` weight into ``int8`` (``c = 0`` for an
+    ``int8`` one); the middle term is left out when ``zw`` is the constant
+    ``c`` (onnxruntime's symmetric ``int8`` weights: 0), the last when
+    ``zx`` is a constant zero; the last folds for a constant weight."""
     b = _Builder()
-    data = b.centred(root.data, root.data_zero_point, 0)
-    weight = b.centred(root.weight, root.weight_zero_point, 0)
-    b(DenseOp(data, weight))
+    weight, c = root.weight, 0
+    if _dtype(weight) == "uint8":
+        c = 128
+        moved = b(SubtractOp(b.cast(weight, "int32"), b.const(np.int32(c))))
+        weight = b.cast(moved, "int8")
+    b(DenseOp(root.data, weight, out_dtype="int32"))
+    product = b.ops[-1].results[0]
+    zw = qnn_params.constant(root.weight_zero_point)
+    if zw is None or np.any(zw.astype(np.int64) != c):
+        c_minus_zw = b(SubtractOp(b.const(np.int32(c)), b.cast(root.weight_zero_point, "int32")))
+        rows = b(SumOp(b.cast(root.data, "int32"), axis=[-1], keepdims=True))
+        product = b(AddOp(product, b(MultiplyOp(rows, c_minus_zw))))
+    if not _is_zero(root.data_zero_point):
+        sums = b(SumOp(b.centred(root.weight, root.weight_zero_point, 0), axis=[1]))
+        zx = b.cast(b.along(root.data_zero_point, 0, 0), "int32")
+        b(SubtractOp(product, b(MultiplyOp(sums, zx))))
     return b.ops
 
 
@@ -411,7 +433,13 @@ RULES: list[Rule] = [
         name="conv2d",
         doc="int32 conv of the raw (zx-padded) data and w - zw, minus zx * sum(w - zw)",
     ),
-    rewrite(Pat(qnn.DenseOp), to=_dense, name="dense", doc="int32 dense of x - zx and w - zw"),
+    rewrite(
+        Pat(qnn.DenseOp),
+        to=_dense,
+        name="dense",
+        doc="int32 dense of the raw x and w - c (c = 128 for a uint8 w), plus (c - zw) * sum_k x,"
+        " minus zx * sum_k (w - zw)",
+    ),
     rewrite(
         Pat(qnn.MatmulOp),
         to=_matmul,

@@ -99,12 +99,44 @@ func.func @conv2d_zero_points(%x: tensor<1x3x6x6xui8>, %w: tensor<4x3x3x3xi8>, %
   func.return %y : tensor<1x4x6x6xi32>
 }
 
-// Rule dense: the i32 dense of the centred data and weight.
+// Rule dense: the i32 dense of the raw u8 data and i8 weight (out_dtype), plus
+// (0 - zw) * sum_k x (zw is not a constant), minus zx * sum_k (w - zw) per output.
 // CHECK-LABEL: func.func @dense
-// CHECK:      relay.nn.dense %{{.*}}, %{{.*}} : (tensor<2x16xi32>, tensor<8x16xi32>) -> tensor<2x8xi32>
+// CHECK:      relay.nn.dense %x, %w {out_dtype = "int32"} : (tensor<2x16xui8>, tensor<8x16xi8>) -> tensor<2x8xi32>
+// CHECK:      relay.sum %{{.*}} {keepdims = true, axis = array<i64: -1>} : (tensor<2x16xi32>) -> tensor<2x1xi32>
+// CHECK:      relay.add %{{.*}}, %{{.*}} : (tensor<2x8xi32>, tensor<2x1xi32>) -> tensor<2x8xi32>
+// CHECK:      relay.sum %{{.*}} {axis = array<i64: 1>} : (tensor<8x16xi32>) -> tensor<8xi32>
+// CHECK:      relay.subtract %{{.*}}, %{{.*}} : (tensor<2x8xi32>, tensor<8xi32>) -> tensor<2x8xi32>
 func.func @dense(%x: tensor<2x16xui8>, %w: tensor<8x16xi8>, %xz: tensor<ui8>, %wz: tensor<i8>, %s: tensor<f32>) -> tensor<2x8xi32> {
   %y = qnn.dense %x, %w, %xz, %wz, %s, %s : (tensor<2x16xui8>, tensor<8x16xi8>, tensor<ui8>, tensor<i8>, tensor<f32>, tensor<f32>) -> tensor<2x8xi32>
   func.return %y : tensor<2x8xi32>
+}
+
+// Rule dense, a uint8 weight (MatMulInteger's): w - 128 in i8, plus (128 - zw)
+// * sum_k x with the per-row zw; zx = 0, so no last term.
+// CHECK-LABEL: func.func @dense_uint8_weight
+// CHECK:      relay.cast %{{.*}} {dtype = "int8"} : (tensor<8x12xi32>) -> tensor<8x12xi8>
+// CHECK-NEXT: relay.nn.dense %x, %{{.*}} {out_dtype = "int32"} : (tensor<3x12xui8>, tensor<8x12xi8>) -> tensor<3x8xi32>
+// CHECK:      relay.multiply %{{.*}}, %{{.*}} : (tensor<3x1xi32>, tensor<8xi32>) -> tensor<3x8xi32>
+// CHECK-NEXT: relay.add
+// CHECK-NOT:  relay.subtract %{{.*}}, %{{.*}} : (tensor<3x8xi32>
+// CHECK:      func.return
+func.func @dense_uint8_weight(%x: tensor<3x12xui8>, %w: tensor<8x12xui8>, %s: tensor<f32>, %ws: tensor<8xf32>) -> tensor<3x8xi32> {
+  %xz = relay.const dense<0> : tensor<ui8>
+  %wz = relay.const dense<[120, 121, 122, 123, 124, 125, 126, 127]> : tensor<8xui8>
+  %y = qnn.dense %x, %w, %xz, %wz, %s, %ws : (tensor<3x12xui8>, tensor<8x12xui8>, tensor<ui8>, tensor<8xui8>, tensor<f32>, tensor<8xf32>) -> tensor<3x8xi32>
+  func.return %y : tensor<3x8xi32>
+}
+
+// Near miss of the zero-point terms of rule dense: i8 data (QDQ with int8
+// activations) and constant zero zero points: the dense alone.
+// CHECK-LABEL: func.func @dense_int8_data
+// CHECK-NEXT: relay.nn.dense %x, %w {out_dtype = "int32"} : (tensor<2x3x12xi8>, tensor<8x12xi8>) -> tensor<2x3x8xi32>
+// CHECK-NEXT: func.return
+func.func @dense_int8_data(%x: tensor<2x3x12xi8>, %w: tensor<8x12xi8>, %s: tensor<f32>) -> tensor<2x3x8xi32> {
+  %z = relay.const dense<0> : tensor<i8>
+  %y = qnn.dense %x, %w, %z, %z, %s, %s : (tensor<2x3x12xi8>, tensor<8x12xi8>, tensor<i8>, tensor<i8>, tensor<f32>, tensor<f32>) -> tensor<2x3x8xi32>
+  func.return %y : tensor<2x3x8xi32>
 }
 
 // Rules add and mul: the reals in float32, quantized with the output parameters.
