@@ -159,6 +159,29 @@ def _check_input(name: str, array: np.ndarray, dtype: np.dtype, dims: list[int |
         )
 
 
+def _all_nodes(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
+    """The nodes of ``graph`` and of its subgraphs (``If`` branches, loop
+    bodies), so a value computed inside a subgraph traces back too."""
+    nodes = []
+    for node in graph.node:
+        nodes.append(node)
+        for attr in node.attribute:
+            for sub in [attr.g] if attr.HasField("g") else list(attr.graphs):
+                nodes += _all_nodes(sub)
+    return nodes
+
+
+def _node_reads(node: onnx.NodeProto) -> list[str]:
+    """What a node reads: its inputs, and the outer values its subgraphs read."""
+    from xtvm.frontend.onnx.control import graph_reads
+
+    names = list(node.input)
+    for attr in node.attribute:
+        for sub in [attr.g] if attr.HasField("g") else list(attr.graphs):
+            names += sorted(graph_reads(sub))
+    return names
+
+
 def _optional_inputs(model: onnx.ModelProto) -> set[str]:
     """The graph inputs of optional type (their value may be None: empty)."""
     return {v.name for v in model.graph.input if v.type.WhichOneof("value") == "optional_type"}
@@ -377,7 +400,7 @@ class XtvmBackendRep(BackendRep):
     def _sources(self, value: str) -> set[str]:
         """The graph inputs whose values ``value`` is computed from
         (``Shape`` and ``Size`` outputs depend on no value)."""
-        producers = {out: node for node in self.model.graph.node for out in node.output if out}
+        producers = {out: node for node in _all_nodes(self.model.graph) for out in node.output if out}
         seen, stack = set(), [value]
         while stack:
             name = stack.pop()
@@ -386,7 +409,7 @@ class XtvmBackendRep(BackendRep):
             seen.add(name)
             node = producers.get(name)
             if node is not None and node.op_type not in ("Shape", "Size"):
-                stack.extend(n for n in node.input if n)
+                stack.extend(n for n in _node_reads(node) if n)
         return seen & set(self.input_names)
 
 
