@@ -264,7 +264,12 @@ def compile_objects(
     order = sorted(range(len(units)), key=lambda i: -units[i].ops)  # largest first
     results: dict[int, tuple[bytes, bool]] = {}
     try:
-        if jobs <= 1 or len(units) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if (
+            jobs <= 1
+            or len(units) <= 1
+            or "fork" not in multiprocessing.get_all_start_methods()
+            or multiprocessing.current_process().daemon  # may not have children (conformance worker)
+        ):
             for i in order:
                 _, obj, hit = _compile_unit(i)
                 results[i] = (obj, hit)
