@@ -20,7 +20,8 @@ cc.link_shared("lib.so", [obj, *objs], libraries=["-lgomp", "-lm"])
   object file (ELF bytes) of one translation unit. ``what`` names the unit
   in errors ("kernel @fused_nn_dense"). The object is looked up in, and
   stored to, the on-disk kernel cache (:mod:`xtvm.codegen.cache`) under the
-  sha256 of the source, the flags and the compiler's version.
+  sha256 of the source, the flags, the compiler's version and, with
+  ``-march=native``, the host CPU and its features.
 * ``compile_objects(units, flags=(), jobs=None)``: ``compile_object`` of
   each ``(what, source)`` pair, in up to ``jobs`` compiler processes at once
   (default: :func:`xtvm.codegen.objects.default_jobs`), in order.
@@ -99,6 +100,17 @@ def target_flags(target: Target | str | None = None) -> list[str]:
     return flags
 
 
+def _native(flags: Sequence[str]) -> tuple[str, ...]:
+    """The host CPU and its features when the flags say "native" (a cache
+    shared by machines must not hand one CPU's code to another)."""
+    if not any(f.endswith("=native") for f in flags):
+        return ()
+    from xtvm.target import Target
+
+    host = Target.current_host()
+    return (host.cpu_name, host.llvm_features)
+
+
 def _keep_source(source: str, what: str) -> str:
     os.makedirs(FAILED_SOURCE_DIR, exist_ok=True)
     digest = hashlib.sha256(source.encode()).hexdigest()[:12]
@@ -119,7 +131,7 @@ def compile_object(
     compiler = find_c_compiler()
     flags = list(flags)
     store = KernelCache.from_env() if cache is True else (cache or None)
-    key = cache_key("c-object", compiler_version(compiler), *flags, source)
+    key = cache_key("c-object", compiler_version(compiler), *flags, *_native(flags), source)
     if store is not None:
         hit = store.get(key)
         if hit is not None:
