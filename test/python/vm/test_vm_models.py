@@ -16,7 +16,7 @@ import xtvm
 from xtvm.runtime import XTVMError
 from xtvm.runtime.vm import Executable, VirtualMachine
 
-from vm_models import build_both, conv_model, mlp_model, onnxruntime_outputs
+from vm_models import conv_model, mlp_model, onnxruntime_outputs
 
 
 def graph_outputs(lib, x: np.ndarray) -> list[np.ndarray]:
@@ -69,8 +69,8 @@ def test_invoke_results_are_the_callers(mlp_exe):
         assert not np.array_equal(other.numpy(), value)
 
 
-def test_conv_net_equals_onnxruntime():
-    exe, lib = build_both(conv_model())
+def test_conv_net_equals_onnxruntime(conv_exe):
+    exe, lib = conv_exe
     x = np.random.default_rng(4).standard_normal((1, 3, 16, 16)).astype(np.float32)
     out = VirtualMachine(exe, xtvm.cpu(0)).invoke("main", x).numpy()
     (ref,) = onnxruntime_outputs(conv_model(), {"x": x})
@@ -122,9 +122,9 @@ def test_damaged_executables_are_clear_errors(mlp_exe):
         Executable.load_exec(bytes(flipped), exe.lib)
 
 
-def test_executable_with_another_library_is_an_error(mlp_exe):
+def test_executable_with_another_library_is_an_error(mlp_exe, conv_exe):
     exe, _ = mlp_exe
-    other, _ = build_both(conv_model())
+    other, _ = conv_exe
     with pytest.raises(XTVMError, match="the kernel library does not define fused_"):
         Executable.load_exec(exe.save(), other.lib)
 

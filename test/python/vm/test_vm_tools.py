@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import pytest
 
 from vm_models import mlp_model
 
@@ -28,12 +29,18 @@ def body(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith("//"))
 
 
-def test_vm_stage_replays_compiles_and_runs(tmp_path: Path) -> None:
+def emit(tmp_path: Path, stage: str) -> Path:
+    """``xtvm-compile --executor vm --emit STAGE`` of the test MLP."""
     model = tmp_path / "mlp.onnx"
-    onnx.save(mlp_model(), model)
-    memory, vm_file = tmp_path / "memory.mlir", tmp_path / "vm.mlir"
-    tool("xtvm-compile", model, "--executor", "vm", "--emit", "memory", "-o", memory)
-    tool("xtvm-compile", model, "--executor", "vm", "--emit", "vm", "-o", vm_file)
+    if not model.exists():
+        onnx.save(mlp_model(), model)
+    out = tmp_path / f"{stage}.mlir"
+    tool("xtvm-compile", model, "--executor", "vm", "--emit", stage, "-o", out)
+    return out
+
+
+def test_vm_stage_replays_from_the_memory_stage(tmp_path: Path) -> None:
+    memory, vm_file = emit(tmp_path, "memory"), emit(tmp_path, "vm")
     text = vm_file.read_text()
     assert "vm.func @main" in text and "vm.invoke_packed" in text
 
@@ -45,8 +52,14 @@ def test_vm_stage_replays_compiles_and_runs(tmp_path: Path) -> None:
     after = re.search(r"// next stage \(llvm-dialect\): xtvm-opt FILE -p '([^']*)'", text)
     assert after and after.group(1) == "vm-embed-executable,llvm-embed-metadata,convert-tir-to-llvm"
 
-    # The vm stage's file alone compiles (the VM is implied), and xtvm-run
-    # runs it with the outputs of the graph executor's library.
+
+
+@pytest.mark.slow
+def test_vm_stage_compiles_alone_and_runs(tmp_path: Path) -> None:
+    """The vm stage's file alone compiles (the VM is implied), and xtvm-run
+    runs it with the outputs of the graph executor's library (slow: three
+    compiles in subprocesses)."""
+    vm_file, model = emit(tmp_path, "vm"), tmp_path / "mlp.onnx"
     x = np.random.default_rng(0).standard_normal((2, 16)).astype(np.float32)
     np.save(tmp_path / "x.npy", x)
     outputs = {}
