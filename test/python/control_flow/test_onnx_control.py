@@ -116,14 +116,22 @@ def counting_loop(with_scan: bool, body_cond: bool):
 def test_loop_with_run_time_trip_count_and_condition(trips, cond):
     """M, the initial condition and the body's condition are all run-time
     values: the loop stops at M or when the sum reaches 50."""
-    feeds = {"m": np.array(trips, np.int64), "c": np.array(cond), "x": np.array([1.0, 2.0], np.float32)}
+    feeds = {
+        "m": np.array(trips, np.int64),
+        "c": np.array(cond),
+        "x": np.array([1.0, 2.0], np.float32),
+    }
     module = check(counting_loop(with_scan=False, body_cond=True), feeds)
     assert "relay.while" in str(module)
 
 
 @pytest.mark.parametrize("trips", [0, 4])
 def test_loop_scan_outputs_with_a_static_trip_count(trips):
-    feeds = {"m": np.array(trips, np.int64), "c": np.array(True), "x": np.array([1.0, 2.0], np.float32)}
+    feeds = {
+        "m": np.array(trips, np.int64),
+        "c": np.array(True),
+        "x": np.array([1.0, 2.0], np.float32),
+    }
     values = {"m": feeds["m"], "c": feeds["c"]}  # the backend specializes on these
     check(counting_loop(with_scan=True, body_cond=False), feeds, input_values=values)
 
@@ -174,7 +182,9 @@ def test_if_inside_loop():
             helper.make_node("Mod", ["i", "two"], ["parity"]),
             const("zero", np.int64(0)),
             helper.make_node("Equal", ["parity", "zero"], ["even"]),
-            helper.make_node("If", ["even"], ["x_out"], then_branch=then_graph, else_branch=else_graph),
+            helper.make_node(
+                "If", ["even"], ["x_out"], then_branch=then_graph, else_branch=else_graph
+            ),
             helper.make_node("Identity", ["c_in"], ["c_out"]),
         ],
         "body",
@@ -200,8 +210,8 @@ def scan_model(directions, out_axes, out_directions, opset=16):
             helper.make_node("Mul", ["b", "p_out"], ["y1"]),
         ],
         "body",
-        [info("s_in", FLOAT, [2]), info("p_in", FLOAT, [2]), info("a", FLOAT, [2]), info("b", FLOAT, [2])],
-        [info("s_out", FLOAT, [2]), info("p_out", FLOAT, [2]), info("y0", FLOAT, [2]), info("y1", FLOAT, [2])],
+        [info(n, FLOAT, [2]) for n in ("s_in", "p_in", "a", "b")],
+        [info(n, FLOAT, [2]) for n in ("s_out", "p_out", "y0", "y1")],
     )
     node = helper.make_node(
         "Scan",
@@ -216,7 +226,12 @@ def scan_model(directions, out_axes, out_directions, opset=16):
     )
     return model(
         [node],
-        [info("s", FLOAT, [2]), info("p", FLOAT, [2]), info("xa", FLOAT, [4, 2]), info("xb", FLOAT, [2, 4])],
+        [
+            info("s", FLOAT, [2]),
+            info("p", FLOAT, [2]),
+            info("xa", FLOAT, [4, 2]),
+            info("xb", FLOAT, [2, 4]),
+        ],
         [info(n, FLOAT, []) for n in ["s_final", "p_final", "ys0", "ys1"]],
         opset,
     )
@@ -236,7 +251,10 @@ def test_scan(directions, out_axes, out_directions):
 
 def test_scan_opset_8_batches():
     body = helper.make_graph(
-        [helper.make_node("Add", ["s_in", "a"], ["s_out"]), helper.make_node("Identity", ["s_out"], ["y"])],
+        [
+            helper.make_node("Add", ["s_in", "a"], ["s_out"]),
+            helper.make_node("Identity", ["s_out"], ["y"]),
+        ],
         "body",
         [info("s_in", FLOAT, [2]), info("a", FLOAT, [2])],
         [info("s_out", FLOAT, [2]), info("y", FLOAT, [2])],
@@ -250,7 +268,10 @@ def test_scan_opset_8_batches():
         [info("s_final", FLOAT, [3, 2]), info("ys", FLOAT, [3, 5, 2])],
         opset=8,
     )
-    feeds = {"s": RNG.standard_normal((3, 2)).astype(np.float32), "x": RNG.standard_normal((3, 5, 2)).astype(np.float32)}
+    feeds = {
+        "s": RNG.standard_normal((3, 2)).astype(np.float32),
+        "x": RNG.standard_normal((3, 5, 2)).astype(np.float32),
+    }
     check(proto, feeds)
 
 

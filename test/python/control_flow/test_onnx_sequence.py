@@ -36,7 +36,8 @@ def test_construct_insert_erase_at_length():
         helper.make_node("SequenceErase", ["s3"], ["s4"]),  # c b
         helper.make_node("ConcatFromSequence", ["s4"], ["z"], axis=1),
     ]
-    proto = model(nodes, INPUTS, [info("y", FLOAT, [2, 3]), info("n", INT64, []), info("z", FLOAT, [2, 6])])
+    outputs = [info("y", FLOAT, [2, 3]), info("n", INT64, []), info("z", FLOAT, [2, 6])]
+    proto = model(nodes, INPUTS, outputs)
     module = check(proto, feeds3())
     assert "relay.tuple" in str(module)
 
@@ -179,7 +180,8 @@ def test_sequence_map():
         [info("y", FLOAT, [5]), info("z", TensorProto.INT64, [2])],
         opset=17,
     )
-    feeds = {n: RNG.standard_normal(s).astype(np.float32) for n, s in (("a", 2), ("b", 3), ("t", 1))}
+    sizes = {"a": 2, "b": 3, "t": 1}
+    feeds = {n: RNG.standard_normal(s).astype(np.float32) for n, s in sizes.items()}
     check(proto, feeds)
 
 

@@ -13,7 +13,8 @@ pass that walks a function sees them.
   relay.yield %x : tensor<5xf32>
 }
 
-%i, %acc = relay.while %zero, %x0 : (tensor<i64>, tensor<2xf32>) -> (tensor<i64>, tensor<2xf32>) cond {
+%i, %acc = relay.while %zero, %x0
+    : (tensor<i64>, tensor<2xf32>) -> (tensor<i64>, tensor<2xf32>) cond {
 ^bb0(%i0: tensor<i64>, %a0: tensor<2xf32>):
   %more = relay.less %i0, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
   relay.condition %more : tensor<i1>

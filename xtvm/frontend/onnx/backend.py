@@ -400,7 +400,9 @@ class XtvmBackendRep(BackendRep):
     def _sources(self, value: str) -> set[str]:
         """The graph inputs whose values ``value`` is computed from
         (``Shape`` and ``Size`` outputs depend on no value)."""
-        producers = {out: node for node in _all_nodes(self.model.graph) for out in node.output if out}
+        producers = {
+            out: node for node in _all_nodes(self.model.graph) for out in node.output if out
+        }
         seen, stack = set(), [value]
         while stack:
             name = stack.pop()

@@ -96,7 +96,8 @@ class SubgraphScope(GraphScope):
         self.derived = parent.derived
         self._local_constants = self.constants
         # Converters read compile-time values from ``constants`` directly.
-        self.constants = ChainMap(self._local_constants, parent.constants)  # type: ignore[assignment]
+        chained = ChainMap(self._local_constants, parent.constants)
+        self.constants = chained  # type: ignore[assignment]
 
     def _local(self, name: str) -> bool:
         return name in self._values or name in self._local_constants
@@ -149,7 +150,9 @@ def convert_subgraph(
         raise
     for value_info in graph.output:
         if not scope.is_defined(value_info.name):
-            raise node.error(f"output '{value_info.name}' of subgraph '{graph.name}' is not produced")
+            raise node.error(
+                f"output '{value_info.name}' of subgraph '{graph.name}' is not produced"
+            )
     return scope
 
 
@@ -171,7 +174,8 @@ def _scalar(block: Block, value: SSAValue) -> SSAValue:
 
 def _zeros(node: OnnxNode, shape: Sequence[int], like: SSAValue) -> SSAValue:
     """Zeros of ``shape`` and ``like``'s element type, in the node's block."""
-    zero = node.const(np.zeros((), numpy_dtype(like.type.get_element_type())))  # type: ignore[attr-defined]
+    element = like.type.get_element_type()  # type: ignore[attr-defined]
+    zero = node.const(np.zeros((), numpy_dtype(element)))
     return node.emit(FullOp(zero, list(shape)))
 
 
@@ -297,11 +301,13 @@ class Loop(OnnxOpConverter):
         trips = int(node.constant_scalar(0))
         cond = bool(node.constant_scalar(1)) if node.has_input(1) else True
         if trips > cls.MAX_UNROLL:
-            raise node.error(f"{trips} iterations are too many to unroll (at most {cls.MAX_UNROLL})")
+            raise node.error(
+                f"{trips} iterations are too many to unroll (at most {cls.MAX_UNROLL})"
+            )
         count = len(node.proto.input) - 2
         values: list[Output] = [
-            node.scope.value(node.proto.input[2 + k]) if node.is_constant(2 + k) else node.input(2 + k)
-            for k in range(count)
+            node.scope.value(node.proto.input[i]) if node.is_constant(i) else node.input(i)
+            for i in range(2, 2 + count)
         ]
         scans: list[list[Output]] = []
         for t in range(trips):
@@ -311,7 +317,9 @@ class Loop(OnnxOpConverter):
             scope = convert_subgraph(node, body, node.scope.block, inputs)
             outputs = [scope.output(o.name) for o in body.output]
             if isinstance(outputs[0], SSAValue):
-                raise node.error("the body computes its condition at run time: it cannot be unrolled")
+                raise node.error(
+                    "the body computes its condition at run time: it cannot be unrolled"
+                )
             cond = bool(np.all(outputs[0]))
             values = outputs[1 : 1 + count]
             scans.append(outputs[1 + count :])
@@ -319,13 +327,17 @@ class Loop(OnnxOpConverter):
         for j in range(len(body.output) - 1 - count):
             rows = [scan[j] for scan in scans]
             if not rows:
-                raise node.error("a scan output of a loop that runs no iteration has no known shape")
+                raise node.error(
+                    "a scan output of a loop that runs no iteration has no known shape"
+                )
             if all(isinstance(r, np.ndarray) for r in rows):
                 stacked.append(np.stack(rows))  # type: ignore[arg-type]
                 continue
             tensors = [node.const(r) if isinstance(r, np.ndarray) else r for r in rows]
             expanded = [node.emit(ExpandDimsOp(r, 0)) for r in tensors]
-            stacked.append(expanded[0] if len(expanded) == 1 else node.emit(ConcatenateOp(expanded, 0)))
+            if len(expanded) > 1:
+                expanded = [node.emit(ConcatenateOp(expanded, 0))]
+            stacked.append(expanded[0])
         return [*values, *stacked]
 
     @classmethod
@@ -358,7 +370,8 @@ class Loop(OnnxOpConverter):
             if rows:
                 accumulated = loop.accumulate(scans, rows, loop.iteration(loop.body))
             else:  # no iteration: empty scan outputs
-                empty = [_zeros(node, [0, *s.type.get_shape()], s) for s in scans]  # type: ignore[attr-defined]
+                shapes = [s.type.get_shape() for s in scans]  # type: ignore[attr-defined]
+                empty = [_zeros(node, [0, *shape], s) for shape, s in zip(shapes, scans)]
         results = loop.finish(test, [cond_out, *outputs[1 : 1 + count], *accumulated])
         return [*results[1:], *empty]
 

@@ -328,7 +328,9 @@ class _GraphImporter:
             self._add_sequence_input(scope, name, element.sequence_type)
             return
         if element.WhichOneof("value") != "tensor_type":
-            raise OnnxImportError(f"input '{name}' is an optional of neither a tensor nor a sequence")
+            raise OnnxImportError(
+                f"input '{name}' is an optional of neither a tensor nor a sequence"
+            )
         holder = onnx.ValueInfoProto(name=name)
         holder.type.tensor_type.CopyFrom(element.tensor_type)
         scope.add_input(name, self._input_type(holder))

@@ -23,9 +23,9 @@ rest(%v)
 ```
 
 Results and carried values that are tuples (sequences) are ADT registers
-(``!vm.adt``) in the new blocks. Values the bodies read from before the op stay valid: the block that
-defines them dominates the new blocks. Nested control flow is lowered from
-the outside in. Each body allocates its tensors whenever it runs
+(``!vm.adt``) in the new blocks. Values the bodies read from before the op
+stay valid: the block that defines them dominates the new blocks. Nested
+control flow is lowered from the outside in. Each body allocates its tensors whenever it runs
 (``memory-manifest-alloc`` put the allocations inside the regions).
 """
 

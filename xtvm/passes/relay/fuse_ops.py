@@ -37,7 +37,11 @@ DEFAULT_MAX_DEPTH = 256
 def _fusable(op: Operation) -> bool:
     """Ops that a group may contain: relay ops that compute (not constants,
     already lowered calls, control flow or non-relay ops)."""
-    return isinstance(op, RelayOp) and not isinstance(op, ConstOp | CallLoweredOp) and not op.regions
+    return (
+        isinstance(op, RelayOp)
+        and not isinstance(op, ConstOp | CallLoweredOp)
+        and not op.regions
+    )
 
 
 class _Namer:
