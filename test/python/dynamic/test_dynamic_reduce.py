@@ -61,3 +61,14 @@ def test_layer_norm_over_the_last_axis(fuse: bool) -> None:
         rtol=1e-4,
         atol=1e-4,
     )
+
+
+def test_dynamic_buffers_report_a_failed_allocation_by_name() -> None:
+    """Softmax's per-row buffers are allocated at run time; a failed
+    allocation is an assert whose message names the buffer (no crash)."""
+    from xtvm.codegen import tir_signature
+
+    model = DynamicModel(SOFTMAX)
+    kernel = model.prim_funcs()["fused_nn_softmax"]
+    asserts = tir_signature(kernel)["asserts"]
+    assert any("T_softmax_maxelem" in m and "out of memory" in m for m in asserts)

@@ -23,7 +23,8 @@ every exit. A prim_func with shape variables (`tir.shape_vars`) takes one
 more i64 argument per variable, after the buffers, in the attribute's
 order; `tir.shape_var` is that argument. A dynamic `tir.allocate` is an
 `aligned_alloc` where it stands (its pointer kept in an entry-block slot,
-NULL until then, which every exit frees). `NAME_impl` returns i32: 0, or `(7 << 16) | k` when the k-th
+NULL until then, which every exit frees); a NULL result returns an assert's
+code (`assert_messages` names the buffer). `NAME_impl` returns i32: 0, or `(7 << 16) | k` when the k-th
 `tir.assert` (in program order) fails.
 """
 
@@ -364,6 +365,12 @@ class BodyLowering:
         args = [self.index_constant(HEAP_ALIGNMENT), nbytes]
         result = self.externs.call(em, "aligned_alloc", args, PTR)
         assert result is not None
+        ok, fail = em.new_block(), em.new_block()
+        em.cond_br(em.not_null(result), ok, fail)
+        em.block = fail  # out of memory: an assert's error (see assert_messages)
+        self.exit_with((ASSERT_KIND << 16) | self.asserts[0])
+        self.asserts[0] += 1
+        em.block = ok
         em.emit(llvm.StoreOp(em.value(llvm.PtrToIntOp(result, i64)), slot, alignment=8))
         return result
 
@@ -404,5 +411,12 @@ def lower_prim_func(func: PrimFuncOp, module: ModuleLowering) -> llvm.FuncOp:
 
 
 def assert_messages(func: PrimFuncOp) -> list[str]:
-    """The messages of a prim_func's asserts, indexed like error kind 7's index."""
-    return [op.message.data for op in func.walk() if isinstance(op, AssertOp)]
+    """The messages of a prim_func's asserts, indexed like error kind 7's
+    index; a dynamic `tir.allocate` counts as one (its allocation failing)."""
+    return [
+        op.message.data
+        if isinstance(op, AssertOp)
+        else f"cannot allocate the buffer {op.res.name_hint or ''} of {op.res.type}: out of memory"
+        for op in func.walk()
+        if isinstance(op, AssertOp) or (isinstance(op, AllocateOp) and op.sizes)
+    ]

@@ -5,7 +5,8 @@
 // from the first argument's axis 0, checks the second argument's axis 0
 // against it and every static extent as before, checks strides computed
 // from the dimensions, and passes it on. A dynamic tir.allocate is an
-// aligned_alloc where it stands, freed on every exit through its slot.
+// aligned_alloc where it stands (NULL: the error of assert 0, "out of
+// memory"), freed on every exit through its slot.
 
 // CHECK-LABEL: llvm.func @scale_impl(%A: !llvm.ptr {llvm.noalias}, %B: !llvm.ptr {llvm.noalias}, %n: i64) -> i32 {
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
@@ -14,7 +15,8 @@
 // CHECK-NEXT:    llvm.store %[[NULL]], %[[SLOT]] {alignment = 8 : i64} : i64, !llvm.ptr
 // CHECK:         %[[BYTES:.*]] = llvm.mul %{{.*}}, %n overflow<nsw> : i64
 // CHECK:         %T = llvm.call @aligned_alloc(%{{.*}}, %{{.*}}) : (i64, i64) -> !llvm.ptr
-// CHECK-NEXT:    %[[P:.*]] = llvm.ptrtoint %T : !llvm.ptr to i64
+// CHECK:         llvm.cond_br %{{.*}}, ^[[OK:.*]], ^[[OOM:.*]]
+// CHECK:         %[[P:.*]] = llvm.ptrtoint %T : !llvm.ptr to i64
 // CHECK-NEXT:    llvm.store %[[P]], %[[SLOT]] {alignment = 8 : i64} : i64, !llvm.ptr
 // CHECK:         llvm.icmp "slt" %i, %n : i64
 // CHECK:         %[[HELD:.*]] = llvm.load %[[SLOT]] {alignment = 8 : i64} : !llvm.ptr -> i64
