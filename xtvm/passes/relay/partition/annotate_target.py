@@ -52,10 +52,11 @@ class AnnotateTargetPass(ModulePass):
 
     Input: relay graph functions, composites merged or not.
 
-    Output: the same IR; an op a codegen's predicate accepts (a predicate may
-    read the op's attributes and shapes) and each ``func.call`` of a
-    composite function whose codegen is a target and accepts it carries
-    ``relay.target``. Constants, tuples the codegens do not list, calls of
+    Output: the same IR; an op of a graph function's blocks (not one nested
+    in a ``relay.if``/``relay.while``) that a codegen's predicate accepts (a
+    predicate may read the op's attributes and shapes) and each
+    ``func.call`` of a composite function whose codegen is a target and
+    accepts it carries ``relay.target``. Constants, tuples the codegens do not list, calls of
     other functions and ``func.return`` are never marked.
 
     Invariants: nothing else changes; an op already marked keeps its mark.
@@ -80,9 +81,10 @@ class AnnotateTargetPass(ModulePass):
             return
         functions = functions_by_name(op)
         for function in graph_functions(op):
-            for inner in function.body.walk():
-                if TARGET_ATTR in inner.attributes:
-                    continue
-                target = _target_of(inner, codegens, functions)
-                if target is not None:
-                    inner.attributes[TARGET_ATTR] = StringAttr(target)
+            for block in function.body.blocks:  # not inside relay.if/while: no region spans them
+                for inner in block.ops:
+                    if TARGET_ATTR in inner.attributes:
+                        continue
+                    target = _target_of(inner, codegens, functions)
+                    if target is not None:
+                        inner.attributes[TARGET_ATTR] = StringAttr(target)
