@@ -87,3 +87,35 @@ def test_if_yielding_a_sequence():
     for cond in (True, False):
         feeds = {"cond": np.array(cond), **feeds3()}
         compare(run(vm, feeds), run_ort(proto, feeds))
+
+
+def test_if_with_branches_of_different_shapes():
+    """Branches yielding 3x4 and 2x4 give a ?x4 result, which the kernels
+    after the if take with run-time extents."""
+    from control_testing import BOOL, FLOAT, const, info, model
+    from onnx import helper
+
+    then_graph = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["t"])], "then", [], [info("t", FLOAT, [3, 4])]
+    )
+    else_graph = helper.make_graph(
+        [
+            const("start", np.array([0], np.int64)),
+            const("end", np.array([2], np.int64)),
+            helper.make_node("Slice", ["x", "start", "end"], ["e"]),
+        ],
+        "else",
+        [],
+        [info("e", FLOAT, [2, 4])],
+    )
+    nodes = [
+        helper.make_node("If", ["c"], ["r"], then_branch=then_graph, else_branch=else_graph),
+        helper.make_node("Relu", ["r"], ["y"]),
+    ]
+    inputs = [info("c", BOOL, []), info("x", FLOAT, [3, 4])]
+    proto = model(nodes, inputs, [info("y", FLOAT, ["n", 4])])
+    vm = compile_vm(proto)
+    x = np.random.default_rng(4).standard_normal((3, 4)).astype(np.float32)
+    for cond in (True, False):
+        feeds = {"c": np.array(cond), "x": x}
+        compare(run(vm, feeds), run_ort(proto, feeds))

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -260,10 +261,26 @@ class RetOp(IRDLOperation):
             )
 
 
+def _fits(value: Attribute, param: Attribute) -> bool:
+    """Whether a register of type ``value`` may be passed where ``param``
+    is taken: the same type, or a tensor whose sizes the parameter leaves
+    as ``?`` (the branches of a relay.if joined: ``3x4`` into ``?x4``)."""
+    if value == param:
+        return True
+    if not (isinstance(value, TensorType) and isinstance(param, TensorType)):
+        return False
+    v, p = value.get_shape(), param.get_shape()
+    return (
+        value.element_type == param.element_type
+        and len(v) == len(p)
+        and all(a == b or b == DYNAMIC_INDEX for a, b in zip(v, p))
+    )
+
+
 def _check_successor_args(what: str, block: Block, args: Sequence[SSAValue]) -> None:
     want = list(block.arg_types)
     got = [a.type for a in args]
-    if want != got:
+    if len(want) != len(got) or not all(_fits(g, w) for g, w in zip(got, want)):
         raise VerifyException(
             f"{what} passes ({', '.join(map(str, got))}) to a block taking "
             f"({', '.join(map(str, want))})"
