@@ -8,8 +8,9 @@ from collections.abc import Callable, Sequence
 
 from xtvm import te
 from xtvm.te import dtype as dt
-from xtvm.te.expr import PrimExpr
+from xtvm.te.expr import FloatImm, IntImm, PrimExpr
 from xtvm.te.reduction import CommReducer
+from xtvm.te.symbolic import is_static
 
 
 def _lowest(dtype: str) -> PrimExpr:
@@ -95,16 +96,33 @@ def min(x: te.Tensor, axes: Sequence[int], keepdims: bool = False) -> te.Tensor:
     return _reduce(x, axes, keepdims, _min, "T_min")
 
 
+def _count(x: te.Tensor, axes: Sequence[int], dtype: str) -> PrimExpr:
+    """The number of elements over ``axes`` as a ``dtype`` constant, or,
+    over a dynamic axis, the product of the extents converted to ``dtype``."""
+    dims = [x.shape[a % x.ndim] for a in axes]
+    if is_static(dims):
+        return te.const(math.prod(dims), dtype)
+    count: PrimExpr = te.const(1, "int64")
+    for d in dims:
+        count = count * (d if isinstance(d, int) else te.cast("int64", d))
+    return te.cast(dtype, count)
+
+
 def mean(x: te.Tensor, axes: Sequence[int], keepdims: bool = False) -> te.Tensor:
-    """The mean over ``axes``: the sum divided by the count (integers truncate)."""
+    """The mean over ``axes``: the sum divided by the count (integers truncate;
+    the count of nothing counts as 1)."""
     total = sum(x, axes, keepdims)
-    count = math.prod(x.shape[a % x.ndim] for a in axes) or 1
+    count = _count(x, axes, x.dtype)
+    if isinstance(count, IntImm | FloatImm):  # static: as a constant, 0 as 1
+        count = te.const(count.value or 1, x.dtype)
+    else:
+        count = te.max(count, te.const(1, x.dtype))
     divide: Callable[[PrimExpr, PrimExpr], PrimExpr] = (
         (lambda a, b: a / b) if dt.is_float(x.dtype) else te.truncdiv
     )
     return te.compute(
         total.shape,
-        lambda *i: divide(total[i], te.const(count, x.dtype)),
+        lambda *i: divide(total[i], count),
         name="T_mean",
         tag="elemwise",
     )
@@ -127,19 +145,20 @@ def _arg_reduce(
     if not axes:  # a scalar: its one element is at position 0
         return te.compute(shape, lambda *i: te.const(0, "int64"), name=name, tag="elemwise")
     rvars = {d: te.reduce_axis((0, x.shape[d]), name=f"k{d}") for d in axes}
-    count = math.prod(x.shape[d] for d in axes)
+    count = _count(x, axes, "int64")
 
     def position(i: Sequence[PrimExpr], hit: Callable[[PrimExpr], PrimExpr]) -> PrimExpr:
         """The first (last with ``select_last_index``) flat position where
         ``hit(element)`` holds; ``count`` (``-1``) where it never does."""
         flat: PrimExpr = te.const(0, "int64")
         for d in axes:
-            flat = flat * x.shape[d] + rvars[d].astype("int64")
+            extent = x.shape[d] if isinstance(x.shape[d], int) else te.cast("int64", x.shape[d])
+            flat = flat * extent + rvars[d].astype("int64")
         element = x[_full_index(x, axes, keepdims, i, rvars)]
         k = list(rvars.values())
         if select_last_index:
             return te.max(te.if_then_else(hit(element), flat, te.const(-1, "int64")), axis=k)
-        return te.min(te.if_then_else(hit(element), flat, te.const(count, "int64")), axis=k)
+        return te.min(te.if_then_else(hit(element), flat, count), axis=k)
 
     if not dt.is_float(x.dtype):
         return te.compute(
@@ -147,7 +166,7 @@ def _arg_reduce(
         )
     # ONNX (and NumPy) semantics: a NaN is the extreme, so the first (last)
     # NaN of a row wins; otherwise the first (last) element equal to it.
-    none = te.const(-1 if select_last_index else count, "int64")
+    none = te.const(-1, "int64") if select_last_index else count
     nan_at = te.compute(
         shape, lambda *i: position(i, te.isnan), name=f"{name}_nan", tag="comm_reduce_idx"
     )

@@ -72,3 +72,21 @@ def test_dynamic_buffers_report_a_failed_allocation_by_name() -> None:
     kernel = model.prim_funcs()["fused_nn_softmax"]
     asserts = tir_signature(kernel)["asserts"]
     assert any("T_softmax_maxelem" in m and "out of memory" in m for m in asserts)
+
+
+OVER_THE_DYNAMIC_AXIS = """
+func.func @main(%x: tensor<?x5xf32>) -> (tensor<5xf32>, tensor<1x5xf32>, tensor<f32>, tensor<5xi64>, tensor<1x5xi64>) {
+  %m = relay.mean %x {axis = array<i64: 0>} : (tensor<?x5xf32>) -> tensor<5xf32>
+  %s = relay.sum %x {axis = array<i64: 0>, keepdims = true} : (tensor<?x5xf32>) -> tensor<1x5xf32>
+  %a = relay.max %x : (tensor<?x5xf32>) -> tensor<f32>
+  %i = relay.argmax %x {axis = array<i64: 0>} : (tensor<?x5xf32>) -> tensor<5xi64>
+  %j = relay.argmin %x {axis = array<i64: 0>, keepdims = true, select_last_index = true} : (tensor<?x5xf32>) -> tensor<1x5xi64>
+  func.return %m, %s, %a, %i, %j : tensor<5xf32>, tensor<1x5xf32>, tensor<f32>, tensor<5xi64>, tensor<1x5xi64>
+}
+"""
+
+
+def test_reductions_over_the_dynamic_axis() -> None:
+    """The reduction runs to the shape variable; the mean divides by it and
+    argmax/argmin count positions with it."""
+    check_sizes(DynamicModel(OVER_THE_DYNAMIC_AXIS), lambda n, rng: [uniform(n, 5, rng=rng)])
