@@ -2,7 +2,8 @@
 
 For each model (default: ResNet-50 and SqueezeNet, the onnx package's light
 models with seeded random weights) it prints one row per codegen: xtvm's
-kernels alone, then ``byoc=["dnnl"]`` (oneDNN) and ``byoc=["ccompiler"]``
+kernels alone, then ``byoc=["dnnl"]`` (oneDNN, on xtvm's plain layouts and,
+``dnnl-blocked``, on oneDNN's blocked ones) and ``byoc=["ccompiler"]``
 (plain C for elementwise ops and dense; conv2d stays with xtvm): compile
 time, latency per thread count (median of ``--repeat`` runs after a
 warm-up; xtvm's threads and oneDNN's OpenMP threads both set to it) and the
@@ -20,7 +21,8 @@ import subprocess
 import sys
 import time
 
-CODEGENS = ("xtvm", "dnnl", "ccompiler")
+CODEGENS = ("xtvm", "dnnl", "dnnl-blocked", "ccompiler")
+"""``dnnl-blocked``: dnnl with ``relay.ext.dnnl.blocked_layouts``."""
 
 
 def _openmp_setter():
@@ -44,8 +46,10 @@ def measure(name: str, codegen: str, repeat: int, threads: list[int]) -> dict:
     model, input_name, x = light_model(name)
     start = time.perf_counter()
     mod, params = from_onnx(model)
-    byoc = [] if codegen == "xtvm" else [codegen]
-    lib = xtvm.build(mod, params=params, byoc=byoc)
+    byoc = [] if codegen == "xtvm" else [codegen.removesuffix("-blocked")]
+    config = {"relay.ext.dnnl.blocked_layouts": codegen == "dnnl-blocked"}
+    with xtvm.transform.PassContext(config=config):
+        lib = xtvm.build(mod, params=params, byoc=byoc)
     gmod = lib["default"](xtvm.cpu(0))
     gmod.set_input(input_name, x)
     compile_s = time.perf_counter() - start

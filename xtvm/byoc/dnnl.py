@@ -33,6 +33,7 @@ from xtvm.byoc.patterns import channel_bias, composite, same_shape
 from xtvm.byoc.registry import CodegenError, ExternalCodegen, ExternalSource
 from xtvm.dialects.relay import AddOp, BiasAddOp, Conv2dOp, DenseOp, MatmulOp, ReluOp
 from xtvm.rewrite import Pat
+from xtvm.transform import PassContext
 
 RUNTIME = Path(__file__).with_name("dnnl_runtime.c")
 """The C helpers every generated source includes."""
@@ -192,16 +193,25 @@ PREDICATES = {
 # -- C emission -----------------------------------------------------------------------
 
 
-class _Emitters:
-    """One static ``xd_prim`` per call site; the C of each op."""
+BLOCKED_LAYOUTS_CONFIG = "relay.ext.dnnl.blocked_layouts"
+"""PassContext config: run convolutions in the layouts oneDNN prefers
+(``xd_conv2d_blocked``: activations reordered on each call, weights once)
+instead of on xtvm's plain layouts. Faster, with a different summation
+order; off by default (docs/byoc.md)."""
 
-    def __init__(self) -> None:
+
+class _Emitters:
+    """One static primitive state per call site; the C of each op."""
+
+    def __init__(self, blocked: bool = False) -> None:
         self.prims: list[str] = []
+        self.blocked = blocked
         self._ids = count()
 
-    def prim(self) -> str:
+    def prim(self, kind: str = "xd_prim") -> str:
+        """A new call site's state (a static ``kind``), as a pointer."""
         name = f"xd_k{next(self._ids)}"
-        self.prims.append(f"static xd_prim {name};")
+        self.prims.append(f"static {kind} {name};")
         return f"&{name}"
 
     @staticmethod
@@ -209,8 +219,9 @@ class _Emitters:
         return f"  if ({call} != 0) return 1;"
 
     def conv2d(
-        self, conv: Operation, buf: Buffers, out: str, bias: str, sum_: bool, relu: bool
+        self, conv: Operation, buf: Buffers, out: str, bias: str, addend: str | None, relu: bool
     ) -> str:
+        """conv2d with post-ops; ``addend`` (a buffer, or None) is a residual sum."""
         n, c, h, w = shape_of(conv.operands[0])
         o, _, kh, kw = shape_of(conv.operands[1])
         _, _, oh, ow = shape_of(conv.results[0])
@@ -218,9 +229,18 @@ class _Emitters:
         (sh, sw), (dh, dw), pad = a["strides"], a["dilation"], a["padding"]
         args = [n, c, h, w, o, kh, kw, oh, ow, a["groups"], sh, sw, dh, dw, *pad]
         dims = ", ".join(f"{v}L" for v in args)
-        return self._call(
-            f"xd_conv2d({self.prim()}, {buf[conv.operands[0]]}, {buf[conv.operands[1]]}, "
-            f"{bias}, {out}, {dims}, {int(sum_)}, {int(relu)})"
+        x, wt = buf[conv.operands[0]], buf[conv.operands[1]]
+        if self.blocked:
+            return self._call(
+                f"xd_conv2d_blocked({self.prim('xd_conv')}, {x}, {wt}, {bias}, "
+                f"{addend or 'NULL'}, {out}, {dims}, {int(relu)})"
+            )
+        copy = ""
+        if addend is not None:  # the sum post-op adds to what the destination holds
+            copy = f"  memcpy({out}, {addend}, {numel(conv.results[0]) * 4});\n"
+        return copy + self._call(
+            f"xd_conv2d({self.prim()}, {x}, {wt}, {bias}, {out}, {dims}, "
+            f"{int(addend is not None)}, {int(relu)})"
         )
 
     def dense(
@@ -238,7 +258,7 @@ class _Emitters:
     def anchor(self, op: Operation, buf: Buffers) -> str:
         out = buf[op.results[0]]
         if op.name == "relay.nn.conv2d":
-            return self.conv2d(op, buf, out, "NULL", False, False)
+            return self.conv2d(op, buf, out, "NULL", None, False)
         return self.dense(op, buf, out, "NULL", False, False)
 
     def composite(self, call: Operation, callee: func.FuncOp, buf: Buffers) -> str:
@@ -269,12 +289,12 @@ class _Emitters:
                 )
             result = op.results[0]
         out = buf[call.results[0]]
-        lines = []
-        if addend is not None:
-            lines.append(f"  memcpy({out}, {addend}, {numel(call.results[0]) * 4});")
-        emit = self.conv2d if anchor.name == "relay.nn.conv2d" else self.dense
-        lines.append(emit(anchor, inner, out, bias, addend is not None, relu))
-        return "\n".join(lines)
+        if anchor.name == "relay.nn.conv2d":
+            return self.conv2d(anchor, inner, out, bias, addend, relu)
+        copy = ""
+        if addend is not None:  # the sum post-op adds to what the destination holds
+            copy = f"  memcpy({out}, {addend}, {numel(call.results[0]) * 4});\n"
+        return copy + self.dense(anchor, inner, out, bias, addend is not None, relu)
 
     def pool(self, op: Operation, buf: Buffers) -> str:
         n, c, h, w = shape_of(op.operands[0])
@@ -369,7 +389,7 @@ class _Emitters:
 def generate(function: func.FuncOp, composites: Mapping[str, func.FuncOp]) -> ExternalSource:
     """C source of one partitioned function (see the module docstring)."""
     include, lib = find_onednn()
-    emitters = _Emitters()
+    emitters = _Emitters(bool(PassContext.current().config.get(BLOCKED_LAYOUTS_CONFIG, False)))
     body = c_function(
         function, function.sym_name.data, emitters.table(), emitters.composite, composites
     )

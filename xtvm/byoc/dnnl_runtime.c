@@ -106,6 +106,121 @@ static int xd_conv2d(xd_prim* p, float* src, float* w, float* b, float* dst,
   return xd_run(p, ptrs);
 }
 
+/* A buffer in the layout a primitive chose, with reorders from and to xtvm's
+ * plain row-major layout (none when the layouts agree). */
+typedef struct {
+  dnnl_primitive_t to_blocked, to_plain;
+  dnnl_memory_t plain, blocked;
+  void* buf;
+} xd_layout;
+
+static int xd_reorder_make(dnnl_primitive_t* re, const dnnl_memory_desc_t* from,
+                           const dnnl_memory_desc_t* to) {
+  dnnl_primitive_desc_t pd;
+  XD_CHECK(dnnl_reorder_primitive_desc_create(&pd, from, xd_engine, to, xd_engine, NULL));
+  dnnl_status_t st = dnnl_primitive_create(re, pd);
+  dnnl_primitive_desc_destroy(pd);
+  return st == dnnl_success ? 0 : -1;
+}
+
+/* `chosen` differs from `plain`: reorders both ways and a buffer for the blocked copy. */
+static int xd_layout_make(xd_layout* l, const dnnl_memory_desc_t* plain,
+                          const dnnl_memory_desc_t* chosen, int back) {
+  if (dnnl_memory_desc_equal(plain, chosen)) return 0;
+  size_t size = dnnl_memory_desc_get_size(chosen);
+  l->buf = aligned_alloc(64, (size + 63) / 64 * 64);
+  if (!l->buf) return -1;
+  XD_CHECK(dnnl_memory_create(&l->plain, plain, xd_engine, DNNL_MEMORY_NONE));
+  XD_CHECK(dnnl_memory_create(&l->blocked, chosen, xd_engine, l->buf));
+  if (xd_reorder_make(&l->to_blocked, plain, chosen)) return -1;
+  if (back && xd_reorder_make(&l->to_plain, chosen, plain)) return -1;
+  return 0;
+}
+
+static int xd_reorder_run(dnnl_primitive_t re, dnnl_memory_t from, dnnl_memory_t to) {
+  dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+  XD_CHECK(dnnl_primitive_execute(re, xd_stream, 2, args));
+  return 0;
+}
+
+/* The buffer the primitive reads or writes for plain data at `data`:
+ * `data` itself, or the blocked copy (filled from `data` when `fill`). */
+static void* xd_layout_in(xd_layout* l, void* data, int fill, int* rc) {
+  if (!l->buf) return data;
+  if (fill) {
+    if (dnnl_memory_set_data_handle_v2(l->plain, data, xd_stream) != dnnl_success ||
+        xd_reorder_run(l->to_blocked, l->plain, l->blocked)) *rc = -1;
+  }
+  return l->buf;
+}
+
+static int xd_layout_out(xd_layout* l, void* data) {
+  if (!l->buf) return 0;
+  XD_CHECK(dnnl_memory_set_data_handle_v2(l->plain, data, xd_stream));
+  return xd_reorder_run(l->to_plain, l->blocked, l->plain);
+}
+
+typedef struct {
+  xd_prim p;
+  xd_layout src, wei, dst;
+  const void* wei_from; /* the weights the blocked copy holds */
+} xd_conv;
+
+/* conv2d NCHW/OIHW (as xd_conv2d), run in the layouts oneDNN prefers
+ * (blocked channels): activations are reordered on each call, the weights once. g = groups;
+ * s, d, pad = strides, dilations, (top, left, bottom, right); `addend`
+ * (or NULL): a residual summed by a post-op, before `relu`. */
+static int xd_conv2d_blocked(xd_conv* c, float* src, float* w, float* b, float* addend, float* dst,
+                     long n, long ci, long h, long wi, long o, long kh, long kw, long oh, long ow,
+                     long g, long sh, long sw, long dh, long dw,
+                     long pt, long pl, long pb, long pr, int relu) {
+  xd_prim* p = &c->p;
+  if (!p->prim) {
+    dnnl_memory_desc_t src_md, w_md, b_md, dst_md, any_src, any_w, any_dst;
+    long sd[] = {n, ci, h, wi}, dd[] = {n, o, oh, ow}, bd[] = {o};
+    long wd4[] = {o, ci / g, kh, kw}, wd5[] = {g, o / g, ci / g, kh, kw};
+    int wn = g == 1 ? 4 : 5;
+    if (xd_md(&src_md, 4, sd) || xd_md(&dst_md, 4, dd) || xd_md(&b_md, 1, bd)) return -1;
+    if (g == 1 ? xd_md(&w_md, 4, wd4) : xd_md(&w_md, 5, wd5)) return -1;
+    any_src = src_md, any_w = w_md, any_dst = dst_md;
+    XD_CHECK(dnnl_memory_desc_init_by_tag(&any_src, 4, src_md.dims, dnnl_f32, dnnl_format_tag_any));
+    XD_CHECK(dnnl_memory_desc_init_by_tag(&any_dst, 4, dst_md.dims, dnnl_f32, dnnl_format_tag_any));
+    XD_CHECK(dnnl_memory_desc_init_by_tag(&any_w, wn, w_md.dims, dnnl_f32, dnnl_format_tag_any));
+    dnnl_dims_t strides = {sh, sw}, dil = {dh - 1, dw - 1}, padl = {pt, pl}, padr = {pb, pr};
+    dnnl_convolution_desc_t desc;
+    XD_CHECK(dnnl_dilated_convolution_forward_desc_init(&desc, dnnl_forward_inference,
+        dnnl_convolution_direct, &any_src, &any_w, b ? &b_md : NULL, &any_dst, strides, dil,
+        padl, padr));
+    dnnl_primitive_attr_t attr;
+    dnnl_primitive_desc_t pd;
+    if (xd_attr(&attr, addend != NULL, relu)) return -1;
+    dnnl_status_t st = dnnl_primitive_desc_create(&pd, &desc, attr, xd_engine, NULL);
+    dnnl_primitive_attr_destroy(attr);
+    XD_CHECK(st);
+    if (xd_layout_make(&c->src, &src_md, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), 0) ||
+        xd_layout_make(&c->wei, &w_md, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), 0) ||
+        xd_layout_make(&c->dst, &dst_md, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0), 1))
+      return -1;
+    int kinds[] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS};
+    if (xd_make(p, pd, b ? 4 : 3, kinds)) return -1;
+  }
+  int rc = 0;
+  void* s = xd_layout_in(&c->src, src, 1, &rc);
+  void* wb = xd_layout_in(&c->wei, w, c->wei_from != w, &rc);
+  c->wei_from = w;
+  void* d = dst;
+  if (addend) {  /* the sum post-op adds to what the destination holds */
+    if (c->dst.buf) d = xd_layout_in(&c->dst, addend, 1, &rc);
+    else memcpy(dst, addend, (size_t)(n * o * oh * ow) * sizeof(float));
+  } else {
+    d = xd_layout_in(&c->dst, dst, 0, &rc);
+  }
+  if (rc) return -1;
+  void* ptrs[] = {s, wb, d, b};
+  if (xd_run(p, ptrs)) return -1;
+  return xd_layout_out(&c->dst, dst);
+}
+
 /* dst[m, n] = src[m, k] . w (w_nk: [n, k], else [k, n]) + b[n] */
 static int xd_dense(xd_prim* p, float* src, float* w, float* b, float* dst,
                     long m, long k, long nn, int w_nk, int sum, int relu) {

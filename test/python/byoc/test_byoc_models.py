@@ -76,6 +76,14 @@ def test_dnnl_matches_onnxruntime(name):
     check_model(name, "dnnl")
 
 
+@needs_onednn
+def test_dnnl_blocked_layouts_match_onnxruntime():
+    from xtvm.byoc.dnnl import BLOCKED_LAYOUTS_CONFIG
+
+    with xtvm.transform.PassContext(config={BLOCKED_LAYOUTS_CONFIG: True}):
+        check_model("squeezenet", "dnnl")
+
+
 @pytest.mark.parametrize("name", ["mlp", pytest.param("squeezenet", marks=pytest.mark.slow)])
 def test_ccompiler_matches_onnxruntime(name):
     check_model(name, "ccompiler")

@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 
 import xtvm
-from xtvm.byoc.dnnl import find_onednn
+from xtvm.byoc.dnnl import BLOCKED_LAYOUTS_CONFIG, find_onednn
 from xtvm.byoc.registry import CodegenError
 from xtvm.driver.pipeline import Step, mlir_context, run_steps
 from xtvm.ir.parse import parse_module
 from xtvm.passes.relay.evaluate import evaluate_function
+from xtvm.transform import PassContext
 
 
 def _has_onednn() -> bool:
@@ -182,7 +183,11 @@ def test_ccompiler_op_matches_numpy(case):
 
 
 @pytest.mark.skipif(not _has_onednn(), reason="oneDNN (libdnnl-dev) is not installed")
+@pytest.mark.parametrize("layouts", ["plain", "blocked"])
 @pytest.mark.parametrize("case", sorted(DNNL_CASES))
-def test_dnnl_op_matches_numpy(case):
+def test_dnnl_op_matches_numpy(case, layouts):
+    """Convolutions on xtvm's plain layouts, and on oneDNN's blocked ones
+    (``relay.ext.dnnl.blocked_layouts``)."""
     text, offloaded = DNNL_CASES[case]
-    check(text, "dnnl", offloaded)
+    with PassContext(config={BLOCKED_LAYOUTS_CONFIG: layouts == "blocked"}):
+        check(text, "dnnl", offloaded)
