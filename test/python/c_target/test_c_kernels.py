@@ -198,8 +198,9 @@ def test_float_ops_match_llvm() -> None:
 
 
 def test_powi_matches_numpy() -> None:
-    """`math.fpowi` by repeated squaring (the llvm path's `llvm.powi` calls
-    compiler-rt's __powisf2, which its JIT does not resolve: not compared)."""
+    """`math.fpowi`: by repeated squaring in C, through `llvm.pow` on the llvm
+    path (whose `llvm.powi` called compiler-rt's __powisf2, which the JIT
+    does not resolve: a crash); both against NumPy."""
     x = np.array([1.5, -2.0, 0.5, 3.0, 0.0, -1.25] * 2, np.float32)
     n = np.array([0, 1, 2, 3, -1, -2, 5, 7, 4, 10, -3, 6], np.int32)
     text = """
@@ -214,10 +215,11 @@ tir.prim_func @powi(%X: memref<12xf32>, %E: memref<12xi32>, %Y: memref<12xf32>) 
   }
   tir.return
 }"""
-    y = np.zeros(12, np.float32)
-    xtvm.build(parse(text), target="c")["powi"](x, n, y)
-    with np.errstate(divide="ignore"):
-        np.testing.assert_allclose(y, x.astype(np.float64) ** n, rtol=1e-6)
+    for target in ("c", "llvm"):
+        y = np.zeros(12, np.float32)
+        xtvm.build(parse(text), target=target)["powi"](x, n, y)
+        with np.errstate(divide="ignore"):
+            np.testing.assert_allclose(y, x.astype(np.float64) ** n, rtol=1e-6, err_msg=target)
 
 
 def test_f16_conversions_are_exact(tmp_path) -> None:

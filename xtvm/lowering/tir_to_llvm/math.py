@@ -119,7 +119,13 @@ class Rsqrt(ScalarPattern):
 
 
 class FPowI(ScalarPattern):
-    """`math.fpowi` → `llvm.powi` (overloaded on both operand types)."""
+    """`math.fpowi` → `llvm.pow(x, (float) n)`.
+
+    Not `llvm.powi`: LLVM turns it into a call of compiler-rt's `__powisf2`,
+    which the JIT does not resolve (calling the kernel crashed the process);
+    `llvm.pow` becomes libm's `powf`/`pow`, and an i32 exponent converts
+    exactly wherever the power is finite and nonzero.
+    """
 
     ops = frozenset({math.FPowIOp})
 
@@ -128,8 +134,9 @@ class FPowI(ScalarPattern):
         cls, op: Operation, a: Sequence[SSAValue], em: Emitter, externs: Externs
     ) -> SSAValue:
         ty = result_type(op)
-        name = f"llvm.powi.{intrinsic_suffix(ty)}.{intrinsic_suffix(op.operands[1].type)}"
-        return em.value(llvm.CallIntrinsicOp(name, list(a), [ty]))
+        exponent = em.value(llvm.SIToFPOp(a[1], ty))
+        name = f"llvm.pow.{intrinsic_suffix(ty)}"
+        return em.value(llvm.CallIntrinsicOp(name, [a[0], exponent], [ty]))
 
 
 MATH_PATTERNS: tuple[type[ScalarPattern], ...] = (Intrinsic, LibmCall, Rsqrt, FPowI)

@@ -76,14 +76,16 @@ llvm.func @bits(%g: f32, %d: i32) -> i32 {
   llvm.return %gq : i32
 }
 
-// fpowi → llvm.powi, overloaded on both operand types.
+// fpowi → llvm.pow of the exponent as a float (llvm.powi would call
+// compiler-rt's __powisf2, which the JIT does not resolve).
 // CHECK-LABEL: llvm.func @powers(%px: f32, %py: f32, %pk: i32) -> f32 {
-// CHECK-NEXT:    %pw = llvm.call_intrinsic "llvm.powi.f32.i32"(%px, %pk) : (f32, i32) -> f32
-// CHECK-NEXT:    %[[NEG:.*]] = llvm.fneg %pw : f32
+// CHECK-NEXT:    %[[K:.*]] = llvm.sitofp %pk : i32 to f32
+// CHECK-NEXT:    %[[PW:.*]] = llvm.call_intrinsic "llvm.pow.f32"(%px, %[[K]]) : (f32, f32) -> f32
+// CHECK-NEXT:    %[[NEG:.*]] = llvm.fneg %[[PW]] : f32
 // CHECK-NEXT:    %mx = llvm.call_intrinsic "llvm.maxnum.f32"(%[[NEG]], %py) : (f32, f32) -> f32
 // CHECK-NEXT:    llvm.return %mx : f32
 // LLVM-LABEL: define float @"powers"(
-// LLVM:         call float @"llvm.powi.f32.i32"(float %{{.*}}, i32 %{{.*}})
+// LLVM:         call float @"llvm.pow.f32"(float %{{.*}}, float %{{.*}})
 llvm.func @powers(%px: f32, %py: f32, %pk: i32) -> f32 {
   %pw = math.fpowi %px, %pk : f32, i32
   %ng = arith.negf %pw : f32
