@@ -23,7 +23,8 @@ blobs (xtvm.ir.printing), so compiling the file gives the same model.
 --elide-large-constants[=N] leaves constants of more than N elements out
 (dense_resource<__elided__>); such a file does not compile.
 
-An input with a symbolic dimension (a batch size 'N') needs --shape. Errors
+An input with a symbolic dimension (a batch size 'N') needs --shape; a ?
+there (--shape data=?,784) keeps it dynamic, for the VM (docs/vm.md). Errors
 are one message: a bad .mlir file's names file:line:col and prints the line.
 """
 
@@ -39,16 +40,17 @@ from xtvm.driver.pipeline import STAGE_NAMES
 from xtvm.ir.printing import ELIDE_DEFAULT
 
 
-def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int, ...]]:
-    """``--shape NAME=D0,D1,...`` arguments as ``{NAME: (D0, D1, ...)}``."""
+def parse_shapes(items: Sequence[str]) -> dict[str, tuple[int | None, ...]]:
+    """``--shape NAME=D0,D1,...`` arguments as ``{NAME: (D0, D1, ...)}``; a
+    ``?`` dimension is ``None`` (dynamic: the model compiles for the VM)."""
     shapes = {}
     for item in items:
         name, _, dims = item.partition("=")
         try:
-            shape = tuple(int(d) for d in dims.split(","))
+            shape = tuple(None if d.strip() == "?" else int(d) for d in dims.split(","))
         except ValueError:
             shape = ()
-        if not name or not shape or any(d < 0 for d in shape):
+        if not name or not shape or any(d is not None and d < 0 for d in shape):
             raise ValueError(
                 f"--shape expects NAME=D0,D1,... with integer dimensions separated by "
                 f"commas (e.g. data=1,784), got '{item}'"

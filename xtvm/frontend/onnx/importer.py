@@ -40,7 +40,14 @@ import onnx
 from google.protobuf.message import DecodeError
 from onnx import numpy_helper
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DictionaryAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Block, Region
 
 from xtvm.dialects.relay import RelayTypeError, TupleOp
@@ -122,7 +129,9 @@ def from_onnx(
     Args:
         model: a ``ModelProto`` or the path of a ``.onnx`` file.
         shape: static shapes of graph inputs, overriding the model's; needed
-            for every input with a symbolic or unknown dimension. For a
+            for every input with a symbolic or unknown dimension. A ``None``
+            dimension stays dynamic (``?``: the model compiles for the VM,
+            docs/vm.md). For a
             sequence input, the list of its elements' shapes: it becomes one
             argument per element (``name[k]``) grouped into a ``relay.tuple``.
         dtype: element type (NumPy name) of graph inputs the model leaves
@@ -465,21 +474,22 @@ def convert_nodes(
 def _override(
     name: str, dims: Sequence[onnx.TensorShapeProto.Dimension], override: Sequence[int]
 ) -> list[int]:
-    """A user's static shape for input ``name``, checked against the model's."""
+    """A user's shape for input ``name``, checked against the model's; a
+    ``None`` dimension is dynamic (``?``)."""
     try:
-        shape = [int(d) for d in override]
+        shape = [DYNAMIC_INDEX if d is None else int(d) for d in override]
     except (TypeError, ValueError):
         raise OnnxImportError(
             f"shape of input '{name}' must be a sequence of ints, got {override!r}"
         ) from None
-    if any(d < 0 for d in shape):
+    if any(d < 0 and d != DYNAMIC_INDEX for d in shape):
         raise OnnxImportError(f"shape of input '{name}' has a negative size: {tuple(shape)}")
     if len(dims) != len(shape):
         raise OnnxImportError(
             f"shape of input '{name}' has rank {len(shape)}, but the model's has rank {len(dims)}"
         )
     for axis, (dim, size) in enumerate(zip(dims, shape)):
-        if dim.HasField("dim_value") and dim.dim_value != size:
+        if dim.HasField("dim_value") and size != DYNAMIC_INDEX and dim.dim_value != size:
             raise OnnxImportError(
                 f"shape of input '{name}' sets axis {axis} to {size}, "
                 f"but the model fixes it to {dim.dim_value}"
