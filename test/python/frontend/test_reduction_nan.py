@@ -76,9 +76,17 @@ class Case:
 
 def _reduce_cases() -> list[Case]:
     ops = [
-        "ReduceSum", "ReduceMean", "ReduceProd", "ReduceMax", "ReduceMin", "ReduceL1",
-        "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare",
-    ]  # fmt: skip
+        "ReduceSum",
+        "ReduceMean",
+        "ReduceProd",
+        "ReduceMax",
+        "ReduceMin",
+        "ReduceL1",
+        "ReduceL2",
+        "ReduceLogSum",
+        "ReduceLogSumExp",
+        "ReduceSumSquare",
+    ]
     variants: list[tuple[str, str, list[int] | None, dict]] = [
         ("row", "x", [1], {"keepdims": 1}),
         ("column", "x", [0], {"keepdims": 0}),
@@ -143,10 +151,9 @@ def _other_cases() -> list[Case]:
         ("column", 5, {"axis": 0}),
         ("column-smallest", 5, {"axis": 0, "largest": 0}),
     ]:
-        cases.append(
-            Case(f"TopK-{label}", "TopK", consts=[np.array([k], np.int64)], attrs=attrs,
-                 outputs=2, output_types=(F, I64))  # fmt: skip
-        )
+        topk = Case(f"TopK-{label}", "TopK", consts=[np.array([k], np.int64)], attrs=attrs)
+        topk.outputs, topk.output_types = 2, (F, I64)
+        cases.append(topk)
     cases += [Case(f"{op}-variadic", op, ["x", "y"]) for op in ("Max", "Min", "Mean", "Sum")]
     cases += [
         Case("GlobalMaxPool", "GlobalMaxPool", ["x4"]),
@@ -163,10 +170,9 @@ def _other_cases() -> list[Case]:
     ]
     # the first NaN is the maximum's position, as in ArgMax
     first_max = _pool(lambda r: r.max(axis=1), lambda r: 4 * np.arange(14) + r.argmax(axis=1))
-    cases.append(
-        Case("MaxPool-indices", "MaxPool", ["x4"], attrs=window, outputs=2,
-             output_types=(F, I64), want=first_max)  # fmt: skip
-    )
+    indices = Case("MaxPool-indices", "MaxPool", ["x4"], attrs=window, want=first_max)
+    indices.outputs, indices.output_types = 2, (F, I64)
+    cases.append(indices)
     return cases
 
 
@@ -181,8 +187,10 @@ def _pool(*rows: Callable[[np.ndarray], np.ndarray]) -> Callable[[], list[np.nda
     def want() -> list[np.ndarray]:
         with np.errstate(all="ignore"):
             outs = [np.asarray(row(ROWS)) for row in rows]
-        return [o.astype(np.float32 if o.dtype.kind == "f" else np.int64).reshape(1, 14, 1, 1)
-                for o in outs]  # fmt: skip
+        return [
+            o.astype(np.float32 if o.dtype.kind == "f" else np.int64).reshape(1, 14, 1, 1)
+            for o in outs
+        ]
 
     return want
 
@@ -202,8 +210,11 @@ def _log_sum_exp(x: np.ndarray, axes: list[int] | None, keepdims: bool) -> np.nd
 SPEC_NOT_REFERENCE: dict[str, Callable[[Case, dict[str, np.ndarray]], np.ndarray]] = {
     op: lambda case, feeds: _log_sum_exp(
         feeds[case.inputs[0]],
-        [] if case.attrs.get("noop_with_empty_axes") else
-        [int(a) for a in case.consts[0]] if case.consts else None,
+        []
+        if case.attrs.get("noop_with_empty_axes")
+        else [int(a) for a in case.consts[0]]
+        if case.consts
+        else None,
         bool(case.attrs.get("keepdims", 1)),
     )
     for op in ("ReduceLogSumExp",)
@@ -299,8 +310,10 @@ def _same(got: np.ndarray, want: np.ndarray) -> bool:
         return False
     if got.dtype.kind != "f":
         return bool((got == want).all())
-    return bool(np.allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
-                and (np.isinf(got) == np.isinf(want)).all())  # fmt: skip
+    return bool(
+        np.allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
+        and (np.isinf(got) == np.isinf(want)).all()
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
