@@ -312,3 +312,47 @@ def test_packed_int8_dense_without_vnni_is_exact():
     dense = g.add(relay.DenseInt8PackedOp(g.args[0], ops[-1].results[0], "NK16n4k"))
     got, _ = _run(g.module([dense]), [x], target="llvm -mcpu=haswell")
     np.testing.assert_array_equal(got, _dense_reference(x, wt))
+
+
+@pytest.mark.parametrize(
+    "data_dtype, groups, cin, cout",
+    [("uint8", 2, 8, 16), ("int8", 2, 8, 32), ("uint8", 6, 6, 12)],
+    ids=["u8-split-groups", "s8-split-groups", "u8-depthwise-multiplier-2"],
+)
+def test_grouped_int8_conv2d_is_exact(data_dtype, groups, cin, cout):
+    """A grouped 8-bit conv: split into one packed VNNI conv a group (4+
+    input channels a group) or the generic kernel (2 a group: depthwise
+    with a multiplier), bit-exact either way."""
+    rng = np.random.default_rng(12)
+    info = np.iinfo(data_dtype)
+    x = rng.integers(info.min, info.max + 1, (1, cin, 9, 9), dtype=data_dtype)
+    wt = rng.integers(-128, 128, (cout, cin // groups, 3, 3), dtype=np.int8)
+    g = GraphBuilder(TensorType(element_type(data_dtype), list(x.shape)))
+    out = g.add(
+        relay.Conv2dOp(g.args[0], g.const(wt), (1, 1), (1, 1, 1, 1), groups=groups, out_dtype="int32")
+    )
+    got, _ = _run(g.module([out]), [x])
+    want = conv2d(x, wt, (1, 1), (1, 1, 1, 1), (1, 1), groups=groups, out_dtype="int32")
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("data_dtype", ["uint8", "int8"])
+def test_depthwise_int8_conv2d_takes_the_depthwise_kernel(data_dtype):
+    """An 8-bit depthwise conv accumulating in i32 runs the x86 depthwise
+    kernel (vectorized along the rows), bit-exact."""
+    from xtvm.driver.build_module import lower
+
+    rng = np.random.default_rng(13)
+    info = np.iinfo(data_dtype)
+    x = rng.integers(info.min, info.max + 1, (1, 8, 12, 13), dtype=data_dtype)
+    wt = rng.integers(-128, 128, (8, 1, 3, 3), dtype=np.int8)
+    g = GraphBuilder(TensorType(element_type(data_dtype), list(x.shape)))
+    out = g.add(
+        relay.Conv2dOp(g.args[0], g.const(wt), (2, 1), (1, 1, 1, 1), groups=8, out_dtype="int32")
+    )
+    module = g.module([out])
+    with PassContext(opt_level=3):
+        assert "T_depthwise_conv2d" in str(lower(module.clone(), stage="tir"))
+    got, _ = _run(module, [x])
+    want = conv2d(x, wt, (2, 1), (1, 1, 1, 1), (1, 1), groups=8, out_dtype="int32")
+    np.testing.assert_array_equal(got, want)

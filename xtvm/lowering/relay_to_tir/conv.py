@@ -2,7 +2,7 @@
 convolutions (``relay.nn.conv{1,2,3}d_transpose``), channel-first.
 
 ``relay.nn.conv2d`` follows the x86 strategy (TVM's
-``relay/op/strategy/x86.py``): a float depthwise convolution gets the x86
+``relay/op/strategy/x86.py``): a float (or int8) depthwise convolution gets the x86
 depthwise kernel (:mod:`xtvm.topi.x86`), the others the generic compute
 (``relay-alter-op-layout`` has already made the heavy ones
 ``relay.nn.contrib_conv2d_packed``, see ``packed``)."""
@@ -31,14 +31,17 @@ _CONV = ("strides", "padding", "dilation", "groups")
 
 
 def _conv2d(ins: list[te.Tensor], attrs: Mapping[str, Any], outs: list[TensorType]) -> te.Tensor:
-    """The x86 depthwise kernel for a float depthwise convolution (one input
-    and one output channel per group), else the generic compute."""
+    """The x86 depthwise kernel for a depthwise convolution (one input and
+    one output channel per group) in float, or of integers accumulating in
+    ``out_dtype`` (int8), else the generic compute."""
     data, weight = ins
     depthwise = attrs["groups"] == data.shape[1] == weight.shape[0] and weight.shape[1] == 1
     out_dtype = attrs.get("out_dtype")
-    if depthwise and dt.is_float(data.dtype) and out_dtype in (None, data.dtype):
+    floats = dt.is_float(data.dtype) and out_dtype in (None, data.dtype)
+    integers = dt.is_int(data.dtype) and dt.is_int(weight.dtype) and out_dtype is not None
+    if depthwise and (floats or integers):
         return x86.depthwise_conv2d_nchw(
-            data, weight, attrs["strides"], attrs["padding"], attrs["dilation"]
+            data, weight, attrs["strides"], attrs["padding"], attrs["dilation"], out_dtype
         )
     return topi.conv2d_nchw(
         data,

@@ -21,7 +21,10 @@ same kind becomes ``relay.nn.contrib_dense_int8_packed`` on ``NK16n4k``
 (``NK8n4k``). ``vpdpbusd`` multiplies unsigned bytes by signed ones, so
 ``i8`` data is first shifted into ``u8`` (``x + 128``) and the product
 compensated by ``128 · Σ w`` per output, a constant (onnxruntime's and
-oneDNN's s8 × s8 scheme); a padded conv pads the shifted data with 128.
+oneDNN's s8 × s8 scheme); a padded conv pads the shifted data with 128. A grouped 8-bit conv is
+split into one conv per group (concatenated), each then packed; depthwise
+ones keep the depthwise kernel (:mod:`xtvm.topi.x86.depthwise`), which
+accumulates 8-bit values in ``i32``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from xtvm.dialects.relay import (
     AddOp,
     BitwiseAndOp,
     CastOp,
+    ConcatenateOp,
     ConstOp,
     Conv2dInt8PackedOp,
     Conv2dOp,
@@ -50,6 +54,7 @@ from xtvm.dialects.relay import (
     MultiplyOp,
     PadOp,
     ReshapeOp,
+    StridedSliceOp,
     SubtractOp,
     SumOp,
 )
@@ -242,6 +247,52 @@ def conv2d_s8_shifted(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operatio
     return [*shifted, *padded, conv, *sums, per_channel, out]
 
 
+MAX_SPLIT_GROUPS = 64
+"""Most groups a grouped int8 conv is split into (one packed conv each)."""
+
+
+def _grouped_int8_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
+    """A grouped (not depthwise) 8-bit conv accumulating in ``i32`` whose
+    groups each have at least 4 input channels (one ``vpdpbusd`` word) and
+    an int8 block of output channels."""
+    groups = root.attrs["groups"]
+    o, cg = w.type.get_shape()[:2]
+    return (
+        1 < groups <= MAX_SPLIT_GROUPS
+        and cg >= 4
+        and str(x.type.element_type) in ("ui8", "i8")
+        and root.attrs.get("out_dtype") == "int32"
+        and next((b for b in INT8_BLOCKS if (o // groups) % b == 0), None) is not None
+        and _int8_weight(w)
+    )
+
+
+def conv2d_int8_split_groups(x: SSAValue, w: SSAValue, root: Conv2dOp) -> list[Operation]:
+    """One ``groups = 1`` conv per group (its channels of ``x``, its rows of
+    ``w``: constants once folded), concatenated along the channels; each then
+    takes the packed kernel."""
+    attrs = root.attrs
+    groups = attrs["groups"]
+    o, cg = w.type.get_shape()[:2]
+    og = o // groups
+    ops: list[Operation] = []
+    parts: list[SSAValue] = []
+    for k in range(groups):
+        xs = StridedSliceOp(x, [k * cg], [(k + 1) * cg], axes=[1])
+        ws = StridedSliceOp(w, [k * og], [(k + 1) * og], axes=[0])
+        conv = Conv2dOp(
+            xs.result,
+            ws.result,
+            strides=attrs["strides"],
+            padding=attrs["padding"],
+            dilation=attrs["dilation"],
+            out_dtype="int32",
+        )
+        ops += [xs, ws, conv]
+        parts.append(conv.result)
+    return [*ops, ConcatenateOp(parts, axis=1)]
+
+
 def dense_s8_shifted(x: SSAValue, w: SSAValue) -> list[Operation]:
     """``dense(x, w) = dense(x + 128, w) - 128 · Σ_k w`` per output, ``x +
     128`` in u8."""
@@ -279,6 +330,15 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
             name="conv2d-s8-shifted",
             doc="conv2d(x: i8, w: i8) -> i32 = conv2d(pad(u8(x + 128), 128), w) - 128 *"
             " sum(w) per output channel (then conv2d-int8-packed), on AVX-512 VNNI targets",
+        ),
+        rewrite(
+            Pat(Conv2dOp, "x", "w"),
+            when=[_grouped_int8_conv],
+            to=conv2d_int8_split_groups,
+            name="conv2d-int8-split-groups",
+            doc="a grouped 8-bit conv (at least 4 input channels a group, b = 16 or 8 dividing"
+            f" a group's outputs, at most {MAX_SPLIT_GROUPS} groups) = concatenate of one"
+            " groups = 1 conv per group (then conv2d-int8-packed), on AVX-512 VNNI targets",
         ),
         rewrite(
             Pat(DenseOp, "x", "w"),

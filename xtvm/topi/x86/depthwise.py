@@ -44,9 +44,12 @@ def depthwise_conv2d_nchw(
     strides: Sequence[int] = (1, 1),
     padding: Sequence[int] = (0, 0, 0, 0),
     dilation: Sequence[int] = (1, 1),
+    out_dtype: str | None = None,
 ) -> te.Tensor:
     """Depthwise 2-d convolution: data ``[N, C, H, W]``, weight ``[C, 1, KH,
-    KW]`` → ``[N, C, OH, OW]``."""
+    KW]`` → ``[N, C, OH, OW]``, products accumulated in ``out_dtype``
+    (default: the data's; ``"int32"`` for int8 operands, which may differ)."""
+    acc = out_dtype or data.dtype
     n, c = data.shape[:2]
     o, one, kh, kw = weight.shape
     if o != c or one != 1:
@@ -62,7 +65,10 @@ def depthwise_conv2d_nchw(
 
     def fcompute(i: PrimExpr, ch: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
         pixel = padded[i, ch, y * sh + ry * dh, x * sw + rx * dw]
-        return te.sum(pixel * weight[ch, 0, ry, rx], axis=[ry, rx])
+        kernel = weight[ch, 0, ry, rx]
+        if acc != data.dtype or acc != weight.dtype:
+            pixel, kernel = te.cast(acc, pixel), te.cast(acc, kernel)
+        return te.sum(pixel * kernel, axis=[ry, rx])
 
     return te.compute(
         (n, c, oh, ow),

@@ -72,16 +72,31 @@ func.func @int8(%x: tensor<1x3x16x16xui8>) -> tensor<1x32x8x8xi32> {
   func.return %y : tensor<1x32x8x8xi32>
 }
 
-// Near misses of conv2d-int8-packed: a grouped u8 conv and one whose 12 output
-// channels no block of 16 or 8 divides keep the generic kernel.
+// Near misses of conv2d-int8-packed and conv2d-int8-split-groups: a grouped u8
+// conv of 2 input channels a group (under one 4-byte word) and one whose 12
+// output channels no block of 16 or 8 divides keep the generic kernel.
 // VNNI-LABEL: func.func @int8_near_miss
 // VNNI-NOT: relay.nn.contrib_conv2d_int8_packed
+// VNNI: relay.nn.conv2d %x, %g {groups = 4 : i64, out_dtype = "int32"}
 // VNNI: relay.nn.conv2d
-// VNNI: relay.nn.conv2d
-func.func @int8_near_miss(%x: tensor<1x8x6x6xui8>, %g: tensor<16x4x3x3xi8>, %w: tensor<12x8x1x1xi8>) -> (tensor<1x16x4x4xi32>, tensor<1x12x6x6xi32>) {
-  %a = relay.nn.conv2d %x, %g {groups = 2 : i64, out_dtype = "int32"} : (tensor<1x8x6x6xui8>, tensor<16x4x3x3xi8>) -> tensor<1x16x4x4xi32>
+func.func @int8_near_miss(%x: tensor<1x8x6x6xui8>, %g: tensor<32x2x3x3xi8>, %w: tensor<12x8x1x1xi8>) -> (tensor<1x32x4x4xi32>, tensor<1x12x6x6xi32>) {
+  %a = relay.nn.conv2d %x, %g {groups = 4 : i64, out_dtype = "int32"} : (tensor<1x8x6x6xui8>, tensor<32x2x3x3xi8>) -> tensor<1x32x4x4xi32>
   %b = relay.nn.conv2d %x, %w {out_dtype = "int32"} : (tensor<1x8x6x6xui8>, tensor<12x8x1x1xi8>) -> tensor<1x12x6x6xi32>
-  func.return %a, %b : tensor<1x16x4x4xi32>, tensor<1x12x6x6xi32>
+  func.return %a, %b : tensor<1x32x4x4xi32>, tensor<1x12x6x6xi32>
+}
+
+// conv2d-int8-split-groups: a grouped u8 conv (2 groups of 4 input and 8
+// output channels) is one packed conv per group, concatenated.
+// VNNI-LABEL: func.func @int8_grouped
+// VNNI: %[[X0:.*]] = relay.strided_slice %x {begin = array<i64: 0>, end = array<i64: 4>, axes = array<i64: 1>} : (tensor<1x8x6x6xui8>) -> tensor<1x4x6x6xui8>
+// VNNI: relay.strided_slice %g {begin = array<i64: 0>, end = array<i64: 8>, axes = array<i64: 0>} : (tensor<16x4x3x3xi8>) -> tensor<8x4x3x3xi8>
+// VNNI: %[[C0:.*]] = relay.nn.contrib_conv2d_int8_packed %[[X0]], %{{.*}} {kernel_layout = "OIHW8o4i"} : (tensor<1x4x6x6xui8>, tensor<1x1x3x3x8xi32>) -> tensor<1x8x4x4xi32>
+// VNNI: %[[X1:.*]] = relay.strided_slice %x {begin = array<i64: 4>, end = array<i64: 8>, axes = array<i64: 1>}
+// VNNI: %[[C1:.*]] = relay.nn.contrib_conv2d_int8_packed %[[X1]]
+// VNNI: relay.concatenate %[[C0]], %[[C1]] {axis = 1 : i64} : (tensor<1x8x4x4xi32>, tensor<1x8x4x4xi32>) -> tensor<1x16x4x4xi32>
+func.func @int8_grouped(%x: tensor<1x8x6x6xui8>, %g: tensor<16x4x3x3xi8>) -> tensor<1x16x4x4xi32> {
+  %a = relay.nn.conv2d %x, %g {groups = 2 : i64, out_dtype = "int32"} : (tensor<1x8x6x6xui8>, tensor<16x4x3x3xi8>) -> tensor<1x16x4x4xi32>
+  func.return %a : tensor<1x16x4x4xi32>
 }
 
 // conv2d-s8-shifted: i8 data moves into u8 (x + 128), padded with 128 (its
