@@ -11,9 +11,11 @@ yet measured, plus an ε share of random ones, are measured.
 
 :func:`tune_tasks` spreads a total trial budget over a model's tasks (the
 task scheduler): every task is measured once (its hand-written schedule,
-the baseline, then a first batch), and each later batch goes to the task
-whose share of the estimated latency (weight × best time) times its recent
-relative improvement is largest — Ansor's gradient rule in one line.
+the baseline), gets a random batch and a model-guided one, and each later
+batch goes to the task whose share of the estimated latency (weight × best
+time) times its recent relative improvement (plus 0.1), divided by the
+square root of its batches so far, is largest — Ansor's gradient rule,
+simplified, with a bonus for tasks searched less.
 """
 
 from __future__ import annotations
@@ -245,9 +247,10 @@ def tune_tasks(
         while spent < trials:
 
             def priority(s: TaskState) -> float:
-                if s.trials == 0:
+                if s.trials < 2 * batch_size:  # a random batch, then a model-guided one
                     return math.inf
-                return s.policy.task.weight * s.best * s.last_gain
+                share = s.policy.task.weight * s.best  # of the estimated latency
+                return share * (s.last_gain + 0.1) / math.sqrt(s.trials / batch_size)
 
             state = max(states, key=priority)
             configs = state.policy.next_batch(min(batch_size, trials - spent))

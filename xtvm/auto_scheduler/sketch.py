@@ -38,6 +38,9 @@ from xtvm.schedule import Schedule
 MAX_TILE = 512
 """Elements of the register tile at most (32 512-bit registers of float32)."""
 
+GOOD_TILE = 64
+"""Register tiles below this many elements are sampled less (:func:`sample`)."""
+
 MAX_UNROLL = 16
 """The longest reduction loop the sketch unrolls (a kernel's columns, not
 a dense layer's 2048 inputs)."""
@@ -132,7 +135,11 @@ def valid(shape: KernelShape, p: SketchParams) -> bool:
 
 
 def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
-    """A random valid annotation: small tiles favoured (log-uniform)."""
+    """A random valid annotation. Tiles are drawn log-uniformly, and
+    programs whose register tile is small (under :data:`GOOD_TILE`
+    elements) or whose vectors are short (under half the lanes) are kept
+    only one time in five: the prior that register tiling and full vectors
+    pay, which spares the first batches the hopeless corners of the space."""
     while True:
         tiles = []
         for e in shape.extents:
@@ -145,12 +152,11 @@ def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
         if outers == 0 or math.prod(tiles) > MAX_TILE:
             continue
         vector = rng.choice(inners) if inners else -1
-        p = SketchParams(
-            tiles,
-            vector,
-            rng.randint(1, outers),
-            rng.random() < 0.3 and shape.unrollable and bool(inners),
-        )
+        short = vector < 0 or tiles[vector] < shape.lanes // 2 or math.prod(tiles) < GOOD_TILE
+        if short and rng.random() > 0.2:
+            continue
+        unroll = rng.random() < 0.3 and shape.unrollable and bool(inners)
+        p = SketchParams(tiles, vector, rng.randint(1, outers), unroll)
         if valid(shape, p):
             return p
 
