@@ -6,9 +6,9 @@ The MLP and SqueezeNet run in the default suite with ``dnnl`` and
 codegen did take part of the graph (its kernels are in the library).
 """
 
-import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -19,6 +19,9 @@ from xtvm.byoc.dnnl import find_onednn
 from xtvm.byoc.registry import CodegenError
 from xtvm.frontend import from_onnx
 from xtvm.frontend.onnx.testing import expose_logits, light_model_path, randomize_weights
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples"))
+from make_mlp import make_mlp  # noqa: E402  (examples/mlp.onnx is generated, not tracked)
 
 ort = pytest.importorskip("onnxruntime")
 
@@ -32,7 +35,6 @@ def _has_onednn() -> bool:
 
 
 needs_onednn = pytest.mark.skipif(not _has_onednn(), reason="oneDNN (libdnnl-dev) is not installed")
-MLP = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "mlp.onnx")
 
 
 def assert_close(out: np.ndarray, ref: np.ndarray) -> None:
@@ -42,7 +44,7 @@ def assert_close(out: np.ndarray, ref: np.ndarray) -> None:
 
 def model_and_input(name: str) -> tuple[onnx.ModelProto, np.ndarray]:
     if name == "mlp":
-        model = onnx.load(MLP)
+        model = make_mlp()
         shape = (2, 784)
     else:
         model = expose_logits(randomize_weights(onnx.load(light_model_path(name)), seed=0))

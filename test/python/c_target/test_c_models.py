@@ -19,9 +19,6 @@ from xtvm.frontend.onnx.testing import expose_logits, light_model_path, randomiz
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler (cc)")
 ort = pytest.importorskip("onnxruntime")
 
-MLP = Path(__file__).resolve().parents[3] / "examples" / "mlp.onnx"
-
-
 def assert_close(out: np.ndarray, ref: np.ndarray) -> None:
     assert out.shape == ref.shape
     np.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-4)
@@ -40,8 +37,8 @@ def reference(model: onnx.ModelProto, x: np.ndarray) -> list[np.ndarray]:
     return sess.run(None, {sess.get_inputs()[0].name: x})
 
 
-def test_mlp_matches_onnxruntime() -> None:
-    model = onnx.load(MLP)
+def test_mlp_matches_onnxruntime(mlp_path: Path) -> None:
+    model = onnx.load(mlp_path)
     x = np.random.default_rng(0).standard_normal((2, 784)).astype(np.float32)
     (out,) = run(model, x, shape={"data": (2, 784)})
     assert_close(out, reference(model, x)[0])

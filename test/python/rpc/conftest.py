@@ -45,14 +45,14 @@ def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
 
 
 @pytest.fixture(scope="session")
-def mlp_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """examples/mlp.onnx compiled for a batch of 8, exported as a library (README's recipe)."""
+def mlp_library(tmp_path_factory: pytest.TempPathFactory, mlp_path: Path) -> Path:
+    """The example MLP compiled for a batch of 8, exported as a library (README's recipe)."""
     import onnx
 
     import xtvm
     from xtvm.frontend import from_onnx
 
-    mod, params = from_onnx(onnx.load(ROOT / "examples" / "mlp.onnx"), shape={"data": (8, 784)})
+    mod, params = from_onnx(onnx.load(mlp_path), shape={"data": (8, 784)})
     with xtvm.transform.PassContext(opt_level=3):
         lib = xtvm.build(mod, target="llvm", params=params)
     path = tmp_path_factory.mktemp("mlp") / "mlp.so"
