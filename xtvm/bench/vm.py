@@ -3,11 +3,13 @@
 
 Each model (the onnx package's light models with seeded random weights) is
 compiled for both executors in one process (the second compile reuses the
-kernel cache); then, per thread count, it times ``repeat`` pairs of calls,
-the graph executor's ``run()`` then the VM's (inputs set once, after a
-warm-up), one call of each in turn so that both see the same machine load,
-and prints the median of each, the median of the per-pair ratios, and the
-largest difference of the outputs (which must be 0: the same kernels).
+kernel cache), and a third time for the VM with a dynamic batch
+(:func:`dynamic_batch`: ``?x...``, run at the model's batch); then, per
+thread count, it times ``repeat`` rounds of calls, the graph executor's
+``run()``, the VM's and the dynamic VM's (inputs set once, after a
+warm-up), one call of each in turn so that all see the same machine load,
+and prints the medians, the median of the per-round ratios to the graph
+executor, and the largest difference of the outputs (0: the same kernels).
 """
 
 from __future__ import annotations
@@ -17,6 +19,26 @@ import statistics
 import time
 
 import numpy as np
+
+
+def dynamic_batch(model, input_name: str):
+    """``model`` (ONNX) with a symbolic batch ``N``: the input's and the
+    outputs' first dimension, and each Reshape's constant first dimension
+    (the light models' ``[1, 2048]``) made ``-1``."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.ModelProto.FromString(model.SerializeToString())
+    reshapes = {n.input[1] for n in model.graph.node if n.op_type == "Reshape"}
+    for k, init in enumerate(model.graph.initializer):
+        if init.name in reshapes:
+            shape = numpy_helper.to_array(init).copy()
+            shape[0] = -1
+            model.graph.initializer[k].CopyFrom(numpy_helper.from_array(shape, init.name))
+    data = [v for v in model.graph.input if v.name == input_name]
+    for value in [*data, *model.graph.output]:
+        value.type.tensor_type.shape.dim[0].dim_param = "N"
+    return model
 
 
 def measure(name: str, threads: list[int], repeat: int) -> list[dict]:
@@ -29,26 +51,35 @@ def measure(name: str, threads: list[int], repeat: int) -> list[dict]:
 
     model, input_name, x = light_model(name)
     mod, params = from_onnx(model)
+    dyn_mod, dyn_params = from_onnx(
+        dynamic_batch(model, input_name), shape={input_name: (None, *x.shape[1:])}
+    )
     with xtvm.transform.PassContext(opt_level=3):
         lib = xtvm.build(mod, params=params)
         exe = xtvm.build(mod, params=params, executor="vm")
+        dyn_exe = xtvm.build(dyn_mod, params=dyn_params)
     gmod = lib["default"](xtvm.cpu(0))
-    vm = VirtualMachine(exe, xtvm.cpu(0))
-    gmod.set_input(input_name, x)
-    vm.set_input(input_name, x)
+    executors = {"graph": gmod, "vm": VirtualMachine(exe, xtvm.cpu(0)),
+                 "vm ?": VirtualMachine(dyn_exe, xtvm.cpu(0))}
+    for executor in executors.values():
+        executor.set_input(input_name, x)
     rows = []
     for n in threads:
         xtvm.runtime.set_num_threads(n)
-        gmod.run()
-        vm.run()
-        graph_s, vm_s = [], []
-        for _ in range(repeat):
-            graph_s.append(_seconds(gmod.run))
-            vm_s.append(_seconds(vm.run))
-        diff = float(np.max(np.abs(vm.get_output(0).numpy() - gmod.get_output(0).numpy())))
-        ratio = statistics.median(v / g for v, g in zip(vm_s, graph_s))
-        rows.append({"threads": n, "graph": statistics.median(graph_s), "vm": statistics.median(vm_s),
-                     "ratio": ratio, "diff": diff})
+        times: dict[str, list[float]] = {k: [] for k in executors}
+        for _ in range(repeat + 1):  # the first round warms up
+            for key, executor in executors.items():
+                times[key].append(_seconds(executor.run))
+        want = gmod.get_output(0).numpy()
+        row = {"threads": n, "diff": max(
+            float(np.max(np.abs(executors[k].get_output(0).numpy() - want))) for k in ("vm", "vm ?")
+        )}
+        for key, seconds in times.items():
+            row[key] = statistics.median(seconds[1:])
+            row[f"{key} ratio"] = statistics.median(
+                s / g for s, g in zip(seconds[1:], times["graph"][1:])
+            )
+        rows.append(row)
     return rows
 
 
@@ -59,14 +90,15 @@ def _seconds(run) -> float:
 
 
 def main(models: str, threads: list[int], repeat: int) -> None:
-    print(f"# VM vs graph executor, {time.strftime('%Y-%m-%d')}, {repeat} pairs of run() calls "
-          "(graph, then VM), medians, random weights (seed 0)")
-    print("| model | threads | graph ms | vm ms | vm/graph (median of pairs) | max abs diff |")
-    print("|---|---|---|---|---|---|")
+    print(f"# VM vs graph executor, {time.strftime('%Y-%m-%d')}, {repeat} rounds of run() calls "
+          "(graph, VM, VM with a ? batch run at the model's batch), medians, random weights (seed 0)")
+    print("| model | threads | graph ms | vm ms | vm/graph | vm ? ms | vm ?/graph | max abs diff |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in models.split(","):
         for r in measure(name, threads, repeat):
             print(f"| {name} | {r['threads']} | {r['graph'] * 1e3:.2f} | {r['vm'] * 1e3:.2f} | "
-                  f"{r['ratio']:.3f} | {r['diff']:.1e} |", flush=True)
+                  f"{r['vm ratio']:.3f} | {r['vm ?'] * 1e3:.2f} | {r['vm ? ratio']:.3f} | "
+                  f"{r['diff']:.1e} |", flush=True)
 
 
 if __name__ == "__main__":
