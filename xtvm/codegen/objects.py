@@ -28,13 +28,17 @@ the sha256 of its LLVM IR text and the target.
 
 from __future__ import annotations
 
+import functools
 import gc
+import hashlib
+import io
 import multiprocessing
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import llvmlite
 import llvmlite.binding as llvm_binding
@@ -42,12 +46,20 @@ import llvmlite.ir as ir
 from xdsl.backend.llvm.convert import _convert_func, _convert_global, _declare_func
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr, UnitAttr
+from xdsl.ir import Operation
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import LLVMTranslationException
 
 from xtvm.codegen.cache import KernelCache, cache_key
 from xtvm.codegen.data import is_data_global
 from xtvm.codegen.llvm_ir import OPENMP_SYMBOL, CodegenError, optimize, target_machine
+from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import (
+    CACHED_OBJECT_ATTR,
+    EXTERNAL_SOURCE_ATTR,
+    KERNEL_KEY_ATTR,
+    USES_OPENMP_ATTR,
+)
 from xtvm.target import Target
 
 JOBS_ENV = "XTVM_COMPILE_JOBS"
@@ -63,6 +75,9 @@ class Unit:
     refs: set[str] = field(default_factory=set)
     ops: int = 0
     rest: bool = False
+    kernel_key: str | None = None
+    """The unit is one kernel lowered from a prim_func of this cache key
+    (:func:`kernel_key`): its object is filed under that key too."""
 
 
 @dataclass
@@ -129,6 +144,10 @@ def split_units(module: ModuleOp, kernels: list[str]) -> list[Unit]:
         unit.funcs.append(fn)
         unit.refs |= info[name][0]
         unit.ops += info[name][1]
+    for unit in units.values():
+        keys = [fn.attributes[KERNEL_KEY_ATTR] for fn in unit.funcs if KERNEL_KEY_ATTR in fn.attributes]
+        if len(keys) == 1:  # a unit of several kernels is not one prim_func's object
+            unit.kernel_key = keys[0].data  # type: ignore[attr-defined]
     return [units[k] for k in sorted(units)] + [rest]
 
 
@@ -203,11 +222,20 @@ def _compile_unit(index: int) -> tuple[int, bytes, bool]:
     if work.cache is not None:
         cached = work.cache.get(key)
         if cached is not None:
+            _file_kernel(work.cache, work.units[index], cached)
             return index, cached, True
     obj = work.tm.emit_object(optimize(text, work.tm))
     if work.cache is not None:
         work.cache.put(key, obj)
+        _file_kernel(work.cache, work.units[index], obj)
     return index, obj, False
+
+
+def _file_kernel(cache: KernelCache, unit: Unit, obj: bytes) -> None:
+    """File a kernel unit's object under its prim_func's key as well, so the
+    next build skips the kernel's lowering (``CACHED_OBJECT_ATTR``)."""
+    if unit.kernel_key is not None and not cache.path(unit.kernel_key).exists():
+        cache.put(unit.kernel_key, obj)
 
 
 def default_jobs() -> int:
@@ -249,16 +277,8 @@ def compile_objects(
     units = split_units(module, kernels)
     funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, llvm.FuncOp)}
     globals_ = {op.sym_name.data: op for op in module.ops if isinstance(op, llvm.GlobalOp)}
-    key_prefix = (
-        tm.triple,
-        str(tm.target_data),
-        target.cpu_name,
-        target.llvm_features,
-        "pic",
-        llvmlite.__version__,
-        ".".join(map(str, llvm_binding.llvm_version_info)),
-        O3_OPTIONS,
-    )
+    key_prefix = target_key(target, tm)
+    prebuilt = _cached_kernels(module, cache)
     _WORK = _Work(units, funcs, globals_, tm, key_prefix, cache)
     jobs = default_jobs() if jobs is None else jobs
     order = sorted(range(len(units)), key=lambda i: -units[i].ops)  # largest first
@@ -290,14 +310,132 @@ def compile_objects(
     c = compile_c_sources(module, target)  # the kernels of the c target
     external = compile_external(module, target)  # BYOC kernels (xtvm.byoc.compile)
     return CompiledObjects(
-        objects=[results[i][0] for i in range(len(units))] + c.objects + external.objects,
+        objects=[results[i][0] for i in range(len(units))]
+        + list(prebuilt.values())
+        + c.objects
+        + external.objects,
         functions=[fn.sym_name.data for u in units for fn in u.funcs]
+        + list(prebuilt)
         + c.functions
         + external.functions,
-        uses_openmp=OPENMP_SYMBOL in refs or c.uses_openmp,
-        cache_hits=sum(hit for _, hit in results.values()),
+        uses_openmp=OPENMP_SYMBOL in refs
+        or any(uses_openmp(obj) for obj in prebuilt.values())
+        or c.uses_openmp,
+        cache_hits=sum(hit for _, hit in results.values()) + len(prebuilt),
         libraries=external.libraries,
     )
 
 
-__all__ = ["CompiledObjects", "JOBS_ENV", "Unit", "compile_objects", "split_units", "unit_ir"]
+class KernelCacheMiss(CodegenError):
+    """A kernel marked as cached (``CACHED_OBJECT_ATTR``) has no intact
+    entry any more (removed or corrupted since): ``xtvm.build`` lowers it."""
+
+
+def _cached_kernels(module: ModuleOp, cache: KernelCache | None) -> dict[str, bytes]:
+    """The objects of the kernels ``xtvm.build`` found in the cache (their
+    packed entries are declarations marked ``CACHED_OBJECT_ATTR``), by name."""
+    found: dict[str, bytes] = {}
+    for op in module.ops:
+        if isinstance(op, llvm.FuncOp) and CACHED_OBJECT_ATTR in op.attributes:
+            key = op.attributes[KERNEL_KEY_ATTR].data  # type: ignore[attr-defined]
+            obj = cache.get(key) if cache is not None else None
+            if obj is None:
+                raise KernelCacheMiss(f"the cached object of kernel '{op.sym_name.data}' is gone")
+            found[op.sym_name.data] = obj
+    return found
+
+
+def uses_openmp(obj: bytes) -> bool:
+    """Whether an object file calls the OpenMP runtime (names its symbol)."""
+    return OPENMP_SYMBOL.encode() in obj
+
+
+def target_key(target: Target, tm: llvm_binding.TargetMachine) -> tuple[str, ...]:
+    """What of the target and the toolchain every cache key holds: triple,
+    data layout, CPU, features, relocation model, llvmlite's and LLVM's
+    versions and the O3 options."""
+    return (
+        tm.triple,
+        str(tm.target_data),
+        target.cpu_name,
+        target.llvm_features,
+        "pic",
+        llvmlite.__version__,
+        ".".join(map(str, llvm_binding.llvm_version_info)),
+        O3_OPTIONS,
+    )
+
+
+KEYED_SOURCES = (
+    "lowering/tir_to_llvm",
+    "lowering/conversion.py",
+    "arith",
+    "codegen/objects.py",
+    "codegen/llvm_ir.py",
+    "codegen/cache.py",
+)
+"""The source (under ``xtvm/``) that turns a prim_func into its object: a
+change to it changes every prim_func key (:func:`kernel_key`)."""
+
+
+@functools.cache
+def _code_fingerprint() -> str:
+    import xdsl
+
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256(f"xdsl {getattr(xdsl, '__version__', '?')}".encode())
+    for name in KEYED_SOURCES:
+        path = root / name
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            h.update(str(file.relative_to(root)).encode())
+            h.update(file.read_bytes())
+    return h.hexdigest()
+
+
+def kernel_key(prim_func: Operation, target: Target, tm: llvm_binding.TargetMachine) -> str:
+    """The cache key of a prim_func's object: its printed text (name
+    included: it names the symbols), the target (:func:`target_key`) and
+    the fingerprint of the source that lowers and compiles it."""
+    text = io.StringIO()
+    Printer(stream=text).print_op(prim_func)
+    return cache_key("prim_func", *target_key(target, tm), _code_fingerprint(), text.getvalue())
+
+
+def mark_cached_kernels(module: ModuleOp, target: Target | str | None = None) -> int:
+    """Before ``convert-tir-to-llvm`` (in ``xtvm.build``, whose stages are
+    not printed): key every kernel (``KERNEL_KEY_ATTR``) and mark those whose
+    object the cache holds (``CACHED_OBJECT_ATTR``), which the conversion
+    then only declares. Returns how many are marked (none without a cache)."""
+    from xtvm.dialects.tir import PrimFuncOp
+
+    cache = KernelCache.from_env()
+    if cache is None:
+        return 0
+    target = Target.of(target)
+    tm = target_machine(target, pic=True)
+    marked = 0
+    for op in module.ops:
+        if not isinstance(op, PrimFuncOp) or EXTERNAL_SOURCE_ATTR in op.attributes:
+            continue
+        key = kernel_key(op, target, tm)
+        op.attributes[KERNEL_KEY_ATTR] = StringAttr(key)
+        obj = cache.get(key)
+        if obj is not None:
+            op.attributes[CACHED_OBJECT_ATTR] = UnitAttr()
+            if uses_openmp(obj):
+                op.attributes[USES_OPENMP_ATTR] = UnitAttr()
+            marked += 1
+    return marked
+
+
+__all__ = [
+    "CompiledObjects",
+    "JOBS_ENV",
+    "KernelCacheMiss",
+    "Unit",
+    "compile_objects",
+    "kernel_key",
+    "mark_cached_kernels",
+    "split_units",
+    "unit_ir",
+]

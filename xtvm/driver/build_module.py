@@ -18,7 +18,7 @@ it in Python.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 
 import numpy as np
@@ -121,6 +121,7 @@ def lower(
     stage: str = "llvm-dialect",
     start: str | None = None,
     executor: str | None = None,
+    before_codegen: Callable[[ModuleOp], object] | None = None,
 ) -> ModuleOp:
     """Run the pipeline on ``module`` (in place) from the stage after ``start``
     (default: the stage the module is at, :func:`detect_stage`) up to and
@@ -132,7 +133,9 @@ def lower(
     A module of ``tir.prim_func``s alone (no ``@main``) is a kernel library:
     the relay and memory stages find nothing to do in it. Verification runs
     once per stage, except for the llvm dialect (xtvm's own lowering, tested
-    on its own): verifying a whole model's kernels there costs seconds."""
+    on its own): verifying a whole model's kernels there costs seconds.
+    ``before_codegen`` sees the module before the llvm-dialect stage runs
+    (``xtvm.build`` marks the kernels the kernel cache holds there)."""
     from xtvm.ir.resources import check_not_elided
 
     if params:
@@ -150,6 +153,8 @@ def lower(
     for s in STAGES[stage_index(start) + 1 : stage_index(stage) + 1]:
         verify = s.name != "llvm-dialect" and (s.name != "memory-alloc" or s.name == stage)
         steps = [step for step in enabled(s.steps) if step.executor in (None, executor)]
+        if s.name == "llvm-dialect" and before_codegen is not None:
+            before_codegen(module)
         run_steps(module, steps, verify=verify)
     return module
 
@@ -198,9 +203,20 @@ def build(
         module = ModuleOp([module.clone()])
     target = codegen.check_target(target)  # before any work: LLVM may end the process
     executor = choose_executor(module, executor) if has_graph(module) or detect_stage(module) == "vm" else "graph"
+    from xtvm.codegen.objects import KernelCacheMiss, mark_cached_kernels
+
+    def mark(lowered: ModuleOp) -> None:  # kernels whose object is cached are not lowered
+        if target.kind == "llvm":
+            mark_cached_kernels(lowered, target)
+
     with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
-        lowered = lower(module.clone(), params, executor=executor)  # passes read the scopes
-    lib = codegen.jit(lowered, target=target)
+        lowered = lower(module.clone(), params, executor=executor, before_codegen=mark)
+    try:
+        lib = codegen.jit(lowered, target=target)
+    except KernelCacheMiss:  # an entry vanished between the two looks: lower everything
+        with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
+            lowered = lower(module.clone(), params, executor=executor)
+        lib = codegen.jit(lowered, target=target)
     if executor == "vm":
         from xtvm.runtime.vm import Executable
 

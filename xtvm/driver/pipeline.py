@@ -325,6 +325,8 @@ def run_steps(
     that are all ``graph_only``, the default verification skips the kernels
     (``tir.prim_func``, ``llvm.func``), which those steps leave as they were;
     ``verify_each_pass`` verifies everything."""
+    if not steps:  # nothing changed the module (e.g. the vm stage of a graph build)
+        return
     ctx = mlir_context()
     each = on_pass is not None or PassContext.current().config.get("verify_each_pass", False)
     with compile_gc():

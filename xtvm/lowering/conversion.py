@@ -24,11 +24,11 @@ returned instead of raised.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriteWalker,
@@ -56,6 +56,10 @@ class ConversionTarget:
     illegal_ops: tuple[type[Operation], ...] = ()
     legal_ops: tuple[type[Operation], ...] = ()
     illegal_if: Callable[[Operation], bool] | None = None
+    opaque: frozenset[str] = frozenset()
+    """Ops (by name) whose regions hold nothing the conversion touches or
+    forbids (e.g. the kernels, for a lowering of the graph function): the
+    conversion and its legality check do not walk into them."""
 
     def is_illegal(self, op: Operation) -> bool:
         if self.legal_ops and isinstance(op, self.legal_ops):
@@ -68,7 +72,21 @@ class ConversionTarget:
 
     def illegal_ops_in(self, root: Operation) -> list[Operation]:
         """Every illegal op nested in ``root`` (outermost first)."""
-        return [op for op in root.walk() if op is not root and self.is_illegal(op)]
+        ops = self.walk(root) if self.opaque else root.walk()
+        return [op for op in ops if op is not root and self.is_illegal(op)]
+
+    def walk(self, root: Operation | Region) -> Iterator[Operation]:
+        """``root``'s ops in pre-order, not entering ``opaque`` ones."""
+        regions = [root] if isinstance(root, Region) else [root]
+        if isinstance(root, Operation):
+            yield root
+            if root.name in self.opaque:
+                return
+            regions = list(root.regions)
+        for region in regions:
+            for block in region.blocks:
+                for op in block.ops:
+                    yield from self.walk(op)
 
 
 def legality_report(pass_name: str, leftovers: Sequence[Operation]) -> str:
@@ -99,9 +117,21 @@ def apply_conversion(
     Returns the illegal ops left over (empty after a full conversion);
     unless ``partial``, any leftover raises :class:`ConversionError`."""
     applier = GreedyRewritePatternApplier(list(patterns), dce_enabled=False)
-    PatternRewriteWalker(
+    walker = PatternRewriteWalker(
         applier, apply_recursively=apply_recursively, walk_reverse=walk_reverse
-    ).rewrite_module(module)
+    )
+    if target.opaque and not walk_reverse:
+
+        def populate(root: Operation | Region | Block) -> None:  # skips the opaque ops' insides
+            if isinstance(root, Block):
+                ops = [o for op in root.ops for o in target.walk(op)]
+            else:
+                ops = list(target.walk(root))
+            for op in reversed(ops):  # a stack: the first op is popped first
+                walker._worklist.push(op)
+
+        walker._populate_worklist = populate  # type: ignore[method-assign]
+    walker.rewrite_module(module)
     leftovers = target.illegal_ops_in(module)
     if leftovers and not partial:
         raise ConversionError(legality_report(pass_name, leftovers))

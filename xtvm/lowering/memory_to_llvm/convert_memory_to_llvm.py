@@ -526,9 +526,15 @@ def _declare_memcpy(module: ModuleOp, before: Operation) -> None:
     module.body.block.insert_op_before(decl, before)
 
 
+KERNEL_OPS = frozenset({"tir.prim_func"})
+"""The kernels: this pass never looks inside them (the casts and graph ops it
+lowers are all in ``@main``)."""
+
+
 def _erase_dead_casts(module: ModuleOp) -> None:
     """Drop the bridging casts nothing uses any more (last users first)."""
-    for op in reversed(list(module.walk())):
+    walk = ConversionTarget(opaque=KERNEL_OPS).walk(module)
+    for op in reversed(list(walk)):
         if isinstance(op, UnrealizedConversionCastOp) and not any(r.uses for r in op.results):
             op.detach()
             op.erase()
@@ -630,6 +636,7 @@ class ConvertMemoryToLlvmPass(ModulePass):
         target = ConversionTarget(
             illegal_dialects=frozenset(),
             illegal_if=_is_graph_function(self.entry),
+            opaque=KERNEL_OPS,  # no graph op is inside a kernel: walk @main, not them
         )
         patterns = populate_memory_to_llvm_patterns(self.entry, self.prefix)
         apply_conversion(op, patterns, target, pass_name=PASS_NAME, partial=True)

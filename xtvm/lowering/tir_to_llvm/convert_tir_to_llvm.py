@@ -70,6 +70,10 @@ class LowerPrimFunc(RewritePattern):
         if EXTERNAL_SOURCE_ATTR in op.attributes:
             rewriter.replace(op, [external_impl(op), packed_entry(op)], [])
             return
+        if CACHED_OBJECT_ATTR in op.attributes:
+            self.state.uses_openmp |= USES_OPENMP_ATTR in op.attributes
+            rewriter.replace(op, [cached_entry(op)], [])
+            return
         if unlowered_ops(op):
             return
         try:
@@ -78,6 +82,8 @@ class LowerPrimFunc(RewritePattern):
         except LoweringError as e:
             e.op = e.op or op
             raise
+        if KERNEL_KEY_ATTR in op.attributes:
+            entry.attributes[KERNEL_KEY_ATTR] = op.attributes[KERNEL_KEY_ATTR]
         self.state.kernels.append(impl)
         rewriter.replace(op, [impl, entry], [])
 
@@ -85,6 +91,36 @@ class LowerPrimFunc(RewritePattern):
 EXTERNAL_SOURCE_ATTR = "tir.external_source"
 """An external kernel (BYOC, ``relay-external-codegen``): its ``_impl`` is C
 source the prim_func carries instead of a body."""
+
+
+KERNEL_KEY_ATTR = "xtvm.kernel_key"
+"""Set by ``xtvm.build`` on a prim_func (never in a printed stage): the key
+of its object in the kernel cache (:func:`xtvm.codegen.objects.kernel_key`,
+the sha256 of the prim_func's text, the target and the code generator's
+source). The lowered packed entry carries it, so that code generation files
+the kernel's object under it too."""
+
+CACHED_OBJECT_ATTR = "xtvm.cached_object"
+"""With ``KERNEL_KEY_ATTR``: the kernel's object is in the cache already, so
+the prim_func is not lowered; it becomes the declaration of its packed entry
+(carrying the key), whose object code generation takes from the cache."""
+
+USES_OPENMP_ATTR = "xtvm.uses_openmp"
+"""With ``CACHED_OBJECT_ATTR``: the cached object calls the OpenMP runtime
+(the module then needs ``openmp_support``, as a lowered parallel loop does)."""
+
+
+def cached_entry(op: PrimFuncOp) -> llvm.FuncOp:
+    """The declaration of a cached kernel's packed entry ``@NAME`` (its
+    ``_impl`` and parallel bodies are in the cached object too)."""
+    decl = llvm.FuncOp(
+        op.sym_name.data,
+        llvm.LLVMFunctionType([PTR, i32], i32),
+        linkage=llvm.LinkageAttr("external"),
+    )
+    decl.attributes[KERNEL_KEY_ATTR] = op.attributes[KERNEL_KEY_ATTR]
+    decl.attributes[CACHED_OBJECT_ATTR] = op.attributes[CACHED_OBJECT_ATTR]
+    return decl
 
 
 def external_impl(op: PrimFuncOp) -> llvm.FuncOp:
