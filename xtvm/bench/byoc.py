@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(measure(args.child[0], args.child[1], args.repeat, args.threads)))
         return
     times = " ".join(f"{f'{n} thr ms':>10}" for n in args.threads)
-    print(f"{'model':<12} {'codegen':<10} {'compile s':>9} {times} {'max rel err':>11}")
+    print(f"{'model':<12} {'codegen':<12} {'compile s':>9} {times} {'max rel err':>11}")
     for name in args.models:
         for codegen in args.codegens:
             command = [sys.executable, "-m", "xtvm.bench.byoc", "--child", name, codegen,
@@ -86,11 +86,11 @@ def main(argv: list[str] | None = None) -> None:
             result = subprocess.run(command, capture_output=True, text=True, env=env)
             if result.returncode != 0:
                 reason = (result.stderr.strip().splitlines() or ["failed"])[-1]
-                print(f"{name:<12} {codegen:<10} error: {reason}")
+                print(f"{name:<12} {codegen:<12} error: {reason}")
                 continue
             r = json.loads(result.stdout.strip().splitlines()[-1])
             times = " ".join(f"{r['seconds'][str(n)] * 1e3:>10.1f}" for n in args.threads)
-            print(f"{name:<12} {codegen:<10} {r['compile_s']:>9.1f} {times} {r['rel_err']:>11.1e}")
+            print(f"{name:<12} {codegen:<12} {r['compile_s']:>9.1f} {times} {r['rel_err']:>11.1e}")
 
 
 if __name__ == "__main__":
