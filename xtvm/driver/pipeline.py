@@ -121,6 +121,14 @@ STAGES: tuple[Stage, ...] = (
         "memory-alloc",
         (
             Step(
+                "vm-manifest-value-shapes",
+                0,
+                "results sized by input values allocated from their shape kernels (executor='vm' only)",
+                required=True,
+                graph_only=True,
+                executor="vm",
+            ),
+            Step(
                 "vm-manifest-dynamic-alloc",
                 0,
                 "results with ? dimensions allocated at run time (executor='vm' only)",

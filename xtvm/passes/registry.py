@@ -58,6 +58,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "vm-manifest-dynamic-alloc": _lazy(
         "xtvm.lowering.memory_to_vm.dynamic_alloc", "ManifestDynamicAllocPass"
     ),
+    "vm-manifest-value-shapes": _lazy(
+        "xtvm.lowering.memory_to_vm.value_shapes", "ManifestValueShapesPass"
+    ),
     "apply-pdl": _lazy("xtvm.rewrite.apply_pdl", "ApplyPdlPass"),
     "relay-merge-composite": _lazy(
         "xtvm.passes.relay.partition.merge_composite", "MergeCompositePass"

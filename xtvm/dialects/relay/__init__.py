@@ -18,6 +18,7 @@ from xdsl.ir import Dialect
 
 from xtvm.dialects.relay.algorithm import CumsumOp, TopKOp
 from xtvm.dialects.relay.base import OpPattern, RelayOp, RelayTypeError
+from xtvm.dialects.relay.dynamic import DYNAMIC_OPS, CompressOp, CompressShapeOp, NonZeroOp, NonZeroShapeOp
 from xtvm.dialects.relay.control import CONTROL_OPS, ConditionOp, IfOp, WhileOp, YieldOp
 from xtvm.dialects.relay.conv import (
     Conv1dOp,
@@ -259,6 +260,7 @@ RELAY_OPS: list[type[RelayOp]] = [
     CumsumOp,
     EinsumOp,
     MaxPool2dWithArgmaxOp,
+    *DYNAMIC_OPS,
 ]
 
 RELAY = Dialect("relay", [*RELAY_OPS, *CONTROL_OPS], [])
@@ -359,6 +361,10 @@ __all__ = [
     "MaxPool1dOp",
     "MaxPool2dOp",
     "MaxPool2dWithArgmaxOp",
+    "CompressOp",
+    "CompressShapeOp",
+    "NonZeroOp",
+    "NonZeroShapeOp",
     "MaxPool3dOp",
     "MaximumOp",
     "MeanOp",

@@ -67,6 +67,7 @@ from xtvm.frontend.onnx import (
     transform,
 )
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
+from xtvm.frontend.onnx import dynamic
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -104,6 +105,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **rnn.CONVERTERS,
     **control.CONVERTERS,
     **sequence.CONVERTERS,
+    **dynamic.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 

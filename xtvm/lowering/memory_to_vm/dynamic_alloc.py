@@ -117,7 +117,7 @@ def _allocate(call: CallLoweredOp, kernel: PrimFuncOp, alignment: int) -> list[S
     return tensors
 
 
-def _insert_kills(fn: func.FuncOp, tensors: list[SSAValue]) -> None:
+def insert_kills(fn: func.FuncOp, tensors: list[SSAValue]) -> None:
     """A ``vm.kill`` after the last use of each tensor the function does not
     return (its uses through tuples included)."""
     ops = list(fn.body.block.ops)
@@ -164,4 +164,4 @@ class ManifestDynamicAllocPass(ModulePass):
                 tensors += _allocate(call, kernel, self.alignment)
             straight = len(fn.body.blocks) == 1 and not any(o.regions for o in fn.body.block.ops)
             if tensors and straight:
-                _insert_kills(fn, tensors)
+                insert_kills(fn, tensors)

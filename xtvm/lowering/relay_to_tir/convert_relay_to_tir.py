@@ -30,6 +30,7 @@ from xtvm.lowering.relay_to_tir import (
     algorithm,
     conv,
     creation,
+    dynamic,
     einsum,
     image,
     indexing,
@@ -72,6 +73,7 @@ CATEGORIES = (
     creation,
     image,
     einsum,
+    dynamic,
 )
 """The category files of the lowering, one per relay dialect file that
 defines compute ops; each holds ``PATTERNS`` (one per op or op family) and

@@ -28,7 +28,7 @@ from xtvm.reference.relay import (
     tensor,
     transform,
 )
-from xtvm.reference.relay import creation, image, layout, scatter
+from xtvm.reference.relay import creation, dynamic, image, layout, scatter
 from xtvm.reference import qnn  # noqa: E402 (imports relay's conv and pool references)
 
 Reference = Callable[[Sequence[np.ndarray], Mapping[str, Any]], np.ndarray | list[np.ndarray]]
@@ -50,6 +50,7 @@ REFERENCES: dict[str, Reference] = {
     **creation.REFERENCES,
     **image.REFERENCES,
     **packed.REFERENCES,
+    **dynamic.REFERENCES,
 }
 
 

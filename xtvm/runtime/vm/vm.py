@@ -589,13 +589,15 @@ class VirtualMachine(Module):
         dst, shape_reg, itemsize = ins[1], ins[2], np.dtype(dtype_name(ins[4])).itemsize
         slot: list[Any] = [None]
         self._kept.append(slot)
-        last: list[Any] = [None, None]  # the shape array and the size it gave
+        last: list[Any] = [None, None, None]  # the shape array, the size it gave, its values
 
         def alloc_for_shape(regs: list) -> int:
             shape = regs[shape_reg]
-            if shape is not last[0]:
+            # A kernel-written shape (a shape function's result) is the same
+            # array with new values at every call: compare the values too.
+            if shape is not last[0] or shape._array.tolist() != last[2]:
                 dims = _shape_from(shape, "alloc_storage")
-                last[0], last[1] = shape, int(np.prod(dims, dtype=np.int64)) * itemsize
+                last[0], last[1], last[2] = shape, int(np.prod(dims, dtype=np.int64)) * itemsize, list(dims)
                 slot[0] = None
             storage = slot[0]
             if storage is None or storage.generation == self._generation:
@@ -632,7 +634,11 @@ class VirtualMachine(Module):
 
         def alloc_dynamic(regs: list) -> int:
             storage, shape_value = regs[src], regs[shape_reg]
-            if storage is kept[0] and shape_value is kept[1]:
+            if (
+                storage is kept[0]
+                and shape_value is kept[1]
+                and shape_value._array.tolist() == list(kept[2].shape)
+            ):
                 regs[dst] = kept[2]
                 return nxt
             if not isinstance(storage, _Storage):

@@ -1,0 +1,197 @@
+"""Ops whose output shape depends on input *values* (TVM's dynamic ops with
+data-dependent shape functions): ``relay.nonzero`` and ``relay.compress``,
+each with its shape function as an op of its own.
+
+A data-dependent op is two ops (docs/data-dependent-ops.md):
+
+* ``relay.<op>_shape`` reads the inputs' values and gives the result's
+  shape as a 1-d ``i64`` tensor (a static type: an ordinary kernel
+  computes it);
+* ``relay.<op>`` takes the same inputs and that shape tensor as its last
+  operand; its result has ``?`` where the size depends on values. The VM
+  allocates the result from the shape tensor (``vm-manifest-value-shapes``)
+  before it calls the op's kernel.
+
+```mlir
+%s = relay.nonzero_shape %x : (tensor<3x4xf32>) -> tensor<2xi64>
+%y = relay.nonzero %x, %s : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x?xi64>
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, IntegerType, TensorType, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
+from xdsl.traits import Pure
+
+from xtvm.dialects.relay.base import (
+    OpPattern,
+    RelayOp,
+    RelayTypeError,
+    functional_format,
+    normalize_axis,
+    tensor_type,
+)
+
+
+def _shape_operand(op: type[RelayOp], ty: Attribute, rank: int) -> None:
+    """The shape operand must be a ``tensor<{rank}xi64>``."""
+    shape = tensor_type(op, ty, "the shape operand")
+    if shape.get_shape() != (rank,) or shape.element_type != i64:
+        raise RelayTypeError(
+            f"'{op.name}' expects its shape operand to be tensor<{rank}xi64> "
+            f"(the result's rank), got {shape}"
+        )
+
+
+def _nonzero_rank(op: type[RelayOp], ty: Attribute) -> int:
+    data = tensor_type(op, ty, "data")
+    rank = len(data.get_shape())
+    if not rank:
+        raise RelayTypeError(f"'{op.name}' expects a tensor of rank >= 1, got a scalar")
+    return rank
+
+
+@irdl_op_definition
+class NonZeroShapeOp(RelayOp):
+    """The shape of ``relay.nonzero``'s result: ``[rank, count of nonzero
+    elements]``.
+
+    ```mlir
+    %s = relay.nonzero_shape %x : (tensor<3x4xf32>) -> tensor<2xi64>
+    ```
+    """
+
+    name = "relay.nonzero_shape"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data")
+
+    def __init__(self, data: SSAValue):
+        super().__init__(data)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        _nonzero_rank(cls, operand_types[0])
+        return [TensorType(i64, [2])]
+
+
+@irdl_op_definition
+class NonZeroOp(RelayOp):
+    """The positions of the nonzero elements (ONNX ``NonZero``, NumPy's
+    ``nonzero`` stacked): ``rank x count`` ``int64`` indices in row-major
+    order; ``shape`` is ``relay.nonzero_shape``'s result.
+
+    ```mlir
+    %y = relay.nonzero %x, %s : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x?xi64>
+    ```
+    """
+
+    name = "relay.nonzero"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "shape")
+
+    def __init__(self, data: SSAValue, shape: SSAValue):
+        super().__init__(data, shape)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        rank = _nonzero_rank(cls, operand_types[0])
+        _shape_operand(cls, operand_types[1], 2)
+        return [TensorType(i64, [rank, DYNAMIC_INDEX])]
+
+
+def _compress_types(
+    op: type[RelayOp], operand_types: Sequence[Attribute], axis: int | None
+) -> tuple[TensorType, list[int], int | None]:
+    """The data type, the result's shape (``?`` along the compressed axis)
+    and the normalized axis (None: the flattened data)."""
+    data = tensor_type(op, operand_types[0], "data")
+    cond = tensor_type(op, operand_types[1], "condition")
+    if len(cond.get_shape()) != 1 or not (
+        isinstance(cond.element_type, IntegerType) and cond.element_type.width.data == 1
+    ):
+        raise RelayTypeError(f"'{op.name}' expects a 1-d i1 condition, got {cond}")
+    shape = list(data.get_shape())
+    if axis is None:
+        return data, [DYNAMIC_INDEX], None
+    axis = normalize_axis(op.name, axis, len(shape))
+    shape[axis] = DYNAMIC_INDEX
+    return data, shape, axis
+
+
+@irdl_op_definition
+class CompressShapeOp(RelayOp):
+    """The shape of ``relay.compress``'s result: the data's shape with the
+    number of true conditions along ``axis`` (or ``[count]`` without an
+    axis, over the flattened data).
+
+    ```mlir
+    %s = relay.compress_shape %x, %c {axis = 1 : i64} : (tensor<3x4xf32>, tensor<4xi1>) -> tensor<2xi64>
+    ```
+    """
+
+    name = "relay.compress_shape"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    condition = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = opt_prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "condition")
+
+    def __init__(self, data: SSAValue, condition: SSAValue, axis: int | None = None):
+        super().__init__(data, condition, axis=axis)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        _, shape, _ = _compress_types(cls, operand_types, attrs.get("axis"))
+        return [TensorType(i64, [len(shape)])]
+
+
+@irdl_op_definition
+class CompressOp(RelayOp):
+    """The slices of ``data`` along ``axis`` whose condition is true (ONNX
+    ``Compress``, NumPy's ``compress``); without an axis, the elements of
+    the flattened data. A condition shorter than the axis leaves the rest
+    out. ``shape`` is ``relay.compress_shape``'s result.
+
+    ```mlir
+    %y = relay.compress %x, %c, %s {axis = 1 : i64} : (tensor<3x4xf32>, tensor<4xi1>, tensor<2xi64>) -> tensor<3x?xf32>
+    ```
+    """
+
+    name = "relay.compress"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    condition = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = opt_prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "condition", "shape")
+
+    def __init__(
+        self, data: SSAValue, condition: SSAValue, shape: SSAValue, axis: int | None = None
+    ):
+        super().__init__(data, condition, shape, axis=axis)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data, shape, _ = _compress_types(cls, operand_types, attrs.get("axis"))
+        _shape_operand(cls, operand_types[2], len(shape))
+        return [TensorType(data.element_type, shape)]
+
+
+DYNAMIC_OPS = [NonZeroShapeOp, NonZeroOp, CompressShapeOp, CompressOp]
+"""The data-dependent ops and their shape functions."""

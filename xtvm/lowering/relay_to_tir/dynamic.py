@@ -1,0 +1,24 @@
+"""Lowerings of the data-dependent ops and their shape functions
+(``relay.nonzero``, ``relay.compress`` and their ``_shape`` ops). The
+ops' shape operand is an argument of the kernel that the compute does not
+read: the VM allocates the result from it before the call."""
+
+from __future__ import annotations
+
+from xtvm.dialects.relay.dynamic import CompressOp, CompressShapeOp, NonZeroOp, NonZeroShapeOp
+from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
+from xtvm.topi import dynamic
+
+PATTERNS = [
+    lower(NonZeroShapeOp, lambda ins, attrs, outs: dynamic.nonzero_shape(ins[0])),
+    lower(NonZeroOp, lambda ins, attrs, outs: dynamic.nonzero(ins[0])),
+    lower(
+        CompressShapeOp,
+        lambda ins, attrs, outs: dynamic.compress_shape(ins[0], ins[1], attrs.get("axis")),
+    ),
+    lower(
+        CompressOp,
+        lambda ins, attrs, outs: dynamic.compress(ins[0], ins[1], attrs.get("axis")),
+    ),
+]
+OPS = ops_of(PATTERNS)
