@@ -33,7 +33,7 @@ _PT_GNU_STACK = 0x6474E551
 _SEGMENT_TYPES = {0, 1, 2, 3, 4, 5, 6, 7, 0x6474E550, _PT_GNU_STACK, 0x6474E552, 0x6474E553}
 """PT_NULL ... PT_TLS, and GNU_EH_FRAME, GNU_STACK, GNU_RELRO, GNU_PROPERTY."""
 _SHF_WRITE, _SHF_ALLOC, _SHF_EXECINSTR = 1, 2, 4
-_PF_X, _PF_W = 1, 2
+_PF_X, _PF_W, _PF_R = 1, 2, 4
 
 
 def check_shared_library(path: str, required_symbol: str = "__xtvm_metadata") -> None:
@@ -134,6 +134,7 @@ def _segment_problem(segments: list[tuple], sections: list[tuple]) -> str | None
         if not sh_flags & _SHF_ALLOC or not sh_size:
             continue
         need = (_PF_X if sh_flags & _SHF_EXECINSTR else 0) | (_PF_W if sh_flags & _SHF_WRITE else 0)
+        need |= _PF_R  # every allocated section is read (the loader reads .dynsym, ...)
         for v, m, offset, filesz, flags in loads:
             if v <= sh_addr and sh_addr + sh_size <= v + m and flags & need == need:
                 in_file = sh_type == _SHT_NOBITS or (

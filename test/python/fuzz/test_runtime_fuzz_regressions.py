@@ -75,6 +75,8 @@ def _damage(data: bytearray, kind: str) -> None:
 
         executable = next(i for i in loads if struct.unpack_from("<I", data, _phdr(i, 4))[0] & 1)
         data[_phdr(executable, 4)] &= ~1
+    elif kind == "headers-not-readable":  # seed 14: byte 68 (flags of phdr 0) 4 -> 0, SIGSEGV
+        data[_phdr(loads[0], 4)] &= ~4  # the segment of .dynsym/.dynstr loses PF_R
     elif kind == "metadata-size-too-large":  # seeds 34, 76: MemoryError, or a read past the blob
         data[_metadata_size_offset(bytes(data)) + 4] = 0x10
     elif kind == "metadata-size-a-little-too-large":
@@ -90,6 +92,7 @@ def _damage(data: bytearray, kind: str) -> None:
         "a-segment-moved",
         "a-segment-grown",
         "code-not-executable",
+        "headers-not-readable",
         "metadata-size-too-large",
         "metadata-size-a-little-too-large",
     ],
