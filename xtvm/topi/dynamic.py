@@ -158,3 +158,143 @@ def compress(data: te.Tensor, condition: te.Tensor, axis: int | None) -> te.Tens
 
     shape = [count] if axis is None else [count if k == axis else d for k, d in enumerate(dims)]
     return te.compute(shape, pick, name="T_compress", tag="compress")
+
+
+def _unravel(flat: PrimExpr, dims: Sequence[int]) -> list[PrimExpr]:
+    index: list[PrimExpr] = []
+    for d in reversed(dims):
+        index.append(te.floormod(flat, d))
+        flat = te.floordiv(flat, d)
+    return list(reversed(index))
+
+
+def _unique_order(data: te.Tensor, axis: int | None, is_sorted: bool):
+    """The common stages of ``unique``: per slice ``a`` (of ``n``), whether
+    it is the first of its value and its index among the distinct slices
+    (``order``); the element accessor of slice ``a``."""
+    dims = _static(data, "unique")
+    if axis is None:
+        n, inner = 1, 1
+        for d in dims:
+            n *= d
+
+        def element(a: PrimExpr, k: PrimExpr) -> PrimExpr:
+            return data[tuple(_unravel(a, dims))]
+
+    else:
+        n = dims[axis]
+        pre, post = dims[:axis], dims[axis + 1 :]
+        after = 1
+        for d in post:
+            after *= d
+        inner = after
+        for d in pre:
+            inner *= d
+
+        def element(a: PrimExpr, k: PrimExpr) -> PrimExpr:
+            outer = _unravel(te.floordiv(k, after), pre) if pre else []
+            rest = _unravel(te.floormod(k, after), post) if post else []
+            return data[(*outer, a, *rest)]
+
+    one = te.const(1, "int64")
+    k = te.reduce_axis((0, inner), name="k")
+    differ = te.compute(
+        (n, n),
+        lambda a, b: te.sum(one, axis=k, where=element(a, k) != element(b, k)),
+        name="T_unique_differ",
+    )
+    b = te.reduce_axis((0, n), name="b")
+    first_of = te.compute(
+        (n,),
+        lambda a: te.min(b.astype("int64"), axis=b, where=differ[a, b] == 0),
+        name="T_unique_first_of",
+    )
+    is_first = te.compute(
+        (n,), lambda a: first_of[a] == a.astype("int64"), name="T_unique_is_first"
+    )
+    c = te.reduce_axis((0, n), name="c")
+    if is_sorted:
+        k1 = te.reduce_axis((0, inner), name="k1")
+        first_diff = te.compute(
+            (n, n),
+            lambda a, b: te.min(
+                k1.astype("int64"), axis=k1, where=element(a, k1) != element(b, k1)
+            ),
+            name="T_unique_first_diff",
+        )
+        k2 = te.reduce_axis((0, inner), name="k2")
+        less = te.compute(
+            (n, n),
+            lambda a, b: te.sum(
+                one,
+                axis=k2,
+                where=(k2.astype("int64") == first_diff[a, b]) & (element(a, k2) < element(b, k2)),
+            ),
+            name="T_unique_less",
+        )
+        order = te.compute(
+            (n,),
+            lambda a: te.sum(one, axis=c, where=is_first[c] & (less[c, a] > 0)),
+            name="T_unique_order",
+        )
+    else:
+        order = te.compute(
+            (n,),
+            lambda a: te.sum(one, axis=c, where=is_first[c] & (c.astype("int64") < first_of[a])),
+            name="T_unique_order",
+        )
+    return dims, n, is_first, order
+
+
+def unique_shape(data: te.Tensor, axis: int | None, is_sorted: bool) -> list[te.Tensor]:
+    """The shapes of ``unique``'s four results."""
+    dims, n, is_first, _ = _unique_order(data, axis, is_sorted)
+    count = _count(is_first, n, "T_unique_count")
+    y = [None] if axis is None else [None if k == axis else d for k, d in enumerate(dims)]
+    return [
+        _shape_of(y, count, "T_unique_y_shape"),
+        _shape_of([None], count, "T_unique_indices_shape"),
+        _shape_of([n], count, "T_unique_inverse_shape"),
+        _shape_of([None], count, "T_unique_counts_shape"),
+    ]
+
+
+def unique(data: te.Tensor, axis: int | None, is_sorted: bool) -> list[te.Tensor]:
+    """ONNX ``Unique``'s four results; the number of distinct slices a
+    shape variable."""
+    dims, n, is_first, order = _unique_order(data, axis, is_sorted)
+    count = te.var("unique_count")
+    one = te.const(1, "int64")
+
+    def picked(a: PrimExpr, j: PrimExpr) -> PrimExpr:
+        return is_first[a] & (order[a] == j.astype("int64"))
+
+    m = te.reduce_axis((0, n), name="m")
+    if axis is None:
+        y = te.compute(
+            (count,),
+            lambda j: te.sum(data[tuple(_unravel(m, dims))], axis=m, where=picked(m, j)),
+            name="T_unique_y",
+        )
+    else:
+        y = te.compute(
+            [count if k == axis else d for k, d in enumerate(dims)],
+            lambda *i: te.sum(
+                data[(*i[:axis], m, *i[axis + 1 :])], axis=m, where=picked(m, i[axis])
+            ),
+            name="T_unique_y",
+        )
+    m1 = te.reduce_axis((0, n), name="m1")
+    indices = te.compute(
+        (count,),
+        lambda j: te.sum(m1.astype("int64"), axis=m1, where=picked(m1, j)),
+        name="T_unique_indices",
+    )
+    inverse = te.compute((n,), lambda a: order[a], name="T_unique_inverse")
+    m2 = te.reduce_axis((0, n), name="m2")
+    counts = te.compute(
+        (count,),
+        lambda j: te.sum(one, axis=m2, where=order[m2] == j.astype("int64")),
+        name="T_unique_counts",
+    )
+    return [y, indices, inverse, counts]

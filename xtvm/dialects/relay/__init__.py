@@ -18,7 +18,7 @@ from xdsl.ir import Dialect
 
 from xtvm.dialects.relay.algorithm import CumsumOp, TopKOp
 from xtvm.dialects.relay.base import OpPattern, RelayOp, RelayTypeError
-from xtvm.dialects.relay.dynamic import DYNAMIC_OPS, CompressOp, CompressShapeOp, NonZeroOp, NonZeroShapeOp
+from xtvm.dialects.relay.dynamic import DYNAMIC_OPS, CompressOp, CompressShapeOp, NonZeroOp, NonZeroShapeOp, UniqueOp, UniqueShapeOp
 from xtvm.dialects.relay.control import CONTROL_OPS, ConditionOp, IfOp, WhileOp, YieldOp
 from xtvm.dialects.relay.conv import (
     Conv1dOp,
@@ -365,6 +365,8 @@ __all__ = [
     "CompressShapeOp",
     "NonZeroOp",
     "NonZeroShapeOp",
+    "UniqueOp",
+    "UniqueShapeOp",
     "MaxPool3dOp",
     "MaximumOp",
     "MeanOp",

@@ -1,5 +1,6 @@
 """Ops whose output shape depends on input *values* (TVM's dynamic ops with
-data-dependent shape functions): ``relay.nonzero`` and ``relay.compress``,
+data-dependent shape functions): ``relay.nonzero``, ``relay.compress`` and
+``relay.unique``,
 each with its shape function as an op of its own.
 
 A data-dependent op is two ops (docs/data-dependent-ops.md):
@@ -23,15 +24,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, IntegerType, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, BoolAttr, IntegerAttr, IntegerType, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 
 from xtvm.dialects.relay.base import (
     OpPattern,
     RelayOp,
     RelayTypeError,
+    bool_attr,
     functional_format,
     normalize_axis,
     tensor_type,
@@ -193,5 +202,105 @@ class CompressOp(RelayOp):
         return [TensorType(data.element_type, shape)]
 
 
-DYNAMIC_OPS = [NonZeroShapeOp, NonZeroOp, CompressShapeOp, CompressOp]
+def _unique_shapes(
+    op: type[RelayOp], ty: Attribute, axis: int | None
+) -> tuple[TensorType, list[list[int]]]:
+    """The data type and the shapes of ``relay.unique``'s four results
+    (``?`` the number of distinct slices)."""
+    data = tensor_type(op, ty, "data")
+    shape = list(data.get_shape())
+    if not shape:
+        raise RelayTypeError(f"'{op.name}' expects a tensor of rank >= 1, got a scalar")
+    if DYNAMIC_INDEX in shape:
+        raise RelayTypeError(f"'{op.name}' needs static input extents, got {data}")
+    if axis is None:
+        n = 1
+        for d in shape:
+            n *= d
+        return data, [[DYNAMIC_INDEX], [DYNAMIC_INDEX], [n], [DYNAMIC_INDEX]]
+    axis = normalize_axis(op.name, axis, len(shape))
+    y = [DYNAMIC_INDEX if k == axis else d for k, d in enumerate(shape)]
+    return data, [y, [DYNAMIC_INDEX], [shape[axis]], [DYNAMIC_INDEX]]
+
+
+@irdl_op_definition
+class UniqueShapeOp(RelayOp):
+    """The shapes of ``relay.unique``'s four results, one ``i64`` tensor each.
+
+    ```mlir
+    %a, %b, %c, %d = relay.unique_shape %x : (tensor<6xf32>) -> (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>)
+    ```
+    """
+
+    name = "relay.unique_shape"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    y_shape = result_def(TensorType)
+    indices_shape = result_def(TensorType)
+    inverse_shape = result_def(TensorType)
+    counts_shape = result_def(TensorType)
+    axis = opt_prop_def(IntegerAttr)
+    is_sorted = prop_def(BoolAttr, default_value=bool_attr(True))
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data")
+
+    def __init__(self, data: SSAValue, axis: int | None = None, is_sorted: bool = True):
+        super().__init__(data, axis=axis, is_sorted=is_sorted)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        _, shapes = _unique_shapes(cls, operand_types[0], attrs.get("axis"))
+        return [TensorType(i64, [len(s)]) for s in shapes]
+
+
+@irdl_op_definition
+class UniqueOp(RelayOp):
+    """The distinct slices along ``axis`` (elements of the flattened data
+    without one), ONNX ``Unique``: ``y`` (sorted ascending with
+    ``is_sorted``, lexicographically for slices; else in order of first
+    occurrence), the ``int64`` position of each one's first occurrence, each
+    input slice's index in ``y``, and how often each occurs. The last four
+    operands are ``relay.unique_shape``'s results.
+
+    ```mlir
+    %y, %i, %v, %c = relay.unique %x, %a, %b, %c, %d : (tensor<6xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+    ```
+    """
+
+    name = "relay.unique"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    y_shape = operand_def(TensorType)
+    indices_shape = operand_def(TensorType)
+    inverse_shape = operand_def(TensorType)
+    counts_shape = operand_def(TensorType)
+    y = result_def(TensorType)
+    indices = result_def(TensorType)
+    inverse_indices = result_def(TensorType)
+    counts = result_def(TensorType)
+    axis = opt_prop_def(IntegerAttr)
+    is_sorted = prop_def(BoolAttr, default_value=bool_attr(True))
+    traits = traits_def(Pure())
+    assembly_format = functional_format(
+        "data", "y_shape", "indices_shape", "inverse_shape", "counts_shape"
+    )
+
+    def __init__(
+        self,
+        data: SSAValue,
+        shapes: Sequence[SSAValue],
+        axis: int | None = None,
+        is_sorted: bool = True,
+    ):
+        super().__init__(data, *shapes, axis=axis, is_sorted=is_sorted)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data, shapes = _unique_shapes(cls, operand_types[0], attrs.get("axis"))
+        for ty, shape in zip(operand_types[1:], shapes, strict=True):
+            _shape_operand(cls, ty, len(shape))
+        return [TensorType(data.element_type, shapes[0])] + [TensorType(i64, s) for s in shapes[1:]]
+
+
+DYNAMIC_OPS = [NonZeroShapeOp, NonZeroOp, CompressShapeOp, CompressOp, UniqueShapeOp, UniqueOp]
 """The data-dependent ops and their shape functions."""

@@ -1,5 +1,5 @@
 """Converters for the ONNX ops whose output shape depends on input values
-(``NonZero``, ``Compress``): each becomes a shape-function op and the op
+(``NonZero``, ``Compress``, ``Unique``): each becomes a shape-function op and the op
 itself (``xtvm/dialects/relay/dynamic.py``); the result has ``?`` sizes, so
 the model runs on the VM, which allocates the result from the shape the
 shape function computed (docs/data-dependent-ops.md)."""
@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from xdsl.ir import SSAValue
 
-from xtvm.dialects.relay import CompressOp, CompressShapeOp, NonZeroOp, NonZeroShapeOp
+from xtvm.dialects.relay import (
+    CompressOp,
+    CompressShapeOp,
+    NonZeroOp,
+    NonZeroShapeOp,
+    UniqueOp,
+    UniqueShapeOp,
+)
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 
 
@@ -41,7 +48,32 @@ class Compress(OnnxOpConverter):
         return node.emit(CompressOp(node.input(0), node.input(1), shape, axis=axis))
 
 
+class Unique(OnnxOpConverter):
+    """``Unique`` → ``relay.unique_shape`` + ``relay.unique``: the distinct
+    slices along ``axis`` (elements without one), sorted (``sorted`` = 1,
+    the default) or in order of first occurrence, with their first
+    positions, the inverse indices and the counts."""
+
+    @classmethod
+    def _impl_v11(cls, node: OnnxNode) -> list[SSAValue]:
+        axis = node.attr("axis", None)
+        rank = len(node.input_shape(0))
+        if axis is not None:
+            if not -rank <= axis < rank:
+                raise node.error(f"axis = {axis} is out of range for rank {rank}")
+            axis %= rank
+        is_sorted = node.attr("sorted", 1)
+        if is_sorted not in (0, 1):
+            raise node.unsupported_attr("sorted", "expected 0 or 1", 1)
+        shapes = UniqueShapeOp(node.input(0), axis=axis, is_sorted=bool(is_sorted))
+        node.emit(shapes)
+        op = UniqueOp(node.input(0), list(shapes.results), axis=axis, is_sorted=bool(is_sorted))
+        node.emit(op)
+        return list(op.results)
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "NonZero": NonZero,
     "Compress": Compress,
+    "Unique": Unique,
 }

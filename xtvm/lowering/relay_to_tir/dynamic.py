@@ -1,11 +1,19 @@
 """Lowerings of the data-dependent ops and their shape functions
-(``relay.nonzero``, ``relay.compress`` and their ``_shape`` ops). The
+(``relay.nonzero``, ``relay.compress``, ``relay.unique`` and their
+``_shape`` ops). The
 ops' shape operand is an argument of the kernel that the compute does not
 read: the VM allocates the result from it before the call."""
 
 from __future__ import annotations
 
-from xtvm.dialects.relay.dynamic import CompressOp, CompressShapeOp, NonZeroOp, NonZeroShapeOp
+from xtvm.dialects.relay.dynamic import (
+    CompressOp,
+    CompressShapeOp,
+    NonZeroOp,
+    NonZeroShapeOp,
+    UniqueOp,
+    UniqueShapeOp,
+)
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 from xtvm.topi import dynamic
 
@@ -19,6 +27,14 @@ PATTERNS = [
     lower(
         CompressOp,
         lambda ins, attrs, outs: dynamic.compress(ins[0], ins[1], attrs.get("axis")),
+    ),
+    lower(
+        UniqueShapeOp,
+        lambda ins, attrs, outs: dynamic.unique_shape(ins[0], attrs.get("axis"), attrs["is_sorted"]),
+    ),
+    lower(
+        UniqueOp,
+        lambda ins, attrs, outs: dynamic.unique(ins[0], attrs.get("axis"), attrs["is_sorted"]),
     ),
 ]
 OPS = ops_of(PATTERNS)
