@@ -298,3 +298,175 @@ def unique(data: te.Tensor, axis: int | None, is_sorted: bool) -> list[te.Tensor
         name="T_unique_counts",
     )
     return [y, indices, inverse, counts]
+
+
+MAX_NMS_BOXES = 32
+"""The most boxes ``non_max_suppression`` takes: the greedy selection is
+unrolled, one stage per box (10 boxes compile in ~10-20 s on a loaded
+2-core machine)."""
+
+
+def _one(t: te.Tensor) -> PrimExpr:
+    """The value of a one-element tensor (a scalar or ``[1]``)."""
+    return t[()] if not t.shape else t[0]
+
+
+def _nms_selected(
+    boxes: te.Tensor,
+    scores: te.Tensor,
+    max_output: te.Tensor,
+    iou_threshold: te.Tensor,
+    score_threshold: te.Tensor,
+    center_point_box: bool,
+    has_score_threshold: bool,
+) -> tuple[te.Tensor, te.Tensor, list[int]]:
+    """Which boxes greedy NMS keeps (``B x C x N``, 0/1 ``int64``) and each
+    box's rank among the candidates of its batch and class."""
+    nb, n, _ = _static(boxes, "non_max_suppression")
+    _, nc, _ = _static(scores, "non_max_suppression")
+    if n > MAX_NMS_BOXES:
+        raise ValueError(
+            f"non_max_suppression takes at most {MAX_NMS_BOXES} boxes (one unrolled stage "
+            f"per box), got {n}"
+        )
+    one, zero = te.const(1, "int64"), te.const(0, "int64")
+
+    def valid(b: PrimExpr, c: PrimExpr, i: PrimExpr) -> PrimExpr:
+        if has_score_threshold:
+            return scores[b, c, i] > _one(score_threshold)
+        return scores[b, c, i] == scores[b, c, i]  # true (NaN scores are never candidates)
+
+    j = te.reduce_axis((0, n), name="j")
+    rank = te.compute(
+        (nb, nc, n),
+        lambda b, c, i: te.sum(
+            one,
+            axis=j,
+            where=valid(b, c, j)
+            & (
+                (scores[b, c, j] > scores[b, c, i])
+                | ((scores[b, c, j] == scores[b, c, i]) & (j < i))
+            ),
+        ),
+        name="T_nms_rank",
+    )
+
+    def corners(b: PrimExpr, i: PrimExpr) -> tuple[PrimExpr, PrimExpr, PrimExpr, PrimExpr]:
+        """``x0, x1, y0, y1`` of box ``i``."""
+        v = [boxes[b, i, k] for k in range(4)]
+        if center_point_box:
+            return v[0] - v[2] / 2.0, v[0] + v[2] / 2.0, v[1] - v[3] / 2.0, v[1] + v[3] / 2.0
+        return te.min(v[1], v[3]), te.max(v[1], v[3]), te.min(v[0], v[2]), te.max(v[0], v[2])
+
+    def suppresses(b: PrimExpr, k: PrimExpr, i: PrimExpr) -> PrimExpr:
+        ax0, ax1, ay0, ay1 = corners(b, k)
+        bx0, bx1, by0, by1 = corners(b, i)
+        width = te.min(ax1, bx1) - te.max(ax0, bx0)
+        height = te.min(ay1, by1) - te.max(ay0, by0)
+        inter = width * height
+        area_a = (ax1 - ax0) * (ay1 - ay0)
+        area_b = (bx1 - bx0) * (by1 - by0)
+        union = area_a + area_b - inter
+        return (
+            (width > 0.0)
+            & (height > 0.0)
+            & (area_a > 0.0)
+            & (area_b > 0.0)
+            & (union > 0.0)
+            & (inter / union > _one(iou_threshold))
+        )
+
+    suppress = te.compute((nb, n, n), suppresses, name="T_nms_suppress")
+    limit = _one(max_output)
+    selected = te.compute((nb, nc, n), lambda b, c, i: zero, name="T_nms_selected")
+    for t in range(n):
+        prev = selected
+        r = te.reduce_axis((0, n), name="r")
+        kept = te.compute(
+            (nb, nc), lambda b, c: te.sum(prev[b, c, r], axis=r), name=f"T_nms_kept{t}"
+        )
+        q = te.reduce_axis((0, n), name="q")
+        hits = te.compute(
+            (nb, nc, n),
+            lambda b, c, i: te.sum(one, axis=q, where=(prev[b, c, q] > 0) & suppress[b, q, i]),
+            name=f"T_nms_hits{t}",
+        )
+        selected = te.compute(
+            (nb, nc, n),
+            lambda b, c, i: te.select(
+                valid(b, c, i) & (rank[b, c, i] == t),
+                te.select((hits[b, c, i] == 0) & (kept[b, c] < limit), one, zero),
+                prev[b, c, i],
+            ),
+            name=f"T_nms_selected{t}",
+        )
+    return selected, rank, [nb, nc, n]
+
+
+def non_max_suppression_shape(
+    boxes: te.Tensor,
+    scores: te.Tensor,
+    max_output: te.Tensor,
+    iou_threshold: te.Tensor,
+    score_threshold: te.Tensor,
+    center_point_box: bool,
+    has_score_threshold: bool,
+) -> te.Tensor:
+    """``[number of selected boxes, 3]``."""
+    selected, _, (nb, nc, n) = _nms_selected(
+        boxes, scores, max_output, iou_threshold, score_threshold, center_point_box,
+        has_score_threshold,
+    )
+    rb, rc, ri = (te.reduce_axis((0, e), name=v) for e, v in ((nb, "rb"), (nc, "rc"), (n, "ri")))
+    total = te.compute(
+        (1,), lambda _: te.sum(selected[rb, rc, ri], axis=[rb, rc, ri]), name="T_nms_count"
+    )
+    return _shape_of([None, 3], total, "T_nms_shape")
+
+
+def non_max_suppression(
+    boxes: te.Tensor,
+    scores: te.Tensor,
+    max_output: te.Tensor,
+    iou_threshold: te.Tensor,
+    score_threshold: te.Tensor,
+    center_point_box: bool,
+    has_score_threshold: bool,
+) -> te.Tensor:
+    """The ``selected x 3`` rows ``(batch, class, box)``; ``selected`` a
+    shape variable."""
+    selected, rank, (nb, nc, n) = _nms_selected(
+        boxes, scores, max_output, iou_threshold, score_threshold, center_point_box,
+        has_score_threshold,
+    )
+    r = te.reduce_axis((0, n), name="r")
+    kept = te.compute((nb, nc), lambda b, c: te.sum(selected[b, c, r], axis=r), name="T_nms_kept")
+    b2, c2 = te.reduce_axis((0, nb), name="b2"), te.reduce_axis((0, nc), name="c2")
+    offset = te.compute(
+        (nb, nc),
+        lambda b, c: te.sum(kept[b2, c2], axis=[b2, c2], where=b2 * nc + c2 < b * nc + c),
+        name="T_nms_offset",
+    )
+    q = te.reduce_axis((0, n), name="q")
+    before = te.compute(
+        (nb, nc, n),
+        lambda b, c, i: te.sum(selected[b, c, q], axis=q, where=rank[b, c, q] < rank[b, c, i]),
+        name="T_nms_before",
+    )
+    position = te.compute(
+        (nb, nc, n), lambda b, c, i: offset[b, c] + before[b, c, i], name="T_nms_position"
+    )
+    count = te.var("nms_count")
+    rb, rc, ri = (te.reduce_axis((0, e), name=v) for e, v in ((nb, "rb"), (nc, "rc"), (n, "ri")))
+
+    def row(k: PrimExpr, d: PrimExpr) -> PrimExpr:
+        field = te.select(
+            d == 0, rb.astype("int64"), te.select(d == 1, rc.astype("int64"), ri.astype("int64"))
+        )
+        return te.sum(
+            field,
+            axis=[rb, rc, ri],
+            where=(selected[rb, rc, ri] > 0) & (position[rb, rc, ri] == k.astype("int64")),
+        )
+
+    return te.compute((count, 3), row, name="T_nms", tag="non_max_suppression")

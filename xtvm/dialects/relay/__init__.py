@@ -18,7 +18,17 @@ from xdsl.ir import Dialect
 
 from xtvm.dialects.relay.algorithm import CumsumOp, TopKOp
 from xtvm.dialects.relay.base import OpPattern, RelayOp, RelayTypeError
-from xtvm.dialects.relay.dynamic import DYNAMIC_OPS, CompressOp, CompressShapeOp, NonZeroOp, NonZeroShapeOp, UniqueOp, UniqueShapeOp
+from xtvm.dialects.relay.dynamic import (
+    DYNAMIC_OPS,
+    CompressOp,
+    CompressShapeOp,
+    NonMaxSuppressionOp,
+    NonMaxSuppressionShapeOp,
+    NonZeroOp,
+    NonZeroShapeOp,
+    UniqueOp,
+    UniqueShapeOp,
+)
 from xtvm.dialects.relay.control import CONTROL_OPS, ConditionOp, IfOp, WhileOp, YieldOp
 from xtvm.dialects.relay.conv import (
     Conv1dOp,
@@ -363,6 +373,8 @@ __all__ = [
     "MaxPool2dWithArgmaxOp",
     "CompressOp",
     "CompressShapeOp",
+    "NonMaxSuppressionOp",
+    "NonMaxSuppressionShapeOp",
     "NonZeroOp",
     "NonZeroShapeOp",
     "UniqueOp",

@@ -1,6 +1,6 @@
 """Ops whose output shape depends on input *values* (TVM's dynamic ops with
-data-dependent shape functions): ``relay.nonzero``, ``relay.compress`` and
-``relay.unique``,
+data-dependent shape functions): ``relay.nonzero``, ``relay.compress``,
+``relay.unique`` and ``relay.non_max_suppression``,
 each with its shape function as an op of its own.
 
 A data-dependent op is two ops (docs/data-dependent-ops.md):
@@ -302,5 +302,139 @@ class UniqueOp(RelayOp):
         return [TensorType(data.element_type, shapes[0])] + [TensorType(i64, s) for s in shapes[1:]]
 
 
-DYNAMIC_OPS = [NonZeroShapeOp, NonZeroOp, CompressShapeOp, CompressOp, UniqueShapeOp, UniqueOp]
+def _nms_operands(op: type[RelayOp], operand_types: Sequence[Attribute]) -> None:
+    """boxes ``B x N x 4``, scores ``B x C x N`` (same float type, static),
+    and the one-element ``max_output_boxes_per_class`` (i64),
+    ``iou_threshold`` and ``score_threshold`` (the scores' type)."""
+    boxes = tensor_type(op, operand_types[0], "boxes")
+    scores = tensor_type(op, operand_types[1], "scores")
+    b, s = boxes.get_shape(), scores.get_shape()
+    if (
+        len(b) != 3
+        or len(s) != 3
+        or b[2] != 4
+        or DYNAMIC_INDEX in (*b, *s)
+        or b[0] != s[0]
+        or b[1] != s[2]
+    ):
+        raise RelayTypeError(
+            f"'{op.name}' expects static boxes BxNx4 and scores BxCxN, got {boxes} and {scores}"
+        )
+    if boxes.element_type != scores.element_type:
+        raise RelayTypeError(f"'{op.name}' boxes and scores differ in type: {boxes}, {scores}")
+    for ty, what, element in (
+        (operand_types[2], "max_output_boxes_per_class", i64),
+        (operand_types[3], "iou_threshold", scores.element_type),
+        (operand_types[4], "score_threshold", scores.element_type),
+    ):
+        t = tensor_type(op, ty, what)
+        if t.get_shape() not in ((), (1,)) or t.element_type != element:
+            raise RelayTypeError(
+                f"'{op.name}' expects {what} to be one {element} (a scalar or tensor<1x{element}>), got {t}"
+            )
+
+
+@irdl_op_definition
+class NonMaxSuppressionShapeOp(RelayOp):
+    """The shape of ``relay.non_max_suppression``'s result: ``[selected, 3]``.
+
+    ```mlir
+    %s = relay.non_max_suppression_shape %b, %s, %m, %i, %t : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<2xi64>
+    ```
+    """
+
+    name = "relay.non_max_suppression_shape"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    boxes = operand_def(TensorType)
+    scores = operand_def(TensorType)
+    max_output_boxes_per_class = operand_def(TensorType)
+    iou_threshold = operand_def(TensorType)
+    score_threshold = operand_def(TensorType)
+    result = result_def(TensorType)
+    center_point_box = prop_def(BoolAttr, default_value=bool_attr(False))
+    has_score_threshold = prop_def(BoolAttr, default_value=bool_attr(True))
+    traits = traits_def(Pure())
+    assembly_format = functional_format(
+        "boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold"
+    )
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        center_point_box: bool = False,
+        has_score_threshold: bool = True,
+    ):
+        super().__init__(
+            *inputs, center_point_box=center_point_box, has_score_threshold=has_score_threshold
+        )
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        _nms_operands(cls, operand_types)
+        return [TensorType(i64, [2])]
+
+
+@irdl_op_definition
+class NonMaxSuppressionOp(RelayOp):
+    """Greedy non-maximum suppression per batch and class (ONNX
+    ``NonMaxSuppression``): candidates by descending score (the lower box
+    index first on ties), those above ``score_threshold`` (when
+    ``has_score_threshold``), each kept unless its IoU with a kept box
+    exceeds ``iou_threshold``, at most ``max_output_boxes_per_class``;
+    the result is ``selected x 3`` ``int64`` ``(batch, class, box)`` rows.
+    Boxes are corners ``[y1, x1, y2, x2]`` (either diagonal) or, with
+    ``center_point_box``, ``[x_center, y_center, width, height]``.
+
+    ```mlir
+    %r = relay.non_max_suppression %b, %s, %m, %i, %t, %n : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>, tensor<2xi64>) -> tensor<?x3xi64>
+    ```
+    """
+
+    name = "relay.non_max_suppression"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    boxes = operand_def(TensorType)
+    scores = operand_def(TensorType)
+    max_output_boxes_per_class = operand_def(TensorType)
+    iou_threshold = operand_def(TensorType)
+    score_threshold = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    center_point_box = prop_def(BoolAttr, default_value=bool_attr(False))
+    has_score_threshold = prop_def(BoolAttr, default_value=bool_attr(True))
+    traits = traits_def(Pure())
+    assembly_format = functional_format(
+        "boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold", "shape"
+    )
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        shape: SSAValue,
+        center_point_box: bool = False,
+        has_score_threshold: bool = True,
+    ):
+        super().__init__(
+            *inputs,
+            shape,
+            center_point_box=center_point_box,
+            has_score_threshold=has_score_threshold,
+        )
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        _nms_operands(cls, operand_types)
+        _shape_operand(cls, operand_types[5], 2)
+        return [TensorType(i64, [DYNAMIC_INDEX, 3])]
+
+
+DYNAMIC_OPS = [
+    NonZeroShapeOp,
+    NonZeroOp,
+    CompressShapeOp,
+    CompressOp,
+    UniqueShapeOp,
+    UniqueOp,
+    NonMaxSuppressionShapeOp,
+    NonMaxSuppressionOp,
+]
 """The data-dependent ops and their shape functions."""

@@ -1,21 +1,26 @@
 """Converters for the ONNX ops whose output shape depends on input values
-(``NonZero``, ``Compress``, ``Unique``): each becomes a shape-function op and the op
+(``NonZero``, ``Compress``, ``Unique``,
+``NonMaxSuppression``): each becomes a shape-function op and the op
 itself (``xtvm/dialects/relay/dynamic.py``); the result has ``?`` sizes, so
 the model runs on the VM, which allocates the result from the shape the
 shape function computed (docs/data-dependent-ops.md)."""
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import (
     CompressOp,
     CompressShapeOp,
+    NonMaxSuppressionOp,
+    NonMaxSuppressionShapeOp,
     NonZeroOp,
     NonZeroShapeOp,
     UniqueOp,
     UniqueShapeOp,
 )
+from xtvm.constants import numpy_dtype
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 
 
@@ -72,8 +77,29 @@ class Unique(OnnxOpConverter):
         return list(op.results)
 
 
+class NonMaxSuppression(OnnxOpConverter):
+    """``NonMaxSuppression`` → ``relay.non_max_suppression_shape`` +
+    ``relay.non_max_suppression``: every input is read at run time;
+    a missing ``max_output_boxes_per_class`` is 0 (nothing selected), a
+    missing ``iou_threshold`` 0, a missing ``score_threshold`` no threshold."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        dtype = numpy_dtype(node.input(1).type.element_type)
+        present = [node.has_input(i) for i in range(5)]
+        defaults = {2: np.zeros(1, np.int64), 3: np.zeros(1, dtype), 4: np.zeros(1, dtype)}
+        inputs = [node.input(i) if present[i] else node.const(defaults[i]) for i in range(5)]
+        center = node.attr("center_point_box", 0)
+        if center not in (0, 1):
+            raise node.unsupported_attr("center_point_box", "expected 0 or 1", 0)
+        attrs = {"center_point_box": bool(center), "has_score_threshold": present[4]}
+        shape = node.emit(NonMaxSuppressionShapeOp(inputs, **attrs))
+        return node.emit(NonMaxSuppressionOp(inputs, shape, **attrs))
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "NonZero": NonZero,
     "Compress": Compress,
     "Unique": Unique,
+    "NonMaxSuppression": NonMaxSuppression,
 }

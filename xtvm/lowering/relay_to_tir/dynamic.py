@@ -1,6 +1,6 @@
 """Lowerings of the data-dependent ops and their shape functions
-(``relay.nonzero``, ``relay.compress``, ``relay.unique`` and their
-``_shape`` ops). The
+(``relay.nonzero``, ``relay.compress``, ``relay.unique``,
+``relay.non_max_suppression`` and their ``_shape`` ops). The
 ops' shape operand is an argument of the kernel that the compute does not
 read: the VM allocates the result from it before the call."""
 
@@ -9,6 +9,8 @@ from __future__ import annotations
 from xtvm.dialects.relay.dynamic import (
     CompressOp,
     CompressShapeOp,
+    NonMaxSuppressionOp,
+    NonMaxSuppressionShapeOp,
     NonZeroOp,
     NonZeroShapeOp,
     UniqueOp,
@@ -35,6 +37,18 @@ PATTERNS = [
     lower(
         UniqueOp,
         lambda ins, attrs, outs: dynamic.unique(ins[0], attrs.get("axis"), attrs["is_sorted"]),
+    ),
+    lower(
+        NonMaxSuppressionShapeOp,
+        lambda ins, attrs, outs: dynamic.non_max_suppression_shape(
+            *ins, attrs["center_point_box"], attrs["has_score_threshold"]
+        ),
+    ),
+    lower(
+        NonMaxSuppressionOp,
+        lambda ins, attrs, outs: dynamic.non_max_suppression(
+            *ins[:5], attrs["center_point_box"], attrs["has_score_threshold"]
+        ),
     ),
 ]
 OPS = ops_of(PATTERNS)

@@ -1,5 +1,6 @@
 """NumPy semantics of the data-dependent ops (``relay.nonzero``,
-``relay.compress``, ``relay.unique``) and their shape functions. The ops' shape operand is
+``relay.compress``, ``relay.unique``,
+``relay.non_max_suppression``) and their shape functions. The ops' shape operand is
 checked against the shape the values give: a wrong one is a bug in
 whatever made it."""
 
@@ -41,6 +42,65 @@ def _unique_checked(ins: list[np.ndarray], attrs: dict) -> list[np.ndarray]:
     return [_checked(r, s, "relay.unique") for r, s in zip(results, ins[1:], strict=True)]
 
 
+def _suppresses(a: np.ndarray, b: np.ndarray, center_point_box: bool, threshold: float) -> bool:
+    """Whether boxes ``a`` and ``b`` overlap with an IoU above ``threshold``."""
+    if center_point_box:
+        ax0, ax1 = a[0] - a[2] / 2, a[0] + a[2] / 2
+        ay0, ay1 = a[1] - a[3] / 2, a[1] + a[3] / 2
+        bx0, bx1 = b[0] - b[2] / 2, b[0] + b[2] / 2
+        by0, by1 = b[1] - b[3] / 2, b[1] + b[3] / 2
+    else:
+        ay0, ay1 = sorted((a[0], a[2]))
+        ax0, ax1 = sorted((a[1], a[3]))
+        by0, by1 = sorted((b[0], b[2]))
+        bx0, bx1 = sorted((b[1], b[3]))
+    width = min(ax1, bx1) - max(ax0, bx0)
+    height = min(ay1, by1) - max(ay0, by0)
+    if width <= 0 or height <= 0:
+        return False
+    inter = width * height
+    area_a, area_b = (ax1 - ax0) * (ay1 - ay0), (bx1 - bx0) * (by1 - by0)
+    union = area_a + area_b - inter
+    if area_a <= 0 or area_b <= 0 or union <= 0:
+        return False
+    return bool(inter / union > threshold)
+
+
+def non_max_suppression(
+    boxes: np.ndarray,
+    scores: np.ndarray,
+    max_output: np.ndarray,
+    iou_threshold: np.ndarray,
+    score_threshold: np.ndarray,
+    center_point_box: bool = False,
+    has_score_threshold: bool = True,
+) -> np.ndarray:
+    """ONNX ``NonMaxSuppression``: ``selected x 3`` rows ``(batch, class,
+    box)``, per batch and class in order of descending score."""
+    limit = int(max_output.reshape(-1)[0])
+    iou = float(iou_threshold.reshape(-1)[0])
+    floor = float(score_threshold.reshape(-1)[0])
+    rows: list[tuple[int, int, int]] = []
+    for b in range(boxes.shape[0]):
+        for c in range(scores.shape[1]):
+            s = scores[b, c]
+            order = [
+                i
+                for i in sorted(range(len(s)), key=lambda i: (-s[i], i))
+                if not has_score_threshold or s[i] > floor
+            ]
+            kept: list[int] = []
+            for i in order:
+                if len(kept) >= limit:
+                    break
+                if not any(
+                    _suppresses(boxes[b, k], boxes[b, i], center_point_box, iou) for k in kept
+                ):
+                    kept.append(i)
+            rows += [(b, c, i) for i in kept]
+    return np.array(rows, np.int64).reshape(-1, 3)
+
+
 def _checked(result: np.ndarray, shape: np.ndarray, name: str) -> np.ndarray:
     if tuple(int(d) for d in shape) != result.shape:
         raise ValueError(f"{name}: the shape operand {list(shape)} is not the result's {result.shape}")
@@ -48,6 +108,12 @@ def _checked(result: np.ndarray, shape: np.ndarray, name: str) -> np.ndarray:
 
 
 REFERENCES = {
+    "relay.non_max_suppression_shape": lambda ins, attrs: np.array(
+        non_max_suppression(*ins, **attrs).shape, np.int64
+    ),
+    "relay.non_max_suppression": lambda ins, attrs: _checked(
+        non_max_suppression(*ins[:5], **attrs), ins[5], "relay.non_max_suppression"
+    ),
     "relay.unique_shape": lambda ins, attrs: [
         np.array(r.shape, np.int64)
         for r in unique(ins[0], attrs.get("axis"), attrs.get("is_sorted", True))
