@@ -100,6 +100,7 @@ NAMES = [
     "add_mul",
     "concatenate",
     "avg_pool2d",
+    "avg_pool2d_window",
     "matmul",
     "quantize_blocked",
     "conv2d_uint8_weight",

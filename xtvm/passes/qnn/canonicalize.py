@@ -373,6 +373,34 @@ def _avg_pool2d(root: qnn.AvgPool2dOp) -> list[Operation]:
     return b.ops
 
 
+def _global_window(root: qnn.AvgPool2dOp) -> bool:
+    """The window is the whole (unpadded) plane: one output pixel."""
+    shape = _shape(root.data)
+    a = root.attrs
+    return (
+        len(shape) == 4
+        and tuple(a["pool_size"]) == tuple(shape[2:])
+        and not any(a["padding"])
+        and all(s > 0 for s in shape[2:])
+    )
+
+
+def _global_avg_pool2d(root: qnn.AvgPool2dOp) -> list[Operation]:
+    """``Σ x - zx · count`` in ``int32`` (the integers summed as integers),
+    then ``/ count · (s_in / s_out)`` in ``float32``, rounded: the float
+    mean's bits (its sum of integers is exact) without a float tensor."""
+    b = _Builder()
+    data, s_in, z_in, s_out, z_out = root.operands
+    count = int(np.prod(_shape(data)[2:]))
+    sums = b(SumOp(b.cast(data, "int32"), axis=[2, 3], keepdims=True))
+    offset = b(MultiplyOp(b.cast(b.along(z_in, 0, 0), "int32"), b.const(np.int32(count))))
+    centred = b.cast(b(SubtractOp(sums, offset)), "float32")
+    mean = b(DivideOp(centred, b.const(np.float32(count))))
+    ratio = b(DivideOp(b.along(s_in, 0, 0), b.along(s_out, 0, 0)))
+    b.quantized(b(MultiplyOp(mean, ratio)), z_out, 0, _dtype(root.result))
+    return b.ops
+
+
 def _same_params(first: Sequence[SSAValue], second: Sequence[SSAValue]) -> bool:
     """Both parameter lists are constants of equal values."""
     for x, y in zip(first, second):
@@ -463,6 +491,13 @@ RULES: list[Rule] = [
         to=_concatenate,
         name="concatenate",
         doc="concatenate of each input requantized to the output's parameters",
+    ),
+    rewrite(
+        Pat(qnn.AvgPool2dOp),
+        when=[_global_window],
+        to=_global_avg_pool2d,
+        name="avg-pool2d-global-integer",
+        doc="a window of the whole plane: q(float32(sum_i32(x) - zx * count) / count * (sx / so))",
     ),
     rewrite(
         Pat(qnn.AvgPool2dOp),

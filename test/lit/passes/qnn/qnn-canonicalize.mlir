@@ -165,13 +165,28 @@ func.func @concatenate(%a: tensor<1x2xui8>, %b: tensor<1x3xui8>) -> tensor<1x5xu
   func.return %y : tensor<1x5xui8>
 }
 
-// Rule avg-pool2d: a float32 average of the centred values, scaled and quantized.
+// Rule avg-pool2d-global-integer: a window of the whole plane sums the u8 values
+// in i32, minus zx * 49, then / 49 and the scale ratio in float32, quantized.
 // CHECK-LABEL: func.func @avg_pool2d
-// CHECK:      relay.nn.avg_pool2d %{{.*}} {pool_size = array<i64: 7, 7>} : (tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32>
+// CHECK:      relay.cast %x {dtype = "int32"} : (tensor<1x8x7x7xui8>) -> tensor<1x8x7x7xi32>
+// CHECK-NEXT: relay.sum %{{.*}} {keepdims = true, axis = array<i64: 2, 3>} : (tensor<1x8x7x7xi32>) -> tensor<1x8x1x1xi32>
+// CHECK:      relay.const dense<49> : tensor<i32>
+// CHECK:      relay.subtract %{{.*}}, %{{.*}} : (tensor<1x8x1x1xi32>, tensor<i32>) -> tensor<1x8x1x1xi32>
+// CHECK-NOT:  relay.nn.avg_pool2d
 // CHECK:      relay.cast %{{.*}} {dtype = "uint8"} : (tensor<1x8x1x1xf32>) -> tensor<1x8x1x1xui8>
 func.func @avg_pool2d(%x: tensor<1x8x7x7xui8>, %s: tensor<f32>, %z: tensor<ui8>) -> tensor<1x8x1x1xui8> {
   %y = qnn.avg_pool2d %x, %s, %z, %s, %z {pool_size = array<i64: 7, 7>} : (tensor<1x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8x1x1xui8>
   func.return %y : tensor<1x8x1x1xui8>
+}
+
+// Near miss of avg-pool2d-global-integer (a 3x3 padded window), rule avg-pool2d:
+// a float32 average of the centred values, scaled and quantized.
+// CHECK-LABEL: func.func @avg_pool2d_window
+// CHECK:      relay.nn.avg_pool2d %{{.*}} {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x7x7xf32>) -> tensor<1x8x4x4xf32>
+// CHECK:      relay.cast %{{.*}} {dtype = "uint8"} : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xui8>
+func.func @avg_pool2d_window(%x: tensor<1x8x7x7xui8>, %s: tensor<f32>, %z: tensor<ui8>) -> tensor<1x8x4x4xui8> {
+  %y = qnn.avg_pool2d %x, %s, %z, %s, %z {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x7x7xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x8x4x4xui8>
+  func.return %y : tensor<1x8x4x4xui8>
 }
 
 // Rule matmul: the i32 matmul of the centred operands (b's zero point per column).
