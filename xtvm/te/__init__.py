@@ -80,7 +80,7 @@ from xtvm.te.operation import (
     reduce_axis,
 )
 from xtvm.te.reduction import CommReducer, comm_reducer, max, min, sum
-from xtvm.te.symbolic import assume_equal, shape_scope, var
+from xtvm.te.symbolic import assume_equal, require, shape_scope, var
 
 __all__ = [
     "abs",
@@ -130,6 +130,7 @@ __all__ = [
     "power",
     "PrimExpr",
     "reduce_axis",
+    "require",
     "round",
     "select",
     "shape_scope",

@@ -254,7 +254,8 @@ def _bind_shape_vars(
         values[key] = op.res
     if values:
         func.shape_vars = {n: axes[k] for n, k in zip(var_names, values)}
-    for v in _used_vars(order):
+    conditions = [c for c, _ in equal.requirements]
+    for v in _used_vars(order) + free_vars(conditions):
         rep = equal.find(v)
         if id(rep) not in values:
             raise ValueError(
@@ -262,6 +263,13 @@ def _bind_shape_vars(
                 "not the extent of any argument axis, so no call can bind it"
             )
         builder.bind(v, values[id(rep)])
+    for condition, message in equal.requirements:  # checked once the variables are read
+        with builder.at(checks := Block()):
+            ok = builder.emit(condition)
+            builder.add(tir.AssertOp(ok, message))
+        reads.extend(checks.ops)
+        for op in list(checks.ops):
+            op.detach()
     return reads
 
 

@@ -18,7 +18,8 @@ Two computations may need two variables to be equal at run time (adding two
 ``?x784`` tensors elementwise). :func:`assume_equal` records that inside a
 :func:`shape_scope`; ``create_prim_func``, run in the same scope, then
 treats them as one variable: one value in the loops, and the entry checks
-that both argument axes hold it.
+that both argument axes hold it. Other conditions (a ``?`` broadcast to a
+static 5 must be 1 or 5) are :func:`require`\ d: the kernel asserts them.
 """
 
 from __future__ import annotations
@@ -69,10 +70,13 @@ def format_dim(dim: Dim) -> str:
 
 class ShapeEqualities:
     """Shape variables assumed equal (a union-find over variables by
-    identity); the representative of a class is its first variable."""
+    identity; the representative of a class is its first variable), and the
+    conditions on them that the kernel checks when it is called
+    (:func:`require`)."""
 
     def __init__(self) -> None:
         self._parent: dict[int, Var] = {}
+        self.requirements: list[tuple[PrimExpr, str]] = []
 
     def find(self, v: Var) -> Var:
         """The representative of ``v``'s class (``v`` when it is alone)."""
@@ -107,6 +111,17 @@ def shape_scope() -> Iterator[ShapeEqualities]:
 def current_equalities() -> ShapeEqualities:
     """The equalities of the innermost :func:`shape_scope` (an empty set outside one)."""
     return _SCOPE.get() or ShapeEqualities()
+
+
+def require(condition: PrimExpr, message: str) -> None:
+    """Make the kernel being built (in the current :func:`shape_scope`)
+    check ``condition``, a ``bool`` expression of shape variables, when it is
+    called: a ``tir.assert`` with ``message`` after the variables are read.
+    Outside a scope it is a ``ValueError`` (nothing would check it)."""
+    scope = _SCOPE.get()
+    if scope is None:
+        raise ValueError(f"{message}: a run-time check needs te.shape_scope()")
+    scope.requirements.append((condition, message))
 
 
 def assume_equal(a: Dim, b: Dim, what: str) -> Dim:

@@ -9,12 +9,16 @@ from collections.abc import Sequence
 from xtvm import te
 from xtvm.te import dtype as dt
 from xtvm.te.expr import IntImm, PrimExpr
-from xtvm.topi.tensor import broadcast_indices
+from xtvm.topi.tensor import broadcast_extent, broadcast_indices
 
 
 def broadcast_to(x: te.Tensor, shape: Sequence[int]) -> te.Tensor:
-    """``x`` broadcast to ``shape`` with NumPy rules."""
+    """``x`` broadcast to ``shape`` with NumPy rules (a dynamic axis of ``x``
+    must be 1 or the target's extent: :func:`broadcast_extent`)."""
     shape = tuple(shape)
+    for size, target in zip(reversed(x.shape), reversed(shape)):
+        if not isinstance(size, int) and target != 1:
+            broadcast_extent(size, target)
     return te.compute(
         shape,
         lambda *i: x[broadcast_indices(x.shape, shape, i)],

@@ -69,6 +69,10 @@ def matmul(
     if isinstance(ka, int) and isinstance(kb, int):
         if ka != kb:
             raise ValueError(f"matmul: reduction sizes differ ({ka} and {kb})")
+    elif isinstance(ka, int) or isinstance(kb, int):  # checked when the kernel is called
+        static, dynamic = (ka, kb) if isinstance(ka, int) else (kb, ka)
+        te.require(dynamic == static, f"matmul: the dynamic reduction size must be {static}")
+        ka = static
     else:  # a dynamic sequence: both shape variables, equal at run time
         ka = te.assume_equal(ka, kb, "matmul: the reduction sizes")
     batch = broadcast_shape(a.shape[:-2], b.shape[:-2])

@@ -11,14 +11,15 @@ from collections.abc import Callable, Sequence
 from xtvm import te
 from xtvm.te import dtype as dt
 from xtvm.te.expr import IntImm, PrimExpr
-from xtvm.te.symbolic import Dim
+from xtvm.te.symbolic import Dim, format_dim
 
 
 def broadcast_shape(lhs: Sequence[Dim], rhs: Sequence[Dim]) -> tuple[Dim, ...]:
     """NumPy broadcasting of two shapes. Two different shape variables at one
     axis must be equal at run time (:func:`te.assume_equal`: the kernel's
-    entry checks it); a shape variable against a static extent other than 1
-    is an error (the kernel could not tell broadcasting from a mismatch)."""
+    entry checks it); a shape variable against a static extent ``k`` other
+    than 1 gives ``k`` and must be 1 or ``k`` at run time
+    (:func:`broadcast_extent`)."""
     rank = max(len(lhs), len(rhs))
     a = [1] * (rank - len(lhs)) + list(lhs)
     b = [1] * (rank - len(rhs)) + list(rhs)
@@ -32,9 +33,22 @@ def broadcast_shape(lhs: Sequence[Dim], rhs: Sequence[Dim]) -> tuple[Dim, ...]:
             out.append(x)
         elif isinstance(x, int) and x == 1:
             out.append(y)
+        elif isinstance(x, int) or isinstance(y, int):
+            out.append(broadcast_extent(y if isinstance(x, int) else x, x if isinstance(x, int) else y))
         else:
             out.append(te.assume_equal(x, y, f"broadcasting {list(lhs)} and {list(rhs)}"))
     return tuple(out)
+
+
+def broadcast_extent(dim: PrimExpr, target: int) -> int:
+    """A dynamic extent broadcast to the static ``target``: the kernel checks
+    that it is 1 or ``target`` when called (:func:`te.require`), and its
+    reads pick index 0 when it is 1 (:func:`broadcast_indices`)."""
+    te.require(
+        (dim == 1) | (dim == target),
+        f"a dynamic extent ({format_dim(dim)}) broadcast to {target} must be 1 or {target}",
+    )
+    return target
 
 
 def broadcast_indices(
@@ -42,12 +56,19 @@ def broadcast_indices(
 ) -> list[PrimExpr]:
     """The indices into a tensor of ``shape`` broadcast to ``out_shape``, for
     the output element at ``indices``: leading output axes the tensor lacks are
-    dropped, its size-1 axes read index 0."""
+    dropped, its size-1 axes read index 0, and a dynamic axis broadcast to a
+    static one reads index 0 when it is 1 at run time."""
     offset = len(out_shape) - len(shape)
-    return [
-        IntImm(0, "index") if size == 1 and out_shape[offset + d] != 1 else indices[offset + d]
-        for d, size in enumerate(shape)
-    ]
+    result: list[PrimExpr] = []
+    for d, size in enumerate(shape):
+        out, index = out_shape[offset + d], indices[offset + d]
+        if isinstance(size, int):
+            result.append(IntImm(0, "index") if size == 1 and out != 1 else index)
+        elif isinstance(out, int) and out != 1:
+            result.append(te.if_then_else(size == 1, IntImm(0, "index"), index))
+        else:
+            result.append(index)
+    return result
 
 
 def broadcast_compute(
@@ -199,12 +220,14 @@ def cast(x: te.Tensor, dtype: str) -> te.Tensor:
 
 
 def shape_of(x: te.Tensor, dtype: str = "int64") -> te.Tensor:
-    """The 1-d tensor of ``x``'s (static) shape."""
+    """The 1-d tensor of ``x``'s shape (a dynamic extent read at run time)."""
 
     def fcompute(i: PrimExpr) -> PrimExpr:
         value = te.const(0, dtype)
         for axis in reversed(range(x.ndim)):
-            value = te.if_then_else(i == axis, te.const(x.shape[axis], dtype), value)
+            extent = x.shape[axis]
+            size = te.const(extent, dtype) if isinstance(extent, int) else te.cast(dtype, extent)
+            value = te.if_then_else(i == axis, size, value)
         return value
 
     return te.compute((x.ndim,), fcompute, name="T_shape_of", tag="injective")

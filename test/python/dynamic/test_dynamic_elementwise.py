@@ -115,3 +115,20 @@ def test_kernel_shape_function_gives_the_output_shapes() -> None:
     assert shapes[-1] == (7, 40)
     with pytest.raises(ValueError, match="only 0 input shapes are given"):
         kernel.shapes_for([])
+
+
+def test_dynamic_axis_broadcast_to_a_static_one_is_checked_at_call_time() -> None:
+    """`?x4 + 3x4` is `3x4`: the `?` must be 1 (it broadcasts) or 3; the
+    kernel asserts it and reads row 0 when it is 1."""
+    text = """
+    func.func @main(%x: tensor<?x4xf32>, %y: tensor<3x4xf32>) -> tensor<3x4xf32> {
+      %0 = relay.add %x, %y : (tensor<?x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+      func.return %0 : tensor<3x4xf32>
+    }
+    """
+    model = DynamicModel(text)
+    check_sizes(model, lambda n, rng: [uniform(n, 4, rng=rng), uniform(3, 4, rng=rng)], sizes=(1, 3))
+    (name,) = model.prim_funcs()
+    out = NDArray(np.zeros((3, 4), "float32"))
+    with pytest.raises(XTVMError, match=r"assertion failed: a dynamic extent \(p0_n0\) broadcast to 3 must be 1 or 3"):
+        model.kernels[name](NDArray(np.zeros((2, 4), "float32")), NDArray(np.zeros((3, 4), "float32")), out)

@@ -34,3 +34,4 @@ func.func @main(%x: tensor<?x64xf32>, %y: tensor<?x64xf32>, %w: tensor<32x64xf32
   %s = relay.nn.softmax %x {axis = -1 : i64} : tensor<?x64xf32>
   func.return %a, %d, %s : tensor<?x64xf32>, tensor<?x32xf32>, tensor<?x64xf32>
 }
+
