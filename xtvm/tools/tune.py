@@ -102,6 +102,12 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--repeat", type=int, default=3, help="timing rounds per candidate (default: 3)"
     )
+    parser.add_argument(
+        "--flush-cache",
+        action="store_true",
+        help="time --repeat single calls, each with the caches flushed (the weights come from "
+        "memory, as in a model) instead of repeated warm calls",
+    )
     return parser
 
 
@@ -202,6 +208,7 @@ def run(args: argparse.Namespace) -> None:
     print(f"xtvm-tune: {len(tasks)} tasks, up to {total} trials, {search}", file=sys.stderr)
     progress = Progress(total)
     runner = LocalRunner(
+        flush_cache=args.flush_cache,
         repeat=args.repeat,
         min_repeat_ms=args.min_repeat_ms,
         timeout=args.timeout,

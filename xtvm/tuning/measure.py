@@ -244,7 +244,8 @@ def measure_library(request: dict[str, Any]) -> dict[str, Any]:
     """The runner worker's handler (also what a remote runner calls): time
     ``func_name`` of library ``filename`` on seeded random arguments with
     ``time_evaluator(number, repeat, min_repeat_ms)`` at ``threads``
-    threads (``clock="cpu"``: on the thread's CPU time); with ``reference`` (another library of the same kernel), first
+    threads (``clock="cpu"``: on the thread's CPU time; ``flush_cache``:
+    :func:`cold_calls`); with ``reference`` (another library of the same kernel), first
     compare the outputs of one call with the reference's."""
     import numpy as np
 
@@ -272,10 +273,40 @@ def measure_library(request: dict[str, Any]) -> dict[str, Any]:
     # "cpu": the calling thread's CPU time, a 1-thread kernel's own time (on a
     # shared machine the wall clock mostly measures the load)
     clock = time.thread_time if request.get("clock") == "cpu" else time.perf_counter
+    if request.get("flush_cache"):
+        return {"costs": cold_calls(lib[name].bind(arrays), arrays[0], repeat, clock)}
     timer = lib.time_evaluator(
         name, xtvm.cpu(0), number=number, repeat=repeat, min_repeat_ms=min_repeat_ms, clock=clock
     )
     return {"costs": list(timer(*arrays).results)}
+
+
+FLUSH_BYTES = 64 << 20
+"""What a cache flush writes over: more than the last-level cache."""
+
+_FLUSH: list[Any] = []
+
+
+def cold_calls(call, first, repeat: int, clock) -> list[float]:
+    """``repeat`` timed single calls, each after the caches were flushed
+    and the first argument (the activation, which the previous kernel of
+    a model has just written) read back in: the weights come from memory,
+    as in a model (TVM's ``enable_cpu_cache_flush``, which warm repeated
+    calls overstate)."""
+    import numpy as np
+
+    if not _FLUSH:
+        _FLUSH.append(np.zeros(FLUSH_BYTES // 8))
+    buffer = _FLUSH[0]
+    call()
+    costs = []
+    for _ in range(repeat):
+        buffer += 1.0
+        first.numpy().sum()
+        start = clock()
+        call()
+        costs.append(clock() - start)
+    return costs
 
 
 class LocalRunner:
@@ -284,7 +315,8 @@ class LocalRunner:
     schedule's own speed, steadier on a shared machine); ``check``: compare
     each candidate's outputs with the hand-written schedule's; ``clock``:
     ``"wall"`` or ``"cpu"`` (``time_evaluator``'s clock: the thread's CPU
-    time, the default at 1 thread)."""
+    time, the default at 1 thread); ``flush_cache``: ``repeat`` single
+    calls each on cold caches (:func:`cold_calls`)."""
 
     def __init__(
         self,
@@ -295,6 +327,7 @@ class LocalRunner:
         threads: int = 1,
         check: bool = False,
         clock: str | None = None,
+        flush_cache: bool = False,
     ):
         clock = clock or ("cpu" if threads == 1 else "wall")
         if clock not in ("cpu", "wall") or (clock == "cpu" and threads != 1):
@@ -307,6 +340,7 @@ class LocalRunner:
             "min_repeat_ms": min_repeat_ms,
             "threads": threads,
             "clock": clock,
+            "flush_cache": flush_cache,
         }
         self.timeout = timeout
         self.check = check

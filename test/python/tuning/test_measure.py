@@ -90,3 +90,13 @@ def test_candidates_build_in_parallel_and_match_the_reference(conv_task):
 def test_the_cpu_clock_needs_one_thread():
     with pytest.raises(ValueError, match="'cpu' at 1 thread"):
         LocalRunner(threads=2, clock="cpu")
+
+
+def test_cold_cache_timing_gives_one_cost_per_repeat(tmp_path):
+    fine = _library(tmp_path, "fine", lambda a: te.compute((4,), lambda i: a[i] * 2.0, name="B"))
+    runner = LocalRunner(repeat=3, flush_cache=True)
+    try:
+        (result,) = runner.run([None], [fine])
+    finally:
+        runner.close()
+    assert result.error_no == 0 and len(result.costs) == 3 and all(c > 0 for c in result.costs)
