@@ -59,8 +59,28 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     if array.dtype == np.bool_:
         # MLIR stores `true` as all-ones bytes; keep the parser's representation.
         array = -array.astype(np.int8)
-    data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+    data = _backing_bytes(array)
+    if data is None:
+        data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
     return DenseIntOrFPElementsAttr(attr_type, BytesAttr(data))
+
+
+def _backing_bytes(array: np.ndarray) -> bytes | None:
+    """The ``bytes`` object ``array`` views whole (as ``np.frombuffer`` of an
+    ONNX initializer's raw data gives), if it holds exactly the constant's
+    little-endian bytes: shared, not copied (a model's weights are hundreds
+    of MB)."""
+    if not array.flags.c_contiguous or array.dtype.byteorder == ">" or array.dtype == np.bool_:
+        return None
+    if array.dtype.byteorder == "=" and np.little_endian is False:
+        return None
+    base = array.base
+    while isinstance(base, np.ndarray):
+        base = base.base
+    if not isinstance(base, bytes) or len(base) != array.nbytes or not array.nbytes:
+        return None
+    start = np.frombuffer(base, np.uint8).ctypes.data
+    return base if array.ctypes.data == start else None
 
 
 def numpy_from_dense(

@@ -139,15 +139,22 @@ def embed_header(
 class PlacedData:
     """The data globals of a JIT module in aligned, process-owned memory."""
 
-    def __init__(self, data: list[DataGlobal]):
+    def __init__(self, data: list[DataGlobal], consume: bool = False):
+        """Copy each global's bytes into aligned memory; with ``consume``, each
+        item of ``data`` gives its bytes up once placed (``data`` then names
+        the globals only), so the weights are never held twice in full."""
         self.arrays: dict[str, np.ndarray] = {}
-        for item in data:
+        for i, item in enumerate(data):
             align = max(item.alignment, 64)
-            raw = np.zeros(item.size + align, np.uint8)
+            raw = np.empty(item.size + align, np.uint8)
             start = (-raw.ctypes.data) % align
             view = raw[start : start + item.size]
             if item.data is not None:
                 view[:] = np.frombuffer(item.data, np.uint8)
+                if consume:
+                    data[i] = replace(item, data=b"")
+            else:
+                view[:] = 0
             self.arrays[item.name] = view
 
     def address(self, name: str) -> int:
@@ -160,6 +167,16 @@ class PlacedData:
             item if item.data is None else replace(item, data=memoryview(self.arrays[item.name]))
             for item in data
         ]
+
+
+def drop_data_globals(module: ModuleOp) -> None:
+    """Erase ``module``'s data globals (their bytes go with them): for a module
+    compiled already whose data is placed elsewhere (``jit(consume=True)``)."""
+    for op in list(module.ops):
+        if isinstance(op, llvm.GlobalOp) and is_data_global(op):
+            op.detach()
+            op.erase()
+            op.properties.clear()  # the bytes go now, not when the collector finds the op
 
 
 def write_assembly(data: list[DataGlobal], asm_path: str, blob_path: str) -> None:

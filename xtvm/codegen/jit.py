@@ -9,7 +9,13 @@ import llvmlite.binding as llvm
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from xtvm.codegen.data import PlacedData, data_globals, embed_header, read_metadata
+from xtvm.codegen.data import (
+    PlacedData,
+    data_globals,
+    drop_data_globals,
+    embed_header,
+    read_metadata,
+)
 from xtvm.codegen.export import link_library
 from xtvm.codegen.llvm_ir import CodegenError, load_openmp, target_machine
 from xtvm.codegen.objects import compile_objects
@@ -21,6 +27,7 @@ def jit(
     header: dict[str, Any] | None = None,
     params: Mapping[str, np.ndarray] | None = None,
     target: Target | str | None = None,
+    consume: bool = False,
 ):
     """Compile an llvm-dialect module in memory and return an
     `xtvm.runtime.Module` described by the module's own ``@__xtvm_metadata``
@@ -32,6 +39,10 @@ def jit(
     kernel, in parallel, cached on disk) into position-independent objects
     that MCJIT loads; `export_library(path)` on the result links the same
     objects and data into a shared library.
+
+    ``consume=True`` (``xtvm.build``, whose lowered module is its own) erases
+    the module's data globals once compiled, as their bytes are placed: the
+    weights are not held twice.
     """
     from xtvm.runtime.metadata import params_at
     from xtvm.runtime.module import Module
@@ -54,7 +65,9 @@ def jit(
         from xtvm.byoc.compile import load_libraries
 
         load_libraries(compiled.libraries)
-    placed = PlacedData(data)
+    if consume:
+        drop_data_globals(module)  # now `data` holds the IR's only copy, given up as placed
+    placed = PlacedData(data, consume=consume)
     for name in placed.arrays:
         llvm.add_symbol(name, placed.address(name))
     tm = target_machine(target, pic=True)

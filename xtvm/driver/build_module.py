@@ -212,7 +212,7 @@ def build(
     with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
         lowered = lower(module.clone(), params, executor=executor, before_codegen=mark)
     try:
-        lib = codegen.jit(lowered, target=target)
+        lib = codegen.jit(lowered, target=target, consume=True)  # the weights move out of the IR
     except KernelCacheMiss:  # an entry vanished between the two looks: lower everything
         with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
             lowered = lower(module.clone(), params, executor=executor)

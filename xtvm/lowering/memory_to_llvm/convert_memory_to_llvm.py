@@ -373,10 +373,11 @@ class LowerConst(RewritePattern):
         data = array.astype(np.int8) if array.dtype == np.bool_ else array
         element = IntegerType(8) if array.dtype == np.bool_ else op.result.type.element_type
         size = max(array.size, 1)
-        flat = DenseIntOrFPElementsAttr(
-            TensorType(element, [size]),
-            BytesAttr(data.tobytes() if array.size else bytes(data.dtype.itemsize)),
-        )
+        if array.size and data is array and isinstance(op.value, DenseIntOrFPElementsAttr):
+            raw = op.value.data  # the constant's bytes, shared (weights are large)
+        else:
+            raw = BytesAttr(data.tobytes() if array.size else bytes(data.dtype.itemsize))
+        flat = DenseIntOrFPElementsAttr(TensorType(element, [size]), raw)
         glob = llvm.GlobalOp(
             llvm.LLVMArrayType(size, element),
             symbol,
@@ -388,6 +389,8 @@ class LowerConst(RewritePattern):
         rewriter.insert(glob, InsertPoint.before(fn))
         address = llvm.AddressOfOp(symbol, PTR)
         _replace_with_ptr(op, [address], address.result, rewriter)
+        op.properties.clear()  # the erased op's reference to the bytes, which the global
+        op.attributes.clear()  # holds now (erased ops wait in cycles for the collector)
 
 
 def const_symbol(param: str) -> str:
