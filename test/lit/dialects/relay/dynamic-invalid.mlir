@@ -1,0 +1,44 @@
+// RUN: xtvm-opt %s --split-input-file --verify-diagnostics
+
+// A shape operand that is not the result's rank.
+func.func @f(%x: tensor<3x4xf32>, %s: tensor<3xi64>) -> tensor<2x?xi64> {
+  // expected-error @+1 {{'relay.nonzero' expects its shape operand to be tensor<2xi64> (the result's rank), got tensor<3xi64>}}
+  %y = relay.nonzero %x, %s : (tensor<3x4xf32>, tensor<3xi64>) -> tensor<2x?xi64>
+  func.return %y : tensor<2x?xi64>
+}
+
+// -----
+
+// NonZero of a scalar.
+func.func @f(%x: tensor<f32>) -> tensor<2xi64> {
+  // expected-error @+1 {{'relay.nonzero_shape' expects a tensor of rank >= 1, got a scalar}}
+  %s = relay.nonzero_shape %x : (tensor<f32>) -> tensor<2xi64>
+  func.return %s : tensor<2xi64>
+}
+
+// -----
+
+// A condition that is not 1-d i1.
+func.func @f(%x: tensor<3x4xf32>, %c: tensor<3xf32>) -> tensor<2xi64> {
+  // expected-error @+1 {{'relay.compress_shape' expects a 1-d i1 condition, got tensor<3xf32>}}
+  %s = relay.compress_shape %x, %c {axis = 0 : i64} : (tensor<3x4xf32>, tensor<3xf32>) -> tensor<2xi64>
+  func.return %s : tensor<2xi64>
+}
+
+// -----
+
+// Scores that do not match the boxes.
+func.func @f(%b: tensor<1x6x4xf32>, %sc: tensor<1x2x5xf32>, %m: tensor<1xi64>, %i: tensor<1xf32>, %t: tensor<1xf32>) -> tensor<2xi64> {
+  // expected-error @+1 {{'relay.non_max_suppression_shape' expects static boxes BxNx4 and scores BxCxN, got tensor<1x6x4xf32> and tensor<1x2x5xf32>}}
+  %n = relay.non_max_suppression_shape %b, %sc, %m, %i, %t : (tensor<1x6x4xf32>, tensor<1x2x5xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<2xi64>
+  func.return %n : tensor<2xi64>
+}
+
+// -----
+
+// Unique over a dynamic input.
+func.func @f(%x: tensor<?xf32>) -> tensor<1xi64> {
+  // expected-error @+1 {{'relay.unique_shape' needs static input extents, got tensor<?xf32>}}
+  %a, %b, %c, %d = relay.unique_shape %x : (tensor<?xf32>) -> (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>)
+  func.return %a : tensor<1xi64>
+}
