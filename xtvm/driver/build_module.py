@@ -121,7 +121,7 @@ def lower(
     stage: str = "llvm-dialect",
     start: str | None = None,
     executor: str | None = None,
-    before_codegen: Callable[[ModuleOp], object] | None = None,
+    kernels_ready: Callable[[ModuleOp], object] | None = None,
 ) -> ModuleOp:
     """Run the pipeline on ``module`` (in place) from the stage after ``start``
     (default: the stage the module is at, :func:`detect_stage`) up to and
@@ -134,8 +134,12 @@ def lower(
     the relay and memory stages find nothing to do in it. Verification runs
     once per stage, except for the llvm dialect (xtvm's own lowering, tested
     on its own): verifying a whole model's kernels there costs seconds.
-    ``before_codegen`` sees the module before the llvm-dialect stage runs
-    (``xtvm.build`` marks the kernels the kernel cache holds there)."""
+    ``kernels_ready`` sees the module once its kernels are final: after the
+    ``tir`` stage's passes, before its verification, which then skips the
+    kernels it marked ``CACHED_OBJECT_ATTR`` (``xtvm.build`` marks those
+    whose object the kernel cache holds: they were verified when first
+    built, and are not lowered again); or, for a module past that stage,
+    before the llvm-dialect stage."""
     from xtvm.ir.resources import check_not_elided
 
     if params:
@@ -153,10 +157,29 @@ def lower(
     for s in STAGES[stage_index(start) + 1 : stage_index(stage) + 1]:
         verify = s.name != "llvm-dialect" and (s.name != "memory-alloc" or s.name == stage)
         steps = [step for step in enabled(s.steps) if step.executor in (None, executor)]
-        if s.name == "llvm-dialect" and before_codegen is not None:
-            before_codegen(module)
+        if kernels_ready is not None and s.name == "tir":
+            run_steps(module, steps, verify=False)
+            kernels_ready(module)
+            kernels_ready = None
+            if verify:
+                _verify_uncached(module)
+            continue
+        if kernels_ready is not None and s.name == "llvm-dialect":
+            kernels_ready(module)
         run_steps(module, steps, verify=verify)
     return module
+
+
+def _verify_uncached(module: ModuleOp) -> None:
+    """Verify the module but the kernels marked as cached (see :func:`lower`)."""
+    from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import CACHED_OBJECT_ATTR
+
+    if PassContext.current().config.get("verify_each_pass", False):
+        return  # run_steps verified everything after each pass
+    module.verify(verify_nested_ops=False)
+    for op in module.ops:
+        if CACHED_OBJECT_ATTR not in op.attributes:
+            op.verify()
 
 
 def byoc_context(byoc: Sequence[str]) -> PassContext | nullcontext:
@@ -210,7 +233,7 @@ def build(
             mark_cached_kernels(lowered, target)
 
     with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
-        lowered = lower(module.clone(), params, executor=executor, before_codegen=mark)
+        lowered = lower(module.clone(), params, executor=executor, kernels_ready=mark)
     try:
         lib = codegen.jit(lowered, target=target, consume=True)  # the weights move out of the IR
     except KernelCacheMiss:  # an entry vanished between the two looks: lower everything
