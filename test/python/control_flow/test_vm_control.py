@@ -119,3 +119,4 @@ def test_if_with_branches_of_different_shapes():
     for cond in (True, False):
         feeds = {"c": np.array(cond), "x": x}
         compare(run(vm, feeds), run_ort(proto, feeds))
+

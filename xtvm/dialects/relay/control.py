@@ -30,10 +30,11 @@ Conditions are ``i1`` tensors of one element (ONNX's ``If``/``Loop``
 conditions: shape ``[]`` or ``[1]``). Type rules: a ``relay.if``'s results
 are its branches' yielded types joined (equal element types and ranks; a
 size on which the branches differ is ``?``); a ``relay.while``'s carried
-values keep their types: each region's block arguments and results have the
-types of the initial values, and the body yields values of those types (or
-more precise ones). Both ops are opaque to fusion (``OPAQUE``): relay
-passes fuse and lower the ops *inside* the bodies. Their semantics
+values keep their types: the regions' block arguments and the results have
+the carried types, the initial values and what the body yields have those
+types or more precise ones (``4xf32`` for a carried ``?xf32``). Both ops
+are opaque to fusion (``OPAQUE``): relay passes fuse and lower the ops
+*inside* the bodies. Their semantics
 (``xtvm.passes.relay.evaluate``) run one branch, or the body while the
 condition holds.
 """
@@ -283,27 +284,39 @@ class WhileOp(ControlOp):
     )
 
     def __init__(self, inits: Sequence[SSAValue], cond_block: Block, body_block: Block):
-        """The loop on filled blocks whose arguments have the types of
-        ``inits``; results of those types."""
+        """The loop on filled blocks whose arguments have the carried types
+        (those of ``inits``, or less precise ones); results of those types."""
         IRDLOperation.__init__(
             self,
             operands=[list(inits)],
-            result_types=[[v.type for v in inits]],
+            result_types=[list(body_block.arg_types)],
             regions=[Region(cond_block), Region(body_block)],
         )
 
+    def carried_types(self) -> list[Attribute]:
+        """The types of the carried values: the body's arguments."""
+        return list(self.body.block.arg_types)
+
     def inferred_types(self) -> list[Attribute]:
-        return list(self.inits.types)
+        return self.carried_types()
 
     def verify_(self) -> None:
-        carried = list(self.inits.types)
-        for region, what in ((self.cond_region, "cond"), (self.body, "body")):
-            args = list(region.block.arg_types)
-            if args != carried:
-                raise self.error(
-                    f"the {what} region's arguments ({', '.join(map(str, args))}) must have "
-                    f"the types of the carried values ({', '.join(map(str, carried))})"
-                )
+        carried = self.carried_types()
+        shown = ", ".join(map(str, carried))
+        inits = list(self.inits.types)
+        if len(inits) != len(carried) or not all(
+            is_refinement(c, i) for c, i in zip(carried, inits)
+        ):
+            raise self.error(
+                f"the initial values ({', '.join(map(str, inits))}) do not fit the carried "
+                f"values ({shown})"
+            )
+        args = list(self.cond_region.block.arg_types)
+        if args != carried:
+            raise self.error(
+                f"the cond region's arguments ({', '.join(map(str, args))}) must have "
+                f"the types of the carried values ({shown})"
+            )
         _terminator(self, self.cond_region, ConditionOp, "the cond region")
         yielded = list(_terminator(self, self.body, YieldOp, "the body").values.types)
         if len(yielded) != len(carried) or not all(
@@ -311,7 +324,7 @@ class WhileOp(ControlOp):
         ):
             raise self.error(
                 f"the body yields ({', '.join(map(str, yielded))}), but the carried values "
-                f"have types ({', '.join(map(str, carried))}), which a loop keeps"
+                f"have types ({shown}), which a loop keeps"
             )
         self.check_results(carried)
 

@@ -52,7 +52,8 @@ from xtvm.dialects.relay import (
     WhileOp,
     YieldOp,
 )
-from xtvm.dialects.relay.base import is_refinement
+from xtvm.dialects.relay.base import RelayTypeError, is_refinement
+from xtvm.dialects.relay.control import join_types
 from xtvm.frontend.onnx.common import (
     OnnxConstantInputRequired,
     OnnxImportError,
@@ -184,11 +185,34 @@ def _is_true(value: SSAValue) -> bool:
     return isinstance(owner, ConstOp) and bool(np.all(numpy_from_const(owner)))
 
 
-def _check_carried(node: OnnxNode, what: str, before: Attribute, after: Attribute) -> None:
-    if not is_refinement(before, after):
-        raise node.error(
-            f"{what} has type {before} before the loop and {after} after an iteration; "
-            "a loop-carried value must keep its type (a changing shape needs dynamic shapes)"
+class CarriedTypeChange(OnnxImportError):
+    """A loop-carried value whose type an iteration changes; ``joined``
+    holds the carried types that would fit every iteration (``?`` where a
+    size changes), or None when there are none (a sequence that grows)."""
+
+    def __init__(self, message: str, joined: list[Attribute] | None) -> None:
+        super().__init__(message)
+        self.joined = joined
+
+
+def _check_carried(
+    node: OnnxNode, carried: Sequence[Attribute], yielded: Sequence[Attribute]
+) -> None:
+    """Each yielded type must be a carried type (or a more precise one)."""
+    for k, (before, after) in enumerate(zip(carried, yielded)):
+        if is_refinement(before, after):
+            continue
+        try:
+            joined = [join_types("relay.while", b, a, "") for b, a in zip(carried, yielded)]
+        except RelayTypeError:
+            joined = None
+        raise CarriedTypeChange(
+            node.error(
+                f"loop-carried value #{k} has type {before} before the loop and {after} after "
+                "an iteration; a loop-carried value must keep its type (a changing shape needs "
+                "dynamic shapes)"
+            ).args[0],
+            joined,
         )
 
 
@@ -227,10 +251,17 @@ class _LoopBuilder:
     *accumulators)``, the cond and body blocks, and the scan outputs
     accumulated row by row."""
 
-    def __init__(self, node: OnnxNode, carried: Sequence[SSAValue]) -> None:
+    def __init__(
+        self,
+        node: OnnxNode,
+        carried: Sequence[SSAValue],
+        types: Sequence[Attribute] | None = None,
+    ) -> None:
+        """``types``: the carried types (``?`` where a size changes), by
+        default the initial values'."""
         self.node = node
         self.inits: list[SSAValue] = [node.const(np.array(0, np.int64)), *carried]
-        types = [v.type for v in self.inits]
+        types = [self.inits[0].type, *(types or [v.type for v in carried])]
         self.cond = Block(arg_types=types)
         self.body = Block(arg_types=types)
 
@@ -262,11 +293,23 @@ class _LoopBuilder:
         one = _const(self.body, np.array(1, np.int64))
         step = _add(self.body, AddOp(self.iteration(self.body), one))
         self.body.add_op(YieldOp(step, *yielded))
-        for k, (init, value) in enumerate(zip(self.inits[1:], yielded)):
-            _check_carried(self.node, f"loop-carried value #{k}", init.type, value.type)
+        _check_carried(self.node, list(self.body.arg_types)[1:], [v.type for v in yielded])
         op = WhileOp(self.inits, self.cond, self.body)
         self.node.scope.block.add_op(op)
         return list(op.results[1:])
+
+
+def _condition_is_static(body: onnx.GraphProto) -> bool:
+    """Whether a loop body's condition output is its condition input
+    (through ``Identity``s) or a ``Constant``: only then can the loop be
+    unrolled without knowing run-time values."""
+    producers = {out: n for n in body.node for out in n.output}
+    name = body.output[0].name
+    while (producer := producers.get(name)) is not None and producer.op_type == "Identity":
+        name = producer.input[0]
+    if producer is not None:
+        return producer.op_type == "Constant"
+    return len(body.input) > 1 and name == body.input[1].name
 
 
 class Loop(OnnxOpConverter):
@@ -286,7 +329,14 @@ class Loop(OnnxOpConverter):
             except OnnxConstantInputRequired:
                 raise  # the backend specializes on M or the condition, and imports again
             except OnnxImportError:
-                raise first from None
+                pass
+            if isinstance(first, CarriedTypeChange) and first.joined is not None:
+                # A run-time trip count: carried values with ? sizes (the VM's dynamic shapes).
+                try:
+                    return cls._while(node, first.joined)
+                except OnnxImportError:
+                    pass
+            raise first from None
 
     @classmethod
     def _unroll(cls, node: OnnxNode) -> list[Output]:
@@ -298,6 +348,8 @@ class Loop(OnnxOpConverter):
         body: onnx.GraphProto = node.attr("body")
         if not node.has_input(0):
             raise node.error("a Loop without a trip count M cannot be unrolled")
+        if not _condition_is_static(body):
+            raise node.error("the body computes its condition at run time: it cannot be unrolled")
         trips = int(node.constant_scalar(0))
         cond = bool(node.constant_scalar(1)) if node.has_input(1) else True
         if trips > cls.MAX_UNROLL:
@@ -341,7 +393,9 @@ class Loop(OnnxOpConverter):
         return [*values, *stacked]
 
     @classmethod
-    def _while(cls, node: OnnxNode) -> list[Output]:
+    def _while(cls, node: OnnxNode, types: Sequence[Attribute] | None = None) -> list[Output]:
+        """The loop as a ``relay.while``; ``types``: the carried types
+        (condition and values), by default the initial values'."""
         body: onnx.GraphProto = node.attr("body")
         count = len(node.proto.input) - 2
         values = [node.input(2 + k) for k in range(count)]
@@ -349,7 +403,7 @@ class Loop(OnnxOpConverter):
         if cond is None:
             cond = node.const(np.array(True))
         trip = _scalar(node.scope.block, node.input(0)) if node.has_input(0) else None
-        loop = _LoopBuilder(node, [cond, *values])
+        loop = _LoopBuilder(node, [cond, *values], types)
 
         # The cond region: condition and iteration < M.
         test = loop.carried(loop.cond)[0]

@@ -124,3 +124,17 @@ func.func @yield_outside(%x: tensor<2xf32>) {
   // expected-error @+1 {{'relay.yield' must end a region of 'relay.if' or 'relay.while', not of 'func.func'}}
   relay.yield %x : tensor<2xf32>
 }
+
+// -----
+
+func.func @while_inits(%x: tensor<3xf32>, %c: tensor<i1>) {
+  // expected-error @+1 {{'relay.while' the initial values (tensor<3xf32>) do not fit the carried values (tensor<2xf32>)}}
+  %r = relay.while %x : (tensor<3xf32>) -> (tensor<2xf32>) cond {
+  ^bb0(%a: tensor<2xf32>):
+    relay.condition %c : tensor<i1>
+  } do {
+  ^bb0(%b: tensor<2xf32>):
+    relay.yield %b : tensor<2xf32>
+  }
+  func.return
+}

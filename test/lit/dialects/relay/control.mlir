@@ -80,3 +80,19 @@ func.func @empty(%c: tensor<i1>) {
   }
   func.return
 }
+
+// A carried value may be less precise than its initial value (a tensor
+// that grows: ?), and the body yields a more precise one.
+// CHECK-LABEL: func.func @grow
+// CHECK:         relay.while %x : (tensor<2xf32>) -> tensor<?xf32> cond {
+func.func @grow(%x: tensor<2xf32>, %c: tensor<i1>) -> tensor<?xf32> {
+  %r = relay.while %x : (tensor<2xf32>) -> (tensor<?xf32>) cond {
+  ^bb0(%a: tensor<?xf32>):
+    relay.condition %c : tensor<i1>
+  } do {
+  ^bb0(%b: tensor<?xf32>):
+    %b1 = relay.concatenate %b, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    relay.yield %b1 : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
