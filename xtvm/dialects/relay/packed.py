@@ -174,6 +174,15 @@ def _int8_block(cls: type[RelayOp], layout: str, primal: str = "OIHW") -> int:
     return subs[0][1]
 
 
+def _check_int8_operands(cls: type[RelayOp], data: TensorType, weight: TensorType) -> None:
+    """The int8 kernels take ``ui8`` data and ``i32`` weight words."""
+    if data.element_type != element_type("uint8") or weight.element_type != i32:
+        raise RelayTypeError(
+            f"'{cls.name}' takes ui8 data and an i32 packed weight, got "
+            f"{data.element_type} and {weight.element_type}"
+        )
+
+
 @irdl_op_definition
 class Conv2dInt8PackedOp(RelayOp):
     """``relay.nn.conv2d`` of ``ui8`` data (NCHW) and an ``i8`` weight, accumulated in ``i32`` (TVM's ``contrib_conv2d_NCHWc_int8``
@@ -224,11 +233,7 @@ class Conv2dInt8PackedOp(RelayOp):
         data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
         block = _int8_block(cls, attrs["kernel_layout"])
-        if data.element_type != element_type("uint8") or weight.element_type != i32:
-            raise RelayTypeError(
-                f"'{cls.name}' takes ui8 data and an i32 packed weight, got "
-                f"{data.element_type} and {weight.element_type}"
-            )
+        _check_int8_operands(cls, data, weight)
         ds, ws = data.get_shape(), weight.get_shape()
         if len(ds) != 4 or len(ws) != 5 or ws[4] != block or ws[1] != -(-ds[1] // 4):
             raise RelayTypeError(
@@ -273,11 +278,7 @@ class DenseInt8PackedOp(RelayOp):
         data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
         block = _int8_block(cls, attrs["weight_layout"], "NK")
-        if data.element_type != element_type("uint8") or weight.element_type != i32:
-            raise RelayTypeError(
-                f"'{cls.name}' takes ui8 data and an i32 packed weight, got "
-                f"{data.element_type} and {weight.element_type}"
-            )
+        _check_int8_operands(cls, data, weight)
         ds, ws = data.get_shape(), weight.get_shape()
         if len(ds) != 2 or len(ws) != 3 or ws[2] != block or ws[1] != -(-ds[1] // 4):
             raise RelayTypeError(
