@@ -31,6 +31,7 @@ from xtvm.lowering.relay_to_tir.schedule import apply_schedules
 from xtvm.schedule import ScheduleError
 from xtvm.te import dtype as dt
 from xtvm.te.operation import PlaceholderOp
+from xtvm.te.symbolic import is_static
 
 GRAPH_OPS: tuple[type[relay.RelayOp], ...] = (
     relay.ConstOp,
@@ -94,6 +95,13 @@ def lower_op(op: relay.RelayOp, compute: ComputeFn, inputs: Sequence[te.Tensor])
     try:
         outs = compute(list(inputs), op.attrs, out_types)
     except (TypeError, ValueError) as e:
+        dynamic = [i for i, t in enumerate(inputs) if not is_static(t.shape)]
+        if dynamic and "no Python truth value" in str(e):  # a compute that needs static sizes
+            raise lowering_error(
+                f"cannot lower '{op.name}' with the dynamic operand(s) "
+                f"{', '.join(str(i) for i in dynamic)}: its compute needs static sizes ({e})",
+                op,
+            ) from None
         raise lowering_error(f"cannot lower '{op.name}': {e}", op) from None
     outs = outs if isinstance(outs, list) else [outs]
     for out, out_type in zip(outs, out_types, strict=True):

@@ -11,6 +11,16 @@ func.func private @fused_add(%p0: tensor<3xf32>) -> tensor<3xf32> attributes {re
 
 // -----
 
+// An op whose compute needs static sizes (gather clamps its indices to the
+// extent of the gathered axis in Python today).
+func.func @main(%x: tensor<?x4xf32>, %i: tensor<2x4xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{convert-relay-to-tir: cannot lower 'relay.gather' with the dynamic operand(s) 0: its compute needs static sizes (the symbolic expression (p0_n0 < 1) has no Python truth value; use te.if_then_else to choose between expressions)}}
+  %0 = relay.gather %x, %i {axis = 0 : i64} : (tensor<?x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  func.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
 // A result whose dynamic extent is not a shape variable of an input (the
 // sum of two `?`): its kernel would need a compiled shape function.
 // (dynamic-*.mlir: what lowers.)
