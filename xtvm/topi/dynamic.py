@@ -470,3 +470,171 @@ def non_max_suppression(
         )
 
     return te.compute((count, 3), row, name="T_nms", tag="non_max_suppression")
+
+
+# Ops whose output *shape* is an input's value (ONNX Range, ConstantOfShape,
+# Expand, Tile, Reshape, TopK with a run-time K): the shape function reads
+# the small shape (or scalar) input; the op's kernel has a shape variable
+# per output extent, bound by its output buffer, and checks with
+# ``te.require`` what the shape must satisfy.
+
+
+def _out_vars(rank: int, name: str) -> list[te.Var]:
+    return [te.var(f"{name}_n{k}") for k in range(rank)]
+
+
+def _entries(values: Sequence[PrimExpr], name: str) -> te.Tensor:
+    """The 1-d ``int64`` tensor of ``values`` (expressions of the inputs)."""
+
+    def entry(i: PrimExpr) -> PrimExpr:
+        value: PrimExpr = values[-1]
+        for k in reversed(range(len(values) - 1)):
+            value = te.select(i == k, values[k], value)
+        return value
+
+    return te.compute((len(values),), entry, name=name)
+
+
+def arange_shape(start: te.Tensor, limit: te.Tensor, delta: te.Tensor) -> te.Tensor:
+    """``[max(ceil((limit - start) / delta), 0)]``, computed in ``float64``
+    as NumPy's ``arange`` does."""
+    def length() -> PrimExpr:
+        s, l, d = (_one(t).astype("float64") for t in (start, limit, delta))
+        n = te.ceil((l - s) / d).astype("int64")
+        return te.max(n, te.const(0, "int64"))
+
+    return _entries([length()], "T_arange_shape")
+
+
+def arange(start: te.Tensor, delta: te.Tensor) -> te.Tensor:
+    """``start + i * delta`` for ``i`` below the shape variable."""
+    n = te.var("arange_n")
+    return te.compute(
+        (n,), lambda i: _one(start) + i.astype(start.dtype) * _one(delta), name="T_arange"
+    )
+
+
+def full(value: te.Tensor, rank: int) -> te.Tensor:
+    """``value`` (one element) at every position of a run-time shape of ``rank`` axes."""
+    return te.compute(tuple(_out_vars(rank, "full")), lambda *i: _one(value), name="T_full")
+
+
+def _aligned(data: te.Tensor, rank: int) -> list[int | None]:
+    """The data's extents right-aligned to ``rank`` axes (None before them)."""
+    dims = _static(data, "broadcast_to")
+    return [None] * (rank - len(dims)) + list(dims)
+
+
+def broadcast_to_shape(data: te.Tensor, shape: te.Tensor) -> te.Tensor:
+    """The broadcast of the data's shape and the values of ``shape``."""
+    (length,) = _static(shape, "broadcast_to")
+    rank = max(length, len(data.shape))
+    values: list[PrimExpr] = []
+    for k, x in enumerate(_aligned(data, rank)):
+        j = k - (rank - length)
+        s = shape[j] if j >= 0 else te.const(1, "int64")
+        if x is None or x == 1:
+            values.append(s)
+        else:  # s must be x or 1 (the kernel checks)
+            values.append(te.select(s == 1, te.const(x, "int64"), s))
+    return _entries(values, "T_broadcast_to_shape")
+
+
+def broadcast_to(data: te.Tensor, rank: int) -> te.Tensor:
+    """The data broadcast to a run-time shape of ``rank`` axes."""
+    out = _out_vars(rank, "broadcast")
+    aligned = _aligned(data, rank)
+    for v, x in zip(out, aligned):
+        if x is not None and x != 1:
+            te.require(v == x, f"broadcast_to: the shape cannot take an axis of {x} (1 or {x})")
+
+    def read(*i: PrimExpr) -> PrimExpr:
+        index = [i[k] if x != 1 else 0 for k, x in enumerate(aligned) if x is not None]
+        return data[tuple(index)]
+
+    return te.compute(tuple(out), read, name="T_broadcast_to")
+
+
+def tile_shape(data: te.Tensor, repeats: te.Tensor) -> te.Tensor:
+    """The data's extents times the values of ``repeats``."""
+    dims = _static(data, "tile")
+    return _entries([repeats[k] * d for k, d in enumerate(dims)], "T_tile_shape")
+
+
+def tile(data: te.Tensor) -> te.Tensor:
+    """The data repeated to a run-time shape (each extent a multiple of the data's)."""
+    dims = _static(data, "tile")
+    out = _out_vars(len(dims), "tile")
+    for v, d in zip(out, dims):
+        te.require(te.floormod(v, d) == 0 if d else v == 0, f"tile: the extent must be a multiple of {d}")
+
+    def read(*i: PrimExpr) -> PrimExpr:
+        return data[tuple(te.floormod(x, d) if d else 0 for x, d in zip(i, dims))]
+
+    return te.compute(tuple(out), read, name="T_tile")
+
+
+def reshape_shape(data: te.Tensor, newshape: te.Tensor, allowzero: bool) -> te.Tensor:
+    """ONNX ``Reshape``'s shape: a 0 copies the data's extent at that axis
+    (unless ``allowzero``), a -1 takes what is left of the size."""
+    dims = _static(data, "reshape")
+    (length,) = _static(newshape, "reshape")
+    size = 1
+    for d in dims:
+        size *= d
+    one = te.const(1, "int64")
+    known = []
+    for k in range(length):
+        v = newshape[k]
+        if not allowzero:
+            v = te.select(v == 0, te.const(dims[k] if k < len(dims) else 0, "int64"), v)
+        known.append(v)
+    product: PrimExpr = one
+    for k in range(length):
+        product = product * te.select(newshape[k] == -1, one, known[k])
+    inferred = te.select(product == 0, te.const(0, "int64"), te.floordiv(te.const(size, "int64"), te.max(product, one)))
+    return _entries(
+        [te.select(newshape[k] == -1, inferred, known[k]) for k in range(length)],
+        "T_reshape_shape",
+    )
+
+
+def reshape(data: te.Tensor, rank: int) -> te.Tensor:
+    """The data's elements, row-major, in a run-time shape of ``rank`` axes
+    (which must hold as many elements)."""
+    dims = _static(data, "reshape")
+    size = 1
+    for d in dims:
+        size *= d
+    out = _out_vars(rank, "reshape")
+    count: PrimExpr = te.const(1, "int64")
+    for v in out:
+        count = count * v.astype("int64")
+    te.require(count == size, f"reshape: the new shape must hold {size} elements")
+
+    def read(*i: PrimExpr) -> PrimExpr:
+        flat: PrimExpr = i[0] if rank else 0
+        for x, v in zip(i[1:], out[1:]):
+            flat = flat * v + x
+        return data[tuple(_unravel(flat, dims))] if dims else data[()]
+
+    return te.compute(tuple(out), read, name="T_reshape")
+
+
+def topk_shape(data: te.Tensor, k: te.Tensor, axis: int) -> list[te.Tensor]:
+    """The data's shape with ``k`` at ``axis``, for each of the two results."""
+    dims = _static(data, "topk")
+    values = [
+        _one(k).astype("int64") if a == axis else te.const(d, "int64") for a, d in enumerate(dims)
+    ]
+    return [_entries(values, "T_topk_values_shape"), _entries(values, "T_topk_indices_shape")]
+
+
+def topk(data: te.Tensor, axis: int, is_ascend: bool) -> list[te.Tensor]:
+    """``topi.topk`` with ``k`` a shape variable (at most the axis' extent)."""
+    from xtvm.topi.algorithm import topk as static_topk
+
+    dims = _static(data, "topk")
+    k = te.var("topk_k")
+    te.require(k <= dims[axis], f"topk: k must be at most {dims[axis]} (the size of axis {axis})")
+    return static_topk(data, k, axis, is_ascend)

@@ -427,6 +427,367 @@ class NonMaxSuppressionOp(RelayOp):
         return [TensorType(i64, [DYNAMIC_INDEX, 3])]
 
 
+# Ops whose output shape is the value of an input (ONNX Range,
+# ConstantOfShape, Expand, Tile, Reshape, TopK with run-time K): ``relay.dyn.<op>``,
+# with its shape function ``relay.dyn.<op>_shape`` (ConstantOfShape's shape
+# is its input itself).
+
+
+def _one_element(op: type[RelayOp], ty: Attribute, what: str) -> TensorType:
+    t = tensor_type(op, ty, what)
+    if t.get_shape() not in ((), (1,)):
+        raise RelayTypeError(f"'{op.name}' expects {what} to hold one element, got {t}")
+    return t
+
+
+def _int_vector(op: type[RelayOp], ty: Attribute, what: str) -> int:
+    """The length of a static 1-d i64 operand."""
+    t = tensor_type(op, ty, what)
+    shape = t.get_shape()
+    if len(shape) != 1 or shape[0] == DYNAMIC_INDEX or t.element_type != i64:
+        raise RelayTypeError(f"'{op.name}' expects {what} to be a static 1-d i64 tensor, got {t}")
+    return shape[0]
+
+
+def _static_data(op: type[RelayOp], ty: Attribute) -> TensorType:
+    data = tensor_type(op, ty, "data")
+    if DYNAMIC_INDEX in data.get_shape():
+        raise RelayTypeError(f"'{op.name}' needs static input extents, got {data}")
+    return data
+
+
+class _ShapeFunctionOp(RelayOp):
+    """Base of the ``relay.dyn.*_shape`` ops: operands as the op's, one
+    ``i64`` shape result; ``rank`` gives its length."""
+
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def rank(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> int:
+        raise NotImplementedError
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        return [TensorType(i64, [cls.rank(operand_types, attrs)])]
+
+
+@irdl_op_definition
+class DynArangeShapeOp(_ShapeFunctionOp):
+    """``[max(ceil((limit - start) / delta), 0)]`` (ONNX ``Range``'s length).
+
+    ```mlir
+    %n = relay.dyn.arange_shape %s, %l, %d : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1xi64>
+    ```
+    """
+
+    name = "relay.dyn.arange_shape"
+    start = operand_def(TensorType)
+    limit = operand_def(TensorType)
+    delta = operand_def(TensorType)
+    assembly_format = functional_format("start", "limit", "delta")
+
+    def __init__(self, start: SSAValue, limit: SSAValue, delta: SSAValue):
+        super().__init__(start, limit, delta)
+
+    @classmethod
+    def rank(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> int:
+        types = [_one_element(cls, t, w) for t, w in zip(operand_types, ("start", "limit", "delta"))]
+        if len({t.element_type for t in types}) != 1:
+            raise RelayTypeError(f"'{cls.name}' start, limit and delta differ in type")
+        return 1
+
+
+@irdl_op_definition
+class DynArangeOp(RelayOp):
+    """``start + i * delta`` for ``i`` below ``shape[0]`` (ONNX ``Range``).
+
+    ```mlir
+    %r = relay.dyn.arange %s, %d, %n : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
+    ```
+    """
+
+    name = "relay.dyn.arange"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    start = operand_def(TensorType)
+    delta = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = functional_format("start", "delta", "shape")
+
+    def __init__(self, start: SSAValue, delta: SSAValue, shape: SSAValue):
+        super().__init__(start, delta, shape)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        start = _one_element(cls, operand_types[0], "start")
+        _one_element(cls, operand_types[1], "delta")
+        _shape_operand(cls, operand_types[2], 1)
+        return [TensorType(start.element_type, [DYNAMIC_INDEX])]
+
+
+@irdl_op_definition
+class DynFullOp(RelayOp):
+    """``value`` (one element) everywhere in a tensor of the run-time shape
+    ``shape`` (ONNX ``ConstantOfShape``).
+
+    ```mlir
+    %r = relay.dyn.full %v, %s : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+    ```
+    """
+
+    name = "relay.dyn.full"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    value = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = functional_format("value", "shape")
+
+    def __init__(self, value: SSAValue, shape: SSAValue):
+        super().__init__(value, shape)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        value = _one_element(cls, operand_types[0], "value")
+        rank = _int_vector(cls, operand_types[1], "shape")
+        return [TensorType(value.element_type, [DYNAMIC_INDEX] * rank)]
+
+
+@irdl_op_definition
+class DynBroadcastToShapeOp(_ShapeFunctionOp):
+    """The broadcast of the data's shape and the values of ``shape`` (ONNX
+    ``Expand``).
+
+    ```mlir
+    %s = relay.dyn.broadcast_to_shape %x, %shape : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<3xi64>
+    ```
+    """
+
+    name = "relay.dyn.broadcast_to_shape"
+    data = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    assembly_format = functional_format("data", "shape")
+
+    def __init__(self, data: SSAValue, shape: SSAValue):
+        super().__init__(data, shape)
+
+    @classmethod
+    def rank(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> int:
+        data = _static_data(cls, operand_types[0])
+        return max(len(data.get_shape()), _int_vector(cls, operand_types[1], "shape"))
+
+
+@irdl_op_definition
+class DynTileShapeOp(_ShapeFunctionOp):
+    """The data's extents times the values of ``repeats`` (ONNX ``Tile``).
+
+    ```mlir
+    %s = relay.dyn.tile_shape %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2xi64>
+    ```
+    """
+
+    name = "relay.dyn.tile_shape"
+    data = operand_def(TensorType)
+    repeats = operand_def(TensorType)
+    assembly_format = functional_format("data", "repeats")
+
+    def __init__(self, data: SSAValue, repeats: SSAValue):
+        super().__init__(data, repeats)
+
+    @classmethod
+    def rank(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> int:
+        rank = len(_static_data(cls, operand_types[0]).get_shape())
+        if _int_vector(cls, operand_types[1], "repeats") != rank:
+            raise RelayTypeError(f"'{cls.name}' expects one repeat per axis ({rank})")
+        return rank
+
+
+@irdl_op_definition
+class DynReshapeShapeOp(_ShapeFunctionOp):
+    """ONNX ``Reshape``'s resolved shape: a 0 copies the data's extent
+    (unless ``allowzero``), a -1 takes what is left of the size.
+
+    ```mlir
+    %s = relay.dyn.reshape_shape %x, %n : (tensor<2x6xf32>, tensor<3xi64>) -> tensor<3xi64>
+    ```
+    """
+
+    name = "relay.dyn.reshape_shape"
+    data = operand_def(TensorType)
+    newshape = operand_def(TensorType)
+    allowzero = prop_def(BoolAttr, default_value=bool_attr(False))
+    assembly_format = functional_format("data", "newshape")
+
+    def __init__(self, data: SSAValue, newshape: SSAValue, allowzero: bool = False):
+        super().__init__(data, newshape, allowzero=allowzero)
+
+    @classmethod
+    def rank(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> int:
+        _static_data(cls, operand_types[0])
+        return _int_vector(cls, operand_types[1], "newshape")
+
+
+@irdl_op_definition
+class DynTopKShapeOp(RelayOp):
+    """The data's shape with ``k`` (one element) at ``axis``, once for each
+    of ``relay.dyn.topk``'s results (a kernel argument is never passed twice).
+
+    ```mlir
+    %s, %t = relay.dyn.topk_shape %x, %k {axis = 1 : i64} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<2xi64>, tensor<2xi64>)
+    ```
+    """
+
+    name = "relay.dyn.topk_shape"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    k = operand_def(TensorType)
+    values_shape = result_def(TensorType)
+    indices_shape = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=IntegerAttr(-1, i64))
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "k")
+
+    def __init__(self, data: SSAValue, k: SSAValue, axis: int):
+        super().__init__(data, k, axis=axis)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        rank = len(_static_data(cls, operand_types[0]).get_shape())
+        normalize_axis(cls.name, attrs["axis"], rank)
+        if _one_element(cls, operand_types[1], "k").element_type != i64:
+            raise RelayTypeError(f"'{cls.name}' expects an i64 k")
+        return [TensorType(i64, [rank]), TensorType(i64, [rank])]
+
+
+class _ReshapedOp(RelayOp):
+    """Base of the ops whose result is the data in the run-time shape
+    ``shape`` (every extent ``?``)."""
+
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "shape")
+
+    def __init__(self, data: SSAValue, shape: SSAValue):
+        super().__init__(data, shape)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = _static_data(cls, operand_types[0])
+        rank = _int_vector(cls, operand_types[1], "shape")
+        cls.check_rank(len(data.get_shape()), rank)
+        return [TensorType(data.element_type, [DYNAMIC_INDEX] * rank)]
+
+    @classmethod
+    def check_rank(cls, data_rank: int, rank: int) -> None:
+        """Whether the result may have ``rank`` axes."""
+
+
+@irdl_op_definition
+class DynBroadcastToOp(_ReshapedOp):
+    """The data broadcast to the run-time shape ``shape`` (ONNX ``Expand``).
+
+    ```mlir
+    %r = relay.dyn.broadcast_to %x, %s : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+    ```
+    """
+
+    name = "relay.dyn.broadcast_to"
+
+    @classmethod
+    def check_rank(cls, data_rank: int, rank: int) -> None:
+        if rank < data_rank:
+            raise RelayTypeError(f"'{cls.name}' cannot broadcast rank {data_rank} to rank {rank}")
+
+
+@irdl_op_definition
+class DynTileOp(_ReshapedOp):
+    """The data repeated to the run-time shape ``shape`` (ONNX ``Tile``).
+
+    ```mlir
+    %r = relay.dyn.tile %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+    ```
+    """
+
+    name = "relay.dyn.tile"
+
+    @classmethod
+    def check_rank(cls, data_rank: int, rank: int) -> None:
+        if rank != data_rank:
+            raise RelayTypeError(f"'{cls.name}' expects a shape of rank {data_rank}, got {rank}")
+
+
+@irdl_op_definition
+class DynReshapeOp(_ReshapedOp):
+    """The data's elements in the run-time shape ``shape`` (ONNX ``Reshape``).
+
+    ```mlir
+    %r = relay.dyn.reshape %x, %s : (tensor<2x6xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+    ```
+    """
+
+    name = "relay.dyn.reshape"
+
+
+@irdl_op_definition
+class DynTopKOp(RelayOp):
+    """``relay.topk`` with a run-time ``k``: the results have the shapes
+    ``relay.dyn.topk_shape`` gave.
+
+    ```mlir
+    %v, %i = relay.dyn.topk %x, %s, %t {axis = 1 : i64} : (tensor<3x4xf32>, tensor<2xi64>, tensor<2xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>)
+    ```
+    """
+
+    name = "relay.dyn.topk"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    values_shape = operand_def(TensorType)
+    indices_shape = operand_def(TensorType)
+    values = result_def(TensorType)
+    indices = result_def(TensorType)
+    axis = prop_def(IntegerAttr, default_value=IntegerAttr(-1, i64))
+    is_ascend = prop_def(BoolAttr, default_value=bool_attr(False))
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "values_shape", "indices_shape")
+
+    def __init__(
+        self, data: SSAValue, shapes: Sequence[SSAValue], axis: int, is_ascend: bool = False
+    ):
+        super().__init__(data, *shapes, axis=axis, is_ascend=is_ascend)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = _static_data(cls, operand_types[0])
+        shape = list(data.get_shape())
+        axis = normalize_axis(cls.name, attrs["axis"], len(shape))
+        _shape_operand(cls, operand_types[1], len(shape))
+        _shape_operand(cls, operand_types[2], len(shape))
+        shape[axis] = DYNAMIC_INDEX
+        return [TensorType(data.element_type, shape), TensorType(i64, shape)]
+
+
+VALUE_SHAPE_OPS = [
+    DynArangeShapeOp,
+    DynArangeOp,
+    DynFullOp,
+    DynBroadcastToShapeOp,
+    DynBroadcastToOp,
+    DynTileShapeOp,
+    DynTileOp,
+    DynReshapeShapeOp,
+    DynReshapeOp,
+    DynTopKShapeOp,
+    DynTopKOp,
+]
+"""The ops whose output shape is an input's value, and their shape functions."""
+
+
 DYNAMIC_OPS = [
     NonZeroShapeOp,
     NonZeroOp,
@@ -436,5 +797,6 @@ DYNAMIC_OPS = [
     UniqueOp,
     NonMaxSuppressionShapeOp,
     NonMaxSuppressionOp,
+    *VALUE_SHAPE_OPS,
 ]
 """The data-dependent ops and their shape functions."""

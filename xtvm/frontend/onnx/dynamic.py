@@ -7,8 +7,12 @@ shape function computed (docs/data-dependent-ops.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, i64
+from xdsl.ir import BlockArgument, SSAValue
 
 from xtvm.dialects.relay import (
     CompressOp,
@@ -21,7 +25,23 @@ from xtvm.dialects.relay import (
     UniqueShapeOp,
 )
 from xtvm.constants import numpy_dtype
-from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
+from xtvm.dialects.relay import RelayTypeError
+from xtvm.dialects.relay.dynamic import (
+    DynArangeOp,
+    DynArangeShapeOp,
+    DynBroadcastToOp,
+    DynBroadcastToShapeOp,
+    DynFullOp,
+    DynReshapeOp,
+    DynReshapeShapeOp,
+    DynTileOp,
+    DynTileShapeOp,
+    DynTopKOp,
+    DynTopKShapeOp,
+)
+from xtvm.frontend.onnx import algorithm, creation, layout, shape, transform
+from xtvm.frontend.onnx.common import OnnxConstantInputRequired
+from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 
 
 class NonZero(OnnxOpConverter):
@@ -97,9 +117,126 @@ class NonMaxSuppression(OnnxOpConverter):
         return node.emit(NonMaxSuppressionOp(inputs, shape, **attrs))
 
 
+# Ops whose output shape is an input's value. Their converters (algorithm,
+# creation, layout, shape and transform files) read that value at compile
+# time; when it is a graph input, known only at run time, the conversion
+# here takes over instead of the backend specializing the model for the
+# value: the shape function and the op read it on the VM.
+
+
+class _NotDynamic(Exception):
+    """The node has no run-time form here (the static error stands)."""
+
+
+def _is_graph_input(node: OnnxNode, name: str) -> bool:
+    if name not in node.proto.input or not node.scope.is_defined(name):
+        return False
+    value = node.scope.lookup(name)
+    return isinstance(value, BlockArgument) and isinstance(value.type, TensorType)
+
+
+def _static_input(node: OnnxNode, i: int) -> SSAValue:
+    value = node.input(i)
+    if DYNAMIC_INDEX in static_shape(value):
+        raise _NotDynamic
+    return value
+
+
+def _int64_vector(node: OnnxNode, i: int) -> SSAValue:
+    value = node.input(i)
+    ty = value.type
+    if not (isinstance(ty, TensorType) and ty.element_type == i64 and len(ty.get_shape()) == 1):
+        raise _NotDynamic
+    return _static_input(node, i)
+
+
+def _range(node: OnnxNode) -> SSAValue:
+    start, limit, delta = (node.input(i) for i in range(3))
+    shape = node.emit(DynArangeShapeOp(start, limit, delta))
+    return node.emit(DynArangeOp(start, delta, shape))
+
+
+def _constant_of_shape(node: OnnxNode) -> SSAValue:
+    value = node.attr("value")
+    value = np.zeros(1, np.float32) if value is None else np.asarray(value)
+    if value.size != 1:
+        raise _NotDynamic
+    return node.emit(DynFullOp(node.const(value.reshape(())), _int64_vector(node, 0)))
+
+
+def _expand(node: OnnxNode) -> SSAValue:
+    data = _static_input(node, 0)
+    shape = node.emit(DynBroadcastToShapeOp(data, _int64_vector(node, 1)))
+    return node.emit(DynBroadcastToOp(data, shape))
+
+
+def _tile(node: OnnxNode) -> SSAValue:
+    data = _static_input(node, 0)
+    shape = node.emit(DynTileShapeOp(data, _int64_vector(node, 1)))
+    return node.emit(DynTileOp(data, shape))
+
+
+def _reshape(node: OnnxNode) -> SSAValue:
+    data = _static_input(node, 0)
+    allowzero = bool(node.attr("allowzero", 0))
+    shape = node.emit(DynReshapeShapeOp(data, _int64_vector(node, 1), allowzero=allowzero))
+    return node.emit(DynReshapeOp(data, shape))
+
+
+def _topk(node: OnnxNode) -> list[SSAValue]:
+    data = _static_input(node, 0)
+    rank = len(static_shape(data))
+    axis = node.attr("axis", -1)
+    if not -rank <= axis < rank or node.attr("largest", 1) not in (0, 1):
+        raise _NotDynamic
+    k = node.input(1)
+    shapes = DynTopKShapeOp(data, k, axis % rank)
+    node.emit(shapes)
+    op = DynTopKOp(data, list(shapes.results), axis % rank, is_ascend=not node.attr("largest", 1))
+    node.emit(op)
+    return [op.values, op.indices]
+
+
+def _or_dynamic(
+    static: type[OnnxOpConverter], dynamic: Callable[[OnnxNode], Any]
+) -> type[OnnxOpConverter]:
+    """``static``'s converter, falling back to ``dynamic`` when a value it
+    needs at compile time is a graph input."""
+
+    class AtRunTime(static):  # type: ignore[misc, valid-type]
+        @classmethod
+        def get_converter(cls, opset: int) -> Any:
+            convert = static.get_converter(opset)
+            if convert is None:
+                return None
+
+            def run(node: OnnxNode) -> Any:
+                try:
+                    return convert(node)
+                except OnnxConstantInputRequired as e:
+                    if node.folding or not _is_graph_input(node, e.value_name):
+                        raise
+                    try:
+                        return dynamic(node)
+                    except (_NotDynamic, RelayTypeError):
+                        raise e from None
+
+            return run
+
+    AtRunTime.__name__ = AtRunTime.__qualname__ = static.__name__
+    AtRunTime.__doc__ = f"{static.__doc__}\n\nA run-time input: {dynamic.__name__} (dynamic.py)."
+    return AtRunTime
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "NonZero": NonZero,
     "Compress": Compress,
     "Unique": Unique,
     "NonMaxSuppression": NonMaxSuppression,
+    "Range": _or_dynamic(creation.Range, _range),
+    "ConstantOfShape": _or_dynamic(shape.ConstantOfShape, _constant_of_shape),
+    "Expand": _or_dynamic(layout.Expand, _expand),
+    "Tile": _or_dynamic(layout.Tile, _tile),
+    "Reshape": _or_dynamic(transform.Reshape, _reshape),
+    "TopK": _or_dynamic(algorithm.TopK, _topk),
 }

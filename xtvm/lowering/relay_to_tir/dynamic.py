@@ -7,6 +7,17 @@ read: the VM allocates the result from it before the call."""
 from __future__ import annotations
 
 from xtvm.dialects.relay.dynamic import (
+    DynArangeOp,
+    DynArangeShapeOp,
+    DynBroadcastToOp,
+    DynBroadcastToShapeOp,
+    DynFullOp,
+    DynReshapeOp,
+    DynReshapeShapeOp,
+    DynTileOp,
+    DynTileShapeOp,
+    DynTopKOp,
+    DynTopKShapeOp,
     CompressOp,
     CompressShapeOp,
     NonMaxSuppressionOp,
@@ -48,6 +59,31 @@ PATTERNS = [
         NonMaxSuppressionOp,
         lambda ins, attrs, outs: dynamic.non_max_suppression(
             *ins[:5], attrs["center_point_box"], attrs["has_score_threshold"]
+        ),
+    ),
+    lower(DynArangeShapeOp, lambda ins, attrs, outs: dynamic.arange_shape(*ins)),
+    lower(DynArangeOp, lambda ins, attrs, outs: dynamic.arange(ins[0], ins[1])),
+    lower(DynFullOp, lambda ins, attrs, outs: dynamic.full(ins[0], len(outs[0].get_shape()))),
+    lower(DynBroadcastToShapeOp, lambda ins, attrs, outs: dynamic.broadcast_to_shape(*ins)),
+    lower(
+        DynBroadcastToOp,
+        lambda ins, attrs, outs: dynamic.broadcast_to(ins[0], len(outs[0].get_shape())),
+    ),
+    lower(DynTileShapeOp, lambda ins, attrs, outs: dynamic.tile_shape(*ins)),
+    lower(DynTileOp, lambda ins, attrs, outs: dynamic.tile(ins[0])),
+    lower(
+        DynReshapeShapeOp,
+        lambda ins, attrs, outs: dynamic.reshape_shape(ins[0], ins[1], attrs["allowzero"]),
+    ),
+    lower(DynReshapeOp, lambda ins, attrs, outs: dynamic.reshape(ins[0], len(outs[0].get_shape()))),
+    lower(
+        DynTopKShapeOp,
+        lambda ins, attrs, outs: dynamic.topk_shape(ins[0], ins[1], attrs["axis"] % len(ins[0].shape)),
+    ),
+    lower(
+        DynTopKOp,
+        lambda ins, attrs, outs: dynamic.topk(
+            ins[0], attrs["axis"] % len(ins[0].shape), attrs["is_ascend"]
         ),
     ),
 ]

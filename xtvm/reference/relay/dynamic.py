@@ -101,6 +101,35 @@ def non_max_suppression(
     return np.array(rows, np.int64).reshape(-1, 3)
 
 
+def arange(start: np.ndarray, limit: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """ONNX ``Range``: ``start + i * delta`` while below ``limit`` (above,
+    for a negative ``delta``)."""
+    s, l, d = (np.asarray(v).reshape(()) for v in (start, limit, delta))
+    n = max(int(np.ceil((float(l) - float(s)) / float(d))), 0)
+    return (s + np.arange(n).astype(s.dtype) * d).astype(s.dtype)
+
+
+def reshape_shape(data: np.ndarray, newshape: np.ndarray, allowzero: bool = False) -> list[int]:
+    """ONNX ``Reshape``'s shape: 0 copies the data's extent unless ``allowzero``, -1 infers."""
+    dims = [int(v) for v in newshape]
+    if not allowzero:
+        dims = [data.shape[k] if v == 0 else v for k, v in enumerate(dims)]
+    known = int(np.prod([v for v in dims if v != -1], dtype=np.int64))
+    return [(data.size // known if known else 0) if v == -1 else v for v in dims]
+
+
+def _dyn_topk(data: np.ndarray, k: int, axis: int, is_ascend: bool) -> list[np.ndarray]:
+    from xtvm.reference.relay.algorithm import topk
+
+    return topk(data, k, axis, is_ascend)
+
+
+def _topk_shape(data: np.ndarray, k: np.ndarray, axis: int) -> np.ndarray:
+    axis %= data.ndim
+    k = int(k.reshape(-1)[0])
+    return np.array([k if a == axis else d for a, d in enumerate(data.shape)], np.int64)
+
+
 def _checked(result: np.ndarray, shape: np.ndarray, name: str) -> np.ndarray:
     if tuple(int(d) for d in shape) != result.shape:
         raise ValueError(f"{name}: the shape operand {list(shape)} is not the result's {result.shape}")
@@ -108,6 +137,27 @@ def _checked(result: np.ndarray, shape: np.ndarray, name: str) -> np.ndarray:
 
 
 REFERENCES = {
+    "relay.dyn.arange_shape": lambda ins, attrs: np.array([arange(*ins).size], np.int64),
+    "relay.dyn.arange": lambda ins, attrs: (
+        ins[0].reshape(()) + np.arange(int(ins[2][0])).astype(ins[0].dtype) * ins[1].reshape(())
+    ).astype(ins[0].dtype),
+    "relay.dyn.full": lambda ins, attrs: np.full(tuple(int(v) for v in ins[1]), ins[0].reshape(())),
+    "relay.dyn.broadcast_to_shape": lambda ins, attrs: np.array(
+        np.broadcast_shapes(ins[0].shape, tuple(int(v) for v in ins[1])), np.int64
+    ),
+    "relay.dyn.broadcast_to": lambda ins, attrs: np.broadcast_to(
+        ins[0], tuple(int(v) for v in ins[1])
+    ).copy(),
+    "relay.dyn.tile_shape": lambda ins, attrs: np.array(ins[0].shape, np.int64) * ins[1],
+    "relay.dyn.tile": lambda ins, attrs: np.tile(
+        ins[0], [int(v) // d if d else 1 for v, d in zip(ins[1], ins[0].shape)]
+    ),
+    "relay.dyn.reshape_shape": lambda ins, attrs: np.array(reshape_shape(*ins, **attrs), np.int64),
+    "relay.dyn.reshape": lambda ins, attrs: ins[0].reshape(tuple(int(v) for v in ins[1])),
+    "relay.dyn.topk_shape": lambda ins, attrs: [_topk_shape(ins[0], ins[1], attrs["axis"])] * 2,
+    "relay.dyn.topk": lambda ins, attrs: _dyn_topk(
+        ins[0], int(ins[1][attrs["axis"] % ins[0].ndim]), attrs["axis"], attrs["is_ascend"]
+    ),
     "relay.non_max_suppression_shape": lambda ins, attrs: np.array(
         non_max_suppression(*ins, **attrs).shape, np.int64
     ),
