@@ -12,7 +12,7 @@ returns the output ``te.Tensor`` (a list for ``split``);
 """
 
 from xtvm.topi import indexing, logical, math, reduce
-from xtvm.topi.algorithm import cumsum, topk
+from xtvm.topi.algorithm import cumprod, cumsum, topk
 from xtvm.topi.conv import conv, conv2d_nchw, conv_transpose
 from xtvm.topi.einsum import einsum
 from xtvm.topi import creation, image, layout, scatter
@@ -85,6 +85,7 @@ __all__ = [
     "conv2d_nchw",
     "conv_transpose",
     "creation",
+    "cumprod",
     "cumsum",
     "dense",
     "divide",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from xtvm import te
 from xtvm.te import dtype as dt
 from xtvm.te.expr import PrimExpr
+from xtvm.topi import reduce
 
 
 def _with(i: tuple[PrimExpr, ...], axis: int, value: PrimExpr) -> tuple[PrimExpr, ...]:
@@ -71,6 +72,20 @@ def cumsum(
     """Running sums along ``axis``: element ``i`` sums the elements at
     positions ``<= i`` (``< i`` with ``exclusive``; ``>=`` / ``>`` with
     ``reverse``)."""
+    return _scan(data, axis, exclusive, reverse, te.sum, "cumsum")
+
+
+def cumprod(
+    data: te.Tensor, axis: int = 0, exclusive: bool = False, reverse: bool = False
+) -> te.Tensor:
+    """Running products along ``axis``, over the positions of :func:`cumsum`."""
+    return _scan(data, axis, exclusive, reverse, reduce.PROD, "cumprod")
+
+
+def _scan(
+    data: te.Tensor, axis: int, exclusive: bool, reverse: bool, reducer, tag: str
+) -> te.Tensor:
+    """``reducer`` of the elements at the positions a running scan covers."""
     axis %= data.ndim
     r = te.reduce_axis((0, data.shape[axis]), name="r")
 
@@ -80,6 +95,6 @@ def cumsum(
             inside = (r > j) if exclusive else (r >= j)
         else:
             inside = (r < j) if exclusive else (r <= j)
-        return te.sum(data[_with(i, axis, r)], axis=r, where=inside)
+        return reducer(data[_with(i, axis, r)], axis=r, where=inside)
 
-    return te.compute(data.shape, running, name="T_cumsum", tag="cumsum")
+    return te.compute(data.shape, running, name=f"T_{tag}", tag=tag)

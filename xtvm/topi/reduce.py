@@ -40,7 +40,8 @@ def _minimum(a: PrimExpr, b: PrimExpr) -> PrimExpr:
 # tensors, max is "any" and min is "all".
 _max = te.comm_reducer(_maximum, _lowest, name="max")
 _min = te.comm_reducer(_minimum, _highest, name="min")
-_prod = te.comm_reducer(lambda a, b: a * b, lambda t: te.const(1, t), name="prod")
+PROD = te.comm_reducer(lambda a, b: a * b, lambda t: te.const(1, t), name="prod")
+"""The product reducer (``topi.prod``, ``topi.cumprod``)."""
 
 
 def _normalized(x: te.Tensor, axes: Sequence[int]) -> list[int]:
@@ -83,7 +84,7 @@ def sum(x: te.Tensor, axes: Sequence[int], keepdims: bool = False) -> te.Tensor:
 
 def prod(x: te.Tensor, axes: Sequence[int], keepdims: bool = False) -> te.Tensor:
     """The product over ``axes``."""
-    return _reduce(x, axes, keepdims, _prod, "T_prod")
+    return _reduce(x, axes, keepdims, PROD, "T_prod")
 
 
 def max(x: te.Tensor, axes: Sequence[int], keepdims: bool = False) -> te.Tensor:  # noqa: A001

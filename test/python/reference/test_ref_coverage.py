@@ -43,6 +43,7 @@ PATTERNS = {
     "relay.argmin": OpPattern.COMM_REDUCE,
     "relay.topk": OpPattern.OPAQUE,
     "relay.cumsum": OpPattern.OPAQUE,
+    "relay.cumprod": OpPattern.OPAQUE,
     "relay.einsum": OpPattern.OUT_ELEMWISE_FUSABLE,
     "relay.nn.lrn": OpPattern.OPAQUE,
     "relay.nn.dropout": OpPattern.OPAQUE,

@@ -16,7 +16,7 @@ attribute of fused functions and their kernel names.
 
 from xdsl.ir import Dialect
 
-from xtvm.dialects.relay.algorithm import CumsumOp, TopKOp
+from xtvm.dialects.relay.algorithm import CumprodOp, CumsumOp, TopKOp
 from xtvm.dialects.relay.base import OpPattern, RelayOp, RelayTypeError
 from xtvm.dialects.relay.dynamic import (
     DYNAMIC_OPS,
@@ -267,6 +267,7 @@ RELAY_OPS: list[type[RelayOp]] = [
     Conv2dTransposeOp,
     Conv3dTransposeOp,
     TopKOp,
+    CumprodOp,
     CumsumOp,
     EinsumOp,
     MaxPool2dWithArgmaxOp,
@@ -326,6 +327,7 @@ __all__ = [
     "ConvTransposeOp",
     "CosOp",
     "CoshOp",
+    "CumprodOp",
     "CumsumOp",
     "DenseInt8PackedOp",
     "DenseOp",

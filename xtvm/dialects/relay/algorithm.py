@@ -1,5 +1,5 @@
 """Sorting and scans (TVM's ``relay.op.algorithm`` and ``cumsum``):
-``relay.topk`` and ``relay.cumsum``."""
+``relay.topk``, ``relay.cumsum`` and ``relay.cumprod``."""
 
 from __future__ import annotations
 
@@ -68,18 +68,11 @@ class TopKOp(RelayOp):
         return [TensorType(data.element_type, shape), TensorType(i64, shape)]
 
 
-@irdl_op_definition
-class CumsumOp(SameTypeOp):
-    """Running sums along ``axis`` (TVM's ``cumsum``): ``y[i] = x[0] + ... +
-    x[i]``; ``exclusive`` leaves ``x[i]`` out, ``reverse`` sums from the end
-    (ONNX ``CumSum``'s attributes; TVM has ``exclusive`` only).
+class ScanOp(SameTypeOp):
+    """A running scan along ``axis`` (``relay.cumsum``, ``relay.cumprod``):
+    ``exclusive`` leaves ``x[i]`` out of element ``i``, ``reverse`` scans
+    from the end."""
 
-    ```mlir
-    %y = relay.cumsum %x {axis = 1 : i64, exclusive = true} : tensor<2x3xf32>
-    ```
-    """
-
-    name = "relay.cumsum"
     PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
     axis = prop_def(IntegerAttr, default_value=i64_attr(0))
     exclusive = prop_def(BoolAttr, default_value=bool_attr(False))
@@ -102,3 +95,31 @@ class CumsumOp(SameTypeOp):
             raise RelayTypeError(f"'{cls.name}' expects a tensor of rank >= 1, got a scalar")
         normalize_axis(cls.name, attrs["axis"], rank)
         return [data]
+
+
+@irdl_op_definition
+class CumsumOp(ScanOp):
+    """Running sums along ``axis`` (TVM's ``cumsum``): ``y[i] = x[0] + ... +
+    x[i]``; ``exclusive`` leaves ``x[i]`` out, ``reverse`` sums from the end
+    (ONNX ``CumSum``'s attributes; TVM has ``exclusive`` only).
+
+    ```mlir
+    %y = relay.cumsum %x {axis = 1 : i64, exclusive = true} : tensor<2x3xf32>
+    ```
+    """
+
+    name = "relay.cumsum"
+
+
+@irdl_op_definition
+class CumprodOp(ScanOp):
+    """Running products along ``axis`` (ONNX ``CumProd``), with the
+    attributes of ``relay.cumsum``: ``exclusive`` leaves ``x[i]`` out (a
+    leading 1), ``reverse`` multiplies from the end.
+
+    ```mlir
+    %y = relay.cumprod %x {axis = 1 : i64, reverse = true} : tensor<2x3xf32>
+    ```
+    """
+
+    name = "relay.cumprod"

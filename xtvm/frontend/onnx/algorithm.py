@@ -1,11 +1,12 @@
 """Converters for ``TopK`` (→ ``relay.topk``), ``CumSum`` (→
-``relay.cumsum``) and ``Einsum`` (→ ``relay.einsum``)."""
+``relay.cumsum``), ``CumProd`` (→ ``relay.cumprod``) and ``Einsum`` (→ ``relay.einsum``)."""
 
 from __future__ import annotations
 
 from xdsl.ir import SSAValue
 
-from xtvm.dialects.relay import CumsumOp, EinsumOp, TopKOp
+from xtvm.dialects.relay import CumprodOp, CumsumOp, EinsumOp, TopKOp
+from xtvm.dialects.relay.algorithm import ScanOp
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 
 
@@ -50,24 +51,45 @@ class TopK(OnnxOpConverter):
         return cls._topk(node, int(k))
 
 
-class CumSum(OnnxOpConverter):
-    """``CumSum`` → ``relay.cumsum``: running sums along ``axis`` (an input,
-    a scalar needed at compile time), ``exclusive`` and ``reverse`` as
-    attributes. Every version (v14 only added element types)."""
+class _Scan(OnnxOpConverter):
+    """A running scan along ``axis`` (an input, a scalar needed at compile
+    time), ``exclusive`` and ``reverse`` as attributes."""
+
+    OP: type[ScanOp] = CumsumOp
 
     @classmethod
-    def _impl_v11(cls, node: OnnxNode) -> SSAValue:
+    def _scan(cls, node: OnnxNode) -> SSAValue:
         axis = int(node.constant_scalar(1))
         rank = len(node.input_shape(0))
         if not -rank <= axis < rank:
             raise node.error(f"{node.input_label(1)} = {axis} is out of range for rank {rank}")
-        op = CumsumOp(
+        op = cls.OP(
             node.input(0),
             axis=axis % rank,
             exclusive=_flag(node, "exclusive", 0),
             reverse=_flag(node, "reverse", 0),
         )
         return node.emit(op)
+
+
+class CumSum(_Scan):
+    """``CumSum`` → ``relay.cumsum``: running sums. Every version (v14 only
+    added element types)."""
+
+    @classmethod
+    def _impl_v11(cls, node: OnnxNode) -> SSAValue:
+        return cls._scan(node)
+
+
+class CumProd(_Scan):
+    """``CumProd`` (opset 26) → ``relay.cumprod``: running products, with
+    ``CumSum``'s inputs and attributes."""
+
+    OP = CumprodOp
+
+    @classmethod
+    def _impl_v26(cls, node: OnnxNode) -> SSAValue:
+        return cls._scan(node)
 
 
 class Einsum(OnnxOpConverter):
@@ -83,5 +105,6 @@ class Einsum(OnnxOpConverter):
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "TopK": TopK,
     "CumSum": CumSum,
+    "CumProd": CumProd,
     "Einsum": Einsum,
 }
