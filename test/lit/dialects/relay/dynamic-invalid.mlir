@@ -42,3 +42,21 @@ func.func @f(%x: tensor<?xf32>) -> tensor<1xi64> {
   %a, %b, %c, %d = relay.unique_shape %x : (tensor<?xf32>) -> (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>)
   func.return %a : tensor<1xi64>
 }
+
+// -----
+
+// Tile takes one repeat per axis.
+func.func @f(%x: tensor<3x1xf32>, %r: tensor<3xi64>) -> tensor<2xi64> {
+  // expected-error @+1 {{'relay.dyn.tile_shape' expects one repeat per axis (2)}}
+  %s = relay.dyn.tile_shape %x, %r : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<2xi64>
+  func.return %s : tensor<2xi64>
+}
+
+// -----
+
+// Broadcasting to fewer axes than the data has.
+func.func @f(%x: tensor<3x1xf32>, %s: tensor<1xi64>) -> tensor<?xf32> {
+  // expected-error @+1 {{'relay.dyn.broadcast_to' cannot broadcast rank 2 to rank 1}}
+  %b = relay.dyn.broadcast_to %x, %s : (tensor<3x1xf32>, tensor<1xi64>) -> tensor<?xf32>
+  func.return %b : tensor<?xf32>
+}
