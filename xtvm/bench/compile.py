@@ -1,13 +1,15 @@
 """Compile time, ONNX → exported ``.so``: ``python -m xtvm.bench.compile``.
 
-For each light model (seeded random weights) it runs, each in a fresh
-process, ``from_onnx`` + ``xtvm.build`` + ``export_library`` with an empty
-kernel cache (cold), then again with the cache the first run filled (warm),
+For each light model (seeded random weights, written once to an ``.onnx``
+file by this process) it runs, each in a fresh process, ``onnx.load`` +
+``from_onnx`` + ``xtvm.build`` + ``export_library`` with an empty kernel
+cache (cold), then again with the cache the first run filled (warm),
 ``--repeat`` times each, and prints the median wall time, the median CPU
 time (user + system, the compile's worker processes included: on a shared
 machine the wall time is mostly the other processes' load), the peak
-resident memory (the larger of the process and its workers) and the load
-average. The cache is a temporary ``XTVM_CACHE_DIR``, removed after.
+resident memory (the larger of the process and its workers, the ONNX model
+and the parameters the caller holds included) and the load average. The
+cache is a temporary ``XTVM_CACHE_DIR``, removed after.
 """
 
 from __future__ import annotations
@@ -25,15 +27,16 @@ import time
 MODELS = ("resnet50", "vgg19", "squeezenet", "bvlc_alexnet")
 
 
-def measure(name: str, path: str) -> dict:
-    """Compile ``name`` to ``path`` once in this process (the child's job)."""
-    from xtvm.bench.timing import light_model
+def measure(model_path: str, path: str) -> dict:
+    """Compile the ONNX file ``model_path`` to ``path`` once in this process
+    (the child's job), as a user would: load, import, build, export."""
+    import onnx
 
-    model, _, _ = light_model(name)  # loading and randomizing weights is not compiling
     import xtvm
     from xtvm.frontend import from_onnx
 
     t0, c0 = time.perf_counter(), os.times()
+    model = onnx.load(model_path)
     mod, params = from_onnx(model)
     lib = xtvm.build(mod, params=params)
     lib.export_library(path)
@@ -46,10 +49,37 @@ def measure(name: str, path: str) -> dict:
     return {"wall_s": t1 - t0, "cpu_s": cpu, "peak_mb": peak / 1024}
 
 
-def _child(name: str, cache: str, path: str) -> dict:
+def save_light_model(name: str, directory: str) -> str:
+    """``name`` with its seeded random weights as an ``.onnx`` file in
+    ``directory`` (randomizing is not compiling: it happens here, once)."""
+    import onnx
+
+    from xtvm.bench.timing import light_model
+
+    model, _, _ = light_model(name)
+    path = os.path.join(directory, f"{name}.onnx")
+    onnx.save(model, path)
+    return path
+
+
+def cold_and_warm(name: str, repeat: int = 1) -> dict[str, list[dict]]:
+    """``repeat`` cold and warm compiles of ``name`` (each in a fresh process,
+    each cold one with a new empty cache): ``{"cold": [...], "warm": [...]}``."""
+    with tempfile.TemporaryDirectory(prefix="xtvm-bench-compile-") as tmp:
+        model_path = save_light_model(name, tmp)
+        path = os.path.join(tmp, f"{name}.so")
+        rows: dict[str, list[dict]] = {"cold": [], "warm": []}
+        for i in range(repeat):
+            cache = os.path.join(tmp, f"cache{i}")
+            rows["cold"].append(_child(model_path, cache, path))
+            rows["warm"].append(_child(model_path, cache, path))
+    return rows
+
+
+def _child(model_path: str, cache: str, path: str) -> dict:
     env = {**os.environ, "XTVM_CACHE_DIR": cache}
     proc = subprocess.run(
-        [sys.executable, "-m", "xtvm.bench.compile", "--one", name, "--out", path],
+        [sys.executable, "-m", "xtvm.bench.compile", "--one", model_path, "--out", path],
         capture_output=True, text=True, env=env,
     )
     if proc.returncode:
@@ -79,21 +109,14 @@ def main(argv: list[str] | None = None) -> None:
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for name in args.models.split(","):
-        with tempfile.TemporaryDirectory(prefix="xtvm-bench-compile-") as tmp:
-            path = os.path.join(tmp, f"{name}.so")
-            rows = {"cold": [], "warm": []}
-            for i in range(args.repeat):
-                cache = os.path.join(tmp, f"cache{i}")
-                rows["cold"].append(_child(name, cache, path))
-                rows["warm"].append(_child(name, cache, path))
-            for kind, runs in rows.items():
-                failed = [r["error"] for r in runs if "error" in r]
-                if failed:
-                    print(f"| {name} | {kind} | failed: {failed[0]} |", flush=True)
-                    continue
-                print(f"| {name} | {kind} | {_median(runs, 'wall_s'):.1f} | "
-                      f"{_median(runs, 'cpu_s'):.1f} | {max(r['peak_mb'] for r in runs):.0f} | "
-                      f"{os.getloadavg()[0]:.1f} |", flush=True)
+        for kind, runs in cold_and_warm(name, args.repeat).items():
+            failed = [r["error"] for r in runs if "error" in r]
+            if failed:
+                print(f"| {name} | {kind} | failed: {failed[0]} |", flush=True)
+                continue
+            print(f"| {name} | {kind} | {_median(runs, 'wall_s'):.1f} | "
+                  f"{_median(runs, 'cpu_s'):.1f} | {max(r['peak_mb'] for r in runs):.0f} | "
+                  f"{os.getloadavg()[0]:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,21 @@ import subprocess
 import sys
 import time
 
+LIGHT_MODELS = (
+    "resnet50",
+    "squeezenet",
+    "vgg19",
+    "bvlc_alexnet",
+    "densenet121",
+    "inception_v1",
+    "inception_v2",
+    "shufflenet",
+    "zfnet512",
+)
+"""The nine real architectures of the onnx package's light models
+(``onnx/backend/test/data/light``), which the benchmarks run with seeded
+random weights."""
+
 
 def memory_report(module) -> dict[str, int]:
     """Bytes of the plan ``memory-plan`` wrote on ``@main`` (intermediates:
