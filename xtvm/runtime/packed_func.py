@@ -219,12 +219,16 @@ class KernelFunc(PackedFunc):
                     continue
                 a, b = min(tuple(p) for p in axes)  # the first in argument order binds it
                 t = tensors[a] if a < len(tensors) else None
-                if (a, b) < (index, k) and t is not None and b < len(t.shape):
-                    if t.shape[b] != got:
-                        return (
-                            f": axis {k} is the shape variable {name} = {t.shape[b]} "
-                            f"(from {self._arg_label(a)} axis {b}), got {got}"
-                        )
+                bound = (
+                    t.shape[b]
+                    if (a, b) < (index, k) and t is not None and b < len(t.shape)
+                    else got
+                )
+                if bound != got:
+                    return (
+                        f": axis {k} is the shape variable {name} = {bound} "
+                        f"(from {self._arg_label(a)} axis {b}), got {got}"
+                    )
         return ""
 
 

@@ -19,7 +19,8 @@ Two computations may need two variables to be equal at run time (adding two
 :func:`shape_scope`; ``create_prim_func``, run in the same scope, then
 treats them as one variable: one value in the loops, and the entry checks
 that both argument axes hold it. Other conditions (a ``?`` broadcast to a
-static 5 must be 1 or 5) are :func:`require`\ d: the kernel asserts them.
+static 5 must be 1 or 5) are required with :func:`require`: the kernel
+asserts them.
 """
 
 from __future__ import annotations

@@ -53,9 +53,12 @@ def reshape(x: te.Tensor, newshape: Sequence[Dim]) -> te.Tensor:
     (fully resolved: no ``0`` or ``-1``; a dynamic shape's extents from
     :func:`resolve_reshape`)."""
     newshape = tuple(newshape)
-    if is_static(newshape) and is_static(x.shape):
-        if math.prod(newshape) != math.prod(x.shape) or any(d < 0 for d in newshape):
-            raise ValueError(f"reshape: cannot reshape {list(x.shape)} to {list(newshape)}")
+    if (
+        is_static(newshape)
+        and is_static(x.shape)
+        and (math.prod(newshape) != math.prod(x.shape) or any(d < 0 for d in newshape))
+    ):
+        raise ValueError(f"reshape: cannot reshape {list(x.shape)} to {list(newshape)}")
     out_strides, in_strides = _strides(newshape), _strides(x.shape)
 
     def element(*i: PrimExpr) -> PrimExpr:

@@ -18,8 +18,8 @@ from xtvm.dialects.relay.base import RelayTypeError
 from xtvm.runtime import NDArray
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "topi"))  # the relay op cases
-from test_topi_relay_ops import CASES  # noqa: E402
-from topi_testing import random, relay_op_module, tensor_type  # noqa: E402
+from test_topi_relay_ops import CASES
+from topi_testing import random, relay_op_module, tensor_type
 
 LOWERS = 204
 """How many cases lower with a dynamic leading axis (this test fails when it

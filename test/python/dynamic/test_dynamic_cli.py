@@ -24,7 +24,10 @@ def test_emit_tir_of_a_dynamic_module(tmp_path: Path) -> None:
     model = tmp_path / "mlp.mlir"
     model.write_text(MLP)
     r = subprocess.run(
-        [str(BIN / "xtvm-compile"), str(model), "--emit", "tir"], capture_output=True, text=True
+        [str(BIN / "xtvm-compile"), str(model), "--emit", "tir"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert r.returncode == 0, r.stderr
     assert "tir.shape_vars = {p0_n0 = [array<i64: 0, 0>, array<i64: 3, 0>]}" in r.stdout

@@ -11,8 +11,8 @@ import pytest
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "topi"))  # the relay op cases
-from test_topi_relay_ops import CASES  # noqa: E402
-from topi_testing import tensor_type  # noqa: E402
+from test_topi_relay_ops import CASES
+from topi_testing import tensor_type
 
 from xtvm.dialects.relay.base import RelayTypeError, attr_to_py, is_refinement, property_attr
 

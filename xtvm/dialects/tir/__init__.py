@@ -56,9 +56,8 @@ __all__ = [
     "ALLOCATE_SCOPES",
     "BUFFER_SHAPES_ATTR",
     "DYNAMIC",
-    "SHAPE_VARS_ATTR",
-    "ShapeVarOp",
     "LOOP_KINDS",
+    "SHAPE_VARS_ATTR",
     "TIR",
     "AllocateOp",
     "AssertOp",
@@ -69,6 +68,7 @@ __all__ = [
     "LoadOp",
     "PrimFuncOp",
     "ReturnOp",
+    "ShapeVarOp",
     "StoreOp",
     "YieldOp",
 ]

@@ -28,14 +28,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xtvm import te
+from xtvm.dialects.tir import ForOp
+from xtvm.schedule import LoopRV
 from xtvm.target import MAX_VECTOR_LANES
 from xtvm.te.operation import ComputeOp
 from xtvm.te.placement import topological_order
 from xtvm.topi.x86.config import lanes, use_threads
-from xtvm.topi.x86.injective import PARALLEL_TAGS, VECTOR_TAGS
-from xtvm.dialects.tir import ForOp
-from xtvm.schedule import LoopRV
 from xtvm.topi.x86.dense import ROW_BLOCK
+from xtvm.topi.x86.injective import PARALLEL_TAGS, VECTOR_TAGS
 from xtvm.topi.x86.tiling import vectorize_tile
 
 
