@@ -398,6 +398,8 @@ class ExprEmitter:
     def _call(self, e: Call, args: list[SSAValue]) -> SSAValue:
         ty = dt.to_xdsl(e.dtype)
         if e.kind == "math":
+            if e.op == "reinterpret":  # te.reinterpret: same width, another type
+                return self.add(arith.BitcastOp(args[0], ty))
             if e.op not in _MATH_OPS:
                 raise ValueError(f"no math op for {e.op!r}; known: {', '.join(_MATH_OPS)}")
             return self.add(_MATH_OPS[e.op](*args))  # type: ignore[call-arg]

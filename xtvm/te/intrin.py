@@ -301,6 +301,20 @@ def sigmoid(x: Any) -> PrimExpr:
     return 1.0 / (1.0 + exp(-e))
 
 
+def reinterpret(dtype: str, x: Any) -> PrimExpr:
+    """The bits of ``x`` read as ``dtype`` of the same width (a bitcast:
+    float32 1.0 → int32 0x3f800000). ``bool`` and the 8-bit types convert
+    (a bool is stored as the byte 0 or 1)."""
+    e, dtype = convert(x), dt.check_dtype(dtype)
+    if "bool" in (e.dtype, dtype):
+        if dt.bits(dtype if e.dtype == "bool" else e.dtype) != 8:
+            raise ValueError(f"reinterpret: bool is 8 bits wide, {e.dtype} → {dtype} is not")
+        return e.astype(dtype)
+    if dt.bits(e.dtype) != dt.bits(dtype):
+        raise ValueError(f"reinterpret: {e.dtype} and {dtype} differ in width")
+    return e if e.dtype == dtype else Call(dtype, "reinterpret", (e,), "math")
+
+
 def call_extern(dtype: str, name: str, *args: Any) -> PrimExpr:
     """A call of the C function ``name`` returning ``dtype`` (``tir.call_extern``)."""
     return Call(dt.check_dtype(dtype), name, tuple(convert(a) for a in args), "extern")

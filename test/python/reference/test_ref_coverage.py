@@ -44,6 +44,7 @@ PATTERNS = {
     "relay.topk": OpPattern.OPAQUE,
     "relay.cumsum": OpPattern.OPAQUE,
     "relay.cumprod": OpPattern.OPAQUE,
+    "relay.reinterpret": OpPattern.ELEMWISE,
     "relay.einsum": OpPattern.OUT_ELEMWISE_FUSABLE,
     "relay.nn.lrn": OpPattern.OPAQUE,
     "relay.nn.dropout": OpPattern.OPAQUE,

@@ -17,6 +17,7 @@ attribute of fused functions and their kernel names.
 from xdsl.ir import Dialect
 
 from xtvm.dialects.relay.algorithm import CumprodOp, CumsumOp, TopKOp
+from xtvm.dialects.relay.bitcast import ReinterpretOp
 from xtvm.dialects.relay.base import OpPattern, RelayOp, RelayTypeError
 from xtvm.dialects.relay.dynamic import (
     DYNAMIC_OPS,
@@ -269,6 +270,7 @@ RELAY_OPS: list[type[RelayOp]] = [
     TopKOp,
     CumprodOp,
     CumsumOp,
+    ReinterpretOp,
     EinsumOp,
     MaxPool2dWithArgmaxOp,
     *DYNAMIC_OPS,
@@ -398,6 +400,7 @@ __all__ = [
     "PowerOp",
     "ProdOp",
     "ReduceOp",
+    "ReinterpretOp",
     "RelayOp",
     "RelayTypeError",
     "ReluOp",

@@ -68,7 +68,7 @@ from xtvm.frontend.onnx import (
 )
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
-from xtvm.frontend.onnx import loss, signal
+from xtvm.frontend.onnx import bitcast, loss, signal
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -109,6 +109,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **dynamic.CONVERTERS,
     **signal.CONVERTERS,
     **loss.CONVERTERS,
+    **bitcast.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 

@@ -28,6 +28,7 @@ from xtvm.dialects.relay.primitive import is_primitive
 from xtvm.lowering.conversion import ConversionTarget, apply_conversion
 from xtvm.lowering.relay_to_tir import (
     algorithm,
+    bitcast,
     conv,
     creation,
     dynamic,
@@ -74,6 +75,7 @@ CATEGORIES = (
     image,
     einsum,
     dynamic,
+    bitcast,
 )
 """The category files of the lowering, one per relay dialect file that
 defines compute ops; each holds ``PATTERNS`` (one per op or op family) and

@@ -29,6 +29,7 @@ from xtvm.reference.relay import (
     transform,
 )
 from xtvm.reference.relay import creation, dynamic, image, layout, scatter
+from xtvm.reference.relay import bitcast
 from xtvm.reference import qnn  # noqa: E402 (imports relay's conv and pool references)
 
 Reference = Callable[[Sequence[np.ndarray], Mapping[str, Any]], np.ndarray | list[np.ndarray]]
@@ -42,6 +43,7 @@ REFERENCES: dict[str, Reference] = {
     **conv.REFERENCES,
     **pool.REFERENCES,
     **algorithm.REFERENCES,
+    **bitcast.REFERENCES,
     **einsum.REFERENCES,
     **transform.REFERENCES,
     **indexing.REFERENCES,
