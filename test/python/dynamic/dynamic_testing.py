@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
@@ -29,6 +30,10 @@ from xtvm.transform import PassContext
 
 SIZES = (1, 3, 8, 64)
 """The run-time sizes every family is checked at."""
+
+PER_OP_SLOW_AND_FUSED = [pytest.param(False, marks=pytest.mark.slow), True]
+"""The ``fuse`` values of a family's test: one kernel per op in the slow run
+(the fused kernels, in the default run, compute the same ops)."""
 
 
 def parse(text: str) -> ModuleOp:

@@ -5,7 +5,7 @@ clear error."""
 
 import numpy as np
 import pytest
-from dynamic_testing import DynamicModel, check_sizes, uniform
+from dynamic_testing import PER_OP_SLOW_AND_FUSED, DynamicModel, check_sizes, uniform
 
 from xtvm.runtime import NDArray, XTVMError
 
@@ -27,7 +27,7 @@ def _binary_inputs(n: int, rng: np.random.Generator) -> list[np.ndarray]:
     return [uniform(n, 40, rng=rng), b, uniform(n, 40, rng=rng), uniform(n, 1, rng=rng)]
 
 
-@pytest.mark.parametrize("fuse", [False, True], ids=["one-kernel-per-op", "fused"])
+@pytest.mark.parametrize("fuse", PER_OP_SLOW_AND_FUSED, ids=["one-kernel-per-op", "fused"])
 def test_binary_with_broadcasting(fuse: bool) -> None:
     check_sizes(DynamicModel(BINARY, fuse=fuse), _binary_inputs)
 

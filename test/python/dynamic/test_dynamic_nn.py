@@ -4,7 +4,7 @@ softmax and layer norm: compiled once, run at n = 1, 3, 8, 64 against NumPy."""
 
 import numpy as np
 import pytest
-from dynamic_testing import DynamicModel, check_sizes, uniform
+from dynamic_testing import PER_OP_SLOW_AND_FUSED, DynamicModel, check_sizes, uniform
 
 DENSE = """
 func.func @main(%x: tensor<?x48xf32>, %w: tensor<40x48xf32>, %b: tensor<40xf32>, %v: tensor<48x24xf32>) -> (tensor<?x40xf32>, tensor<?x24xf32>) {
@@ -26,7 +26,7 @@ def _dense_inputs(n: int, rng: np.random.Generator) -> list[np.ndarray]:
     ]
 
 
-@pytest.mark.parametrize("fuse", [False, True], ids=["one-kernel-per-op", "fused"])
+@pytest.mark.parametrize("fuse", PER_OP_SLOW_AND_FUSED, ids=["one-kernel-per-op", "fused"])
 def test_dense_and_matmul_with_dynamic_rows(fuse: bool) -> None:
     check_sizes(DynamicModel(DENSE, fuse=fuse), _dense_inputs, rtol=1e-4, atol=1e-4)
 
@@ -44,7 +44,7 @@ func.func @main(%x: tensor<?x3x10x10xf32>, %w: tensor<8x3x3x3xf32>) -> (tensor<?
 """
 
 
-@pytest.mark.parametrize("fuse", [False, True], ids=["one-kernel-per-op", "fused"])
+@pytest.mark.parametrize("fuse", PER_OP_SLOW_AND_FUSED, ids=["one-kernel-per-op", "fused"])
 def test_conv2d_and_pools_with_dynamic_batch(fuse: bool) -> None:
     model = DynamicModel(CONV_POOL, fuse=fuse)
     check_sizes(

@@ -3,7 +3,7 @@ normalization over the last (static) axis: compiled once, run at n = 1, 3,
 8, 64 against NumPy."""
 
 import pytest
-from dynamic_testing import DynamicModel, check_sizes, uniform
+from dynamic_testing import PER_OP_SLOW_AND_FUSED, DynamicModel, check_sizes, uniform
 
 REDUCTIONS = """
 func.func @main(%x: tensor<?x5x12xf32>) -> (tensor<?x5xf32>, tensor<?x1x12xf32>, tensor<?x5x1xf32>, tensor<?xf32>, tensor<?x12xi64>) {
@@ -52,7 +52,7 @@ func.func @main(%x: tensor<?x64xf32>, %gamma: tensor<64xf32>, %beta: tensor<64xf
 """
 
 
-@pytest.mark.parametrize("fuse", [False, True], ids=["one-kernel-per-op", "fused"])
+@pytest.mark.parametrize("fuse", PER_OP_SLOW_AND_FUSED, ids=["one-kernel-per-op", "fused"])
 def test_layer_norm_over_the_last_axis(fuse: bool) -> None:
     model = DynamicModel(LAYER_NORM, fuse=fuse)
     check_sizes(
