@@ -77,7 +77,7 @@ class ConversionTarget:
 
     def walk(self, root: Operation | Region) -> Iterator[Operation]:
         """``root``'s ops in pre-order, not entering ``opaque`` ones."""
-        regions = [root] if isinstance(root, Region) else [root]
+        regions = [root]
         if isinstance(root, Operation):
             yield root
             if root.name in self.opaque:

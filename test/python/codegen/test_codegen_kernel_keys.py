@@ -10,18 +10,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_codegen_cache import _mlp_module, _reference
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
 
 import xtvm
 from xtvm.codegen import objects
-from xtvm.codegen.objects import kernel_key, mark_cached_kernels
 from xtvm.codegen.llvm_ir import target_machine
+from xtvm.codegen.objects import kernel_key, mark_cached_kernels
 from xtvm.driver.build_module import lower
 from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import CACHED_OBJECT_ATTR, KERNEL_KEY_ATTR
 from xtvm.target import Target
-
-from test_codegen_cache import _mlp_module, _reference
 
 
 def _run(lib, x: np.ndarray, threads: int = 1) -> np.ndarray:
@@ -118,3 +117,31 @@ def test_entry_gone_after_marking_falls_back(cache_dir: Path, monkeypatch: pytes
     lib = xtvm.build(module.clone())
     assert len(calls) == 2
     np.testing.assert_allclose(_run(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+
+
+def test_structure_text_sees_every_difference_but_value_names():
+    from xdsl.dialects import arith
+    from xdsl.dialects import func as xfunc
+    from xdsl.dialects.builtin import FloatAttr, f32
+
+    from xtvm.codegen.objects import structure_text
+
+    def fn(constant: float, name: str = "f", hint: str = "x", swap: bool = False):
+        body = xfunc.FuncOp(name, ([f32, f32], [f32]))
+        a, b = body.args
+        a.name_hint = hint
+        c = arith.ConstantOp(FloatAttr(constant, f32))
+        add = arith.AddfOp(*((b, a) if swap else (a, b)))
+        mul = arith.MulfOp(add.result, c.result)
+        body.body.block.add_ops([c, add, mul, xfunc.ReturnOp(mul.result)])
+        return body
+
+    base = structure_text(fn(1.0))
+    assert base == structure_text(fn(1.0, hint="y"))  # names of values do not matter
+    for other in (fn(1.5), fn(1.0, name="g"), fn(1.0, swap=True)):
+        assert structure_text(other) != base
+    kernels = [op for op in _tir().ops if op.name == "tir.prim_func"]
+    assert all(structure_text(op) is not None for op in kernels)
+    assert len({structure_text(op) for op in kernels}) == len(kernels)
+    inner = fn(1.0).body.block.ops.first.next_op  # the addf: its operands are outside it
+    assert structure_text(inner) is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from test_codegen_cache import _mlp_module, _reference
 from xdsl.dialects import llvm
 
 import xtvm
@@ -16,8 +17,6 @@ from xtvm.codegen import jit
 from xtvm.codegen.data import is_data_global
 from xtvm.constants import dense_from_numpy, numpy_from_dense
 from xtvm.driver.build_module import lower
-
-from test_codegen_cache import _mlp_module, _reference
 
 
 def test_constant_shares_the_bytes_an_array_views_whole():

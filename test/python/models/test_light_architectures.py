@@ -11,12 +11,11 @@ import numpy as np
 import onnx
 import pytest
 from onnx import numpy_helper
+from test_light_models import MODELS as FIRST_FOUR
+from test_light_models import assert_close, input_shape, run_xtvm
 
 from xtvm.bench.models import LIGHT_MODELS
 from xtvm.frontend.onnx.testing import expose_logits, light_model_path, randomize_weights
-
-from test_light_models import MODELS as FIRST_FOUR
-from test_light_models import assert_close, input_shape, run_xtvm
 
 MODELS = [
     pytest.param("densenet121", marks=pytest.mark.slow),
