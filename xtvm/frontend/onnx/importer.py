@@ -68,7 +68,7 @@ from xtvm.frontend.onnx import (
 )
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
-from xtvm.frontend.onnx import bitcast, loss, signal, unpool
+from xtvm.frontend.onnx import bitcast, grid, loss, signal, unpool
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -111,6 +111,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **loss.CONVERTERS,
     **bitcast.CONVERTERS,
     **unpool.CONVERTERS,
+    **grid.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 

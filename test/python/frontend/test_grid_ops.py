@@ -1,0 +1,37 @@
+"""AffineGrid (a constant base grid times theta, relay.nn.matmul) against
+onnxruntime, 2-d and 3-d, with and without align_corners."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from compiled_testing import run_compiled
+from node_testing import node_model, randn
+from onnx_testing import import_error, run_ort
+
+
+@pytest.mark.parametrize("align_corners", [0, 1])
+@pytest.mark.parametrize("size", [[2, 3, 4, 5], [1, 1, 1, 3], [2, 1, 3, 2, 4]])
+def test_affine_grid(align_corners, size):
+    k = len(size) - 2
+    feeds = {"theta": randn(size[0], k, k + 1)}
+    model = node_model(
+        "AffineGrid",
+        ["theta", "size"],
+        feeds,
+        {"size": np.array(size, np.int64)},
+        opset=20,
+        align_corners=align_corners,
+    )
+    (want,) = run_ort(model, feeds)
+    (got,) = run_compiled(model, feeds)
+    assert got.shape == (size[0], *size[2:], k)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_affine_grid_theta_shape_is_checked():
+    feeds = {"theta": randn(2, 2, 3)}
+    model = node_model(
+        "AffineGrid", ["theta", "size"], feeds, {"size": np.array([3, 1, 4, 4])}, opset=20
+    )
+    assert "expected size [N, C, H, W]" in import_error(model)
