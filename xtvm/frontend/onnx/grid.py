@@ -17,12 +17,12 @@ from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 def normalized_coordinates(size: int, align_corners: bool) -> np.ndarray:
     """The ``size`` sample positions along an axis in ``[-1, 1]``: the
     corner pixels' centres at -1 and 1 with ``align_corners``, else the
-    pixels' centres of a ``[-1, 1]`` span split in ``size``. One sample is
-    at 0 either way (as onnxruntime and PyTorch; onnx's reference puts it
-    at -1 with ``align_corners``)."""
+    pixels' centres of a ``[-1, 1]`` span split in ``size``. A single
+    sample with ``align_corners`` is at -1, as onnx's reference (PyTorch
+    puts it at 0, onnxruntime at 1)."""
     i = np.arange(size, dtype=np.float64)
     if align_corners:
-        return i * (2.0 / (size - 1)) - 1 if size > 1 else np.zeros(size)
+        return i * (2.0 / (size - 1)) - 1 if size > 1 else np.full(size, -1.0)
     return (2 * i + 1) / size - 1
 
 
