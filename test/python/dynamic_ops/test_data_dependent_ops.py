@@ -183,3 +183,33 @@ def test_shape_operand_of_the_wrong_rank_is_refused():
     """
     with pytest.raises(Exception, match=r"expects its shape operand to be tensor<2xi64>"):
         parse_module(text, "<test>", mlir_context()).verify()
+
+
+def test_results_feed_kernels_with_run_time_extents():
+    """NonZero's ``?`` result and a run-time Reshape's flow into ordinary
+    kernels (transpose, cast, multiply, relu) that take run-time extents."""
+    nodes = [
+        helper.make_node("NonZero", ["x"], ["nz"]),
+        helper.make_node("Transpose", ["nz"], ["t"]),
+        helper.make_node("Cast", ["t"], ["tf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["tf", "tf"], ["y"]),
+        helper.make_node("Reshape", ["x", "shp"], ["r"]),
+        helper.make_node("Relu", ["r"], ["z"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, (3, 4)),
+            helper.make_tensor_value_info("shp", TensorProto.INT64, (2,)),
+        ],
+        [_out("y", TensorProto.FLOAT, 2), _out("z", TensorProto.FLOAT, 2)],
+    )
+    vm = _vm(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]))
+    rng = np.random.default_rng(5)
+    for shape in ((2, 6), (6, 2), (12, 1)):
+        x = _sparse(rng, (3, 4), 0.5)
+        y, z = _outputs(vm, x, np.array(shape, np.int64))
+        expected = np.transpose(np.stack(np.nonzero(x))).astype(np.float32) ** 2
+        np.testing.assert_array_equal(y, expected)
+        np.testing.assert_array_equal(z, np.maximum(x.reshape(shape), 0))
