@@ -85,8 +85,8 @@ def test_constructor_runs_the_type_rule_and_checks_names() -> None:
     x = value([2, 8])
     with pytest.raises(relay.RelayTypeError, match="reduction sizes differ"):
         relay.DenseOp(x, value([4, 7]))
-    with pytest.raises(TypeError, match="'relay.nn.dense' has no attribute 'axis'"):
-        relay.DenseOp(x, value([4, 8]), axis=1)
+    with pytest.raises(TypeError, match="'relay.add' has no attribute 'axis'"):
+        relay.AddOp(x, value([2, 8]), axis=1)
 
 
 def test_element_type_checks() -> None:
