@@ -33,10 +33,15 @@ def _expected(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.nd
     return np.moveaxis(out, -1, axis)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.int64])
-@pytest.mark.parametrize("axis", [0, -1])
 @pytest.mark.parametrize(
-    "flags", [{}, {"exclusive": 1}, {"reverse": 1}, {"exclusive": 1, "reverse": 1}]
+    ("dtype", "axis", "flags"),
+    [
+        (np.float32, 0, {}),
+        (np.float32, -1, {"exclusive": 1}),
+        (np.int64, 1, {"reverse": 1}),
+        (np.int64, -1, {"exclusive": 1, "reverse": 1}),
+        (np.float64, 2, {"exclusive": 1}),
+    ],
 )
 def test_cumprod(dtype, axis, flags):
     x = RNG.integers(-3, 4, (3, 4, 2)).astype(dtype)
