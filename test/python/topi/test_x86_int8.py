@@ -257,8 +257,10 @@ def _dense_reference(x, wt):
 
 
 @needs_vnni
-@pytest.mark.parametrize("name", list(DENSES))
-@pytest.mark.parametrize("data_dtype", ["uint8", "int8"])
+@pytest.mark.parametrize(
+    "name, data_dtype",
+    [(name, "uint8") for name in DENSES] + [("one-row-classifier", "int8"), ("3-d-data", "int8")],
+)
 def test_int8_dense_is_exact(name, data_dtype):
     """u8 x s8 (and s8 x s8, shifted into u8 and compensated) dense -> i32
     on the packed VNNI kernel, bit-exact."""
