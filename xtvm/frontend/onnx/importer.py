@@ -68,7 +68,7 @@ from xtvm.frontend.onnx import (
 )
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
-from xtvm.frontend.onnx import bitcast, grid, loss, signal, unpool
+from xtvm.frontend.onnx import bitcast, grid, loss, ml, signal, unpool
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -118,6 +118,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
 DOMAIN_CONVERTERS: dict[str, dict[str, type[OnnxOpConverter]]] = {
     "": CONVERTERS,
     "com.microsoft": quantization.MS_CONVERTERS,
+    "ai.onnx.ml": ml.CONVERTERS,
 }
 """Domain → op type → converter; a node's opset is its domain's import."""
 
