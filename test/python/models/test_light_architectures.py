@@ -66,4 +66,13 @@ def test_random_weights_match_onnxruntime(name):
     assert len(outs) == len(refs)
     assert np.std(refs[-1]) > 1e-2, "random weights should give varied logits"
     for out, ref in zip(outs, refs):
-        assert_close(out, ref)
+        assert_close_at_scale(out, ref)
+
+
+def assert_close_at_scale(out: np.ndarray, ref: np.ndarray) -> None:
+    """The model tests' tolerances, the absolute one relative to the output's
+    largest magnitude: ShuffleNet's random-weight logits reach 1e5, where
+    float32 sums in another order differ by ~1e-2 in a logit near 0."""
+    assert out.shape == ref.shape
+    scale = max(1.0, float(np.max(np.abs(ref))))
+    np.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-4 * scale)
