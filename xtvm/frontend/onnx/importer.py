@@ -68,7 +68,7 @@ from xtvm.frontend.onnx import (
 )
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
-from xtvm.frontend.onnx import bitcast, grid, loss, ml, signal, unpool
+from xtvm.frontend.onnx import bitcast, col2im, grid, loss, ml, signal, unpool
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -112,6 +112,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **bitcast.CONVERTERS,
     **unpool.CONVERTERS,
     **grid.CONVERTERS,
+    **col2im.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
