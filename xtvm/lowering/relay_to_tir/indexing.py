@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import TensorType
 
 from xtvm import te, topi
 from xtvm.dialects.relay.indexing import GatherNdOp, GatherOp, StridedSliceOp, TakeOp, slice_bounds
+from xtvm.lowering.relay_to_tir.base import static_or_none
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 
 
@@ -20,7 +21,9 @@ def _strided_slice(
     for axis, b, e, s in StridedSliceOp.normalized(x.ndim, attrs):
         begin[axis], _, _ = slice_bounds(x.shape[axis], b, e, s)
         strides[axis] = s
-    return topi.strided_slice(x, begin, strides, outs[0].get_shape())
+    # an axis left whole keeps its extent, a shape variable where it is `?`
+    shape = [x.shape[a] if d is None else d for a, d in enumerate(static_or_none(outs[0]))]
+    return topi.strided_slice(x, begin, strides, shape)
 
 
 PATTERNS = [
