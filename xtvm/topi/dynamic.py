@@ -638,3 +638,125 @@ def topk(data: te.Tensor, axis: int, is_ascend: bool) -> list[te.Tensor]:
     k = te.var("topk_k")
     te.require(k <= dims[axis], f"topk: k must be at most {dims[axis]} (the size of axis {axis})")
     return static_topk(data, k, axis, is_ascend)
+
+
+def _resize_scales(
+    data: te.Tensor, given: te.Tensor, axes: Sequence[int], scales_given: bool, policy: str
+) -> list[PrimExpr]:
+    """The float64 scale of each resized axis: the given scale, or (sizes
+    given) ``size / extent``, or one common scale under a keep-aspect-ratio
+    policy (``not_larger``: the least, ``not_smaller``: the greatest)."""
+    dims = _static(data, "resize")
+    if scales_given:
+        return [given[k].astype("float64") for k in range(len(axes))]
+    ratios = [
+        given[k].astype("float64") / float(dims[a]) if dims[a] else te.const(1.0, "float64")
+        for k, a in enumerate(axes)
+    ]
+    if policy == "stretch":
+        return ratios
+    common = ratios[0]
+    for r in ratios[1:]:
+        common = te.min(common, r) if policy == "not_larger" else te.max(common, r)
+    return [common] * len(axes)
+
+
+def resize_shape(
+    data: te.Tensor, given: te.Tensor, axes: Sequence[int], scales_given: bool, policy: str
+) -> te.Tensor:
+    """The resized shape: ``floor(extent * scale)`` with scales, the sizes
+    (``floor(scale * extent + 0.5)`` under a keep-aspect-ratio policy)."""
+    dims = _static(data, "resize")
+    scales = _resize_scales(data, given, axes, scales_given, policy)
+    values: list[PrimExpr] = [te.const(d, "int64") for d in dims]
+    for k, a in enumerate(axes):
+        if scales_given:
+            values[a] = (scales[k] * float(dims[a])).astype("int64")
+        elif policy == "stretch":
+            values[a] = given[k]
+        else:
+            values[a] = (scales[k] * float(dims[a]) + 0.5).astype("int64")
+    return _entries(values, "T_resize_shape")
+
+
+def _dynamic_coordinate(
+    mode: str, x: PrimExpr, n: int, out: PrimExpr, scale: PrimExpr, roi: tuple[PrimExpr, PrimExpr]
+) -> PrimExpr:
+    """``topi.image.source_coordinate`` with a run-time scale and output size."""
+    f64 = "float64"
+    xf = x.astype(f64)
+    length = scale * float(n)
+    one = te.const(1.0, f64)
+    if mode == "half_pixel":
+        return (xf + 0.5) / scale - 0.5
+    if mode == "pytorch_half_pixel":
+        return te.select(length == one, te.const(-0.5, f64), (xf + 0.5) / scale - 0.5)
+    if mode == "half_pixel_symmetric":
+        offset = (one - out.astype(f64) / length) * (n / 2)
+        return offset + (xf + 0.5) / scale - 0.5
+    if mode == "align_corners":
+        return te.select(length == one, te.const(0.0, f64), xf * float(n - 1) / (length - 1.0))
+    if mode == "asymmetric":
+        return xf / scale
+    if mode != "tf_crop_and_resize":
+        raise ValueError(f"resize: unknown coordinate_transformation_mode {mode!r}")
+    start, end = roi
+    single = (end - start) * float(n - 1) / 2.0 + start * float(n - 1)
+    return te.select(
+        length == one, single, xf * (end - start) * float(n - 1) / (length - 1.0) + start * float(n - 1)
+    )
+
+
+def resize(
+    data: te.Tensor,
+    given: te.Tensor,
+    roi: te.Tensor,
+    axes: Sequence[int],
+    scales_given: bool,
+    policy: str,
+    **attrs: object,
+) -> te.Tensor:
+    """``topi.image.resize`` of ``axes`` to a run-time shape (a shape
+    variable per resized axis), the scales read from ``given`` (scales, or
+    sizes) and the crop from ``roi`` at run time; no antialiasing."""
+    from xtvm.topi.image import AxisResize, _clamp_index, _interpolate, _nearest
+
+    if attrs["antialias"]:
+        raise ValueError("resize: antialiasing needs compile-time scales")
+    method, mode = attrs["method"], attrs["coordinate_transformation_mode"]
+    dims = _static(data, "resize")
+    out = list(dims)
+    for a in axes:
+        out[a] = te.var(f"resize_n{a}")
+    scales = _resize_scales(data, given, axes, scales_given, policy)
+    count = len(axes)
+    plan = [AxisResize(a, dims[a], out[a], scales[k], (0.0, 1.0)) for k, a in enumerate(axes)]
+
+    def element(*i: PrimExpr) -> PrimExpr:
+        coords = [
+            _dynamic_coordinate(
+                mode,
+                i[a],
+                dims[a],
+                out[a],
+                scales[k],
+                (roi[k].astype("float64"), roi[count + k].astype("float64")),
+            )
+            for k, a in enumerate(axes)
+        ]
+        if method == "nearest_neighbor":
+            index = list(i)
+            for a, x in zip(plan, coords):
+                index[a.axis] = _clamp_index(_nearest(x, attrs["rounding_method"]), a.in_size)
+            value = data[tuple(index)]
+        else:
+            value = _interpolate(data, i, plan, coords, attrs).astype(data.dtype)
+        if mode != "tf_crop_and_resize":
+            return value
+        cond = None
+        for a, x in zip(plan, coords):
+            c = (x < 0.0) | (x > a.in_size - 1.0)
+            cond = c if cond is None else cond | c
+        return te.eager_select(cond, te.const(attrs["extrapolation_value"], data.dtype), value)
+
+    return te.compute(tuple(out), element, name="T_resize", tag="injective")

@@ -24,7 +24,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, BoolAttr, IntegerAttr, IntegerType, TensorType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BoolAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    f64,
+    i64,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
@@ -772,6 +783,103 @@ class DynTopKOp(RelayOp):
         return [TensorType(data.element_type, shape), TensorType(i64, shape)]
 
 
+def _resize_operands(
+    op: type[RelayOp], operand_types: Sequence[Attribute], attrs: Mapping[str, Any]
+) -> TensorType:
+    """Static data, ``given`` (one float scale or i64 size per axis of
+    ``axes``), and the axes valid."""
+    data = _static_data(op, operand_types[0])
+    rank = len(data.get_shape())
+    axes = list(attrs["axes"])
+    if not axes or len(set(axes)) != len(axes) or any(not 0 <= a < rank for a in axes):
+        raise RelayTypeError(f"'{op.name}' axes {axes} must be distinct axes of rank {rank}")
+    given = tensor_type(op, operand_types[1], "scales or sizes")
+    if given.get_shape() != (len(axes),):
+        raise RelayTypeError(
+            f"'{op.name}' expects {len(axes)} scales or sizes (one per axis), got {given}"
+        )
+    if attrs["policy"] not in ("stretch", "not_larger", "not_smaller"):
+        raise RelayTypeError(f"'{op.name}' unknown keep-aspect-ratio policy {attrs['policy']!r}")
+    return data
+
+
+@irdl_op_definition
+class DynResizeShapeOp(_ShapeFunctionOp):
+    """The shape of a resize by run-time scales (``floor(extent * scale)``)
+    or sizes (under ``policy``, ONNX's ``keep_aspect_ratio_policy``).
+
+    ```mlir
+    %s = relay.dyn.resize_shape %x, %sizes {axes = array<i64: 2, 3>} : (tensor<1x1x4x4xf32>, tensor<2xi64>) -> tensor<4xi64>
+    ```
+    """
+
+    name = "relay.dyn.resize_shape"
+    data = operand_def(TensorType)
+    given = operand_def(TensorType)
+    axes = prop_def(DenseArrayBase)
+    scales_given = prop_def(BoolAttr, default_value=bool_attr(False))
+    policy = prop_def(StringAttr, default_value=StringAttr("stretch"))
+    assembly_format = functional_format("data", "given")
+
+    def __init__(self, data: SSAValue, given: SSAValue, **attrs: Any):
+        super().__init__(data, given, **attrs)
+
+    @classmethod
+    def rank(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> int:
+        return len(_resize_operands(cls, operand_types, attrs).get_shape())
+
+
+@irdl_op_definition
+class DynResizeOp(RelayOp):
+    """A resize of ``axes`` to the run-time shape ``shape`` (ONNX ``Resize``
+    with run-time scales or sizes): the scales come from ``given`` at run
+    time, the crop of ``tf_crop_and_resize`` from ``roi`` (starts then ends,
+    one per axis); the other attributes as ``relay.image.resize2d``'s
+    (no antialiasing).
+
+    ```mlir
+    %r = relay.dyn.resize %x, %sizes, %roi, %s {axes = array<i64: 2, 3>, method = "linear"} : (tensor<1x1x4x4xf32>, tensor<2xi64>, tensor<4xf32>, tensor<4xi64>) -> tensor<1x1x?x?xf32>
+    ```
+    """
+
+    name = "relay.dyn.resize"
+    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
+    data = operand_def(TensorType)
+    given = operand_def(TensorType)
+    roi = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    axes = prop_def(DenseArrayBase)
+    scales_given = prop_def(BoolAttr, default_value=bool_attr(False))
+    policy = prop_def(StringAttr, default_value=StringAttr("stretch"))
+    method = prop_def(StringAttr, default_value=StringAttr("nearest_neighbor"))
+    coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
+    rounding_method = prop_def(StringAttr, default_value=StringAttr("round_prefer_floor"))
+    cubic_alpha = prop_def(FloatAttr, default_value=FloatAttr(-0.75, f64))
+    cubic_exclude = prop_def(BoolAttr, default_value=bool_attr(False))
+    extrapolation_value = prop_def(FloatAttr, default_value=FloatAttr(0.0, f64))
+    traits = traits_def(Pure())
+    assembly_format = functional_format("data", "given", "roi", "shape")
+
+    def __init__(
+        self, data: SSAValue, given: SSAValue, roi: SSAValue, shape: SSAValue, **attrs: Any
+    ):
+        super().__init__(data, given, roi, shape, **attrs)
+
+    @classmethod
+    def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = _resize_operands(cls, operand_types, attrs)
+        axes = list(attrs["axes"])
+        roi = tensor_type(cls, operand_types[2], "roi")
+        if roi.get_shape() != (2 * len(axes),):
+            raise RelayTypeError(f"'{cls.name}' expects {2 * len(axes)} roi values, got {roi}")
+        shape = list(data.get_shape())
+        _shape_operand(cls, operand_types[3], len(shape))
+        for a in axes:
+            shape[a] = DYNAMIC_INDEX
+        return [TensorType(data.element_type, shape)]
+
+
 VALUE_SHAPE_OPS = [
     DynArangeShapeOp,
     DynArangeOp,
@@ -784,6 +892,8 @@ VALUE_SHAPE_OPS = [
     DynReshapeOp,
     DynTopKShapeOp,
     DynTopKOp,
+    DynResizeShapeOp,
+    DynResizeOp,
 ]
 """The ops whose output shape is an input's value, and their shape functions."""
 

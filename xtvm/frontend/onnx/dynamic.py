@@ -34,12 +34,14 @@ from xtvm.dialects.relay.dynamic import (
     DynFullOp,
     DynReshapeOp,
     DynReshapeShapeOp,
+    DynResizeOp,
+    DynResizeShapeOp,
     DynTileOp,
     DynTileShapeOp,
     DynTopKOp,
     DynTopKShapeOp,
 )
-from xtvm.frontend.onnx import algorithm, creation, layout, shape, transform
+from xtvm.frontend.onnx import algorithm, creation, image, layout, shape, transform
 from xtvm.frontend.onnx.common import OnnxConstantInputRequired
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 
@@ -197,6 +199,50 @@ def _topk(node: OnnxNode) -> list[SSAValue]:
     return [op.values, op.indices]
 
 
+_RESIZE_METHODS = {"nearest": "nearest_neighbor", "linear": "linear", "cubic": "cubic"}
+
+
+def _resize(node: OnnxNode) -> SSAValue:
+    """``Resize`` (opset 11+) with run-time ``scales``, ``sizes`` or ``roi``;
+    antialiasing keeps the specialized path."""
+    if len(node.proto.input) < 3 or node.attr("antialias", 0):
+        raise _NotDynamic
+    data = _static_input(node, 0)
+    rank = len(static_shape(data))
+    axes = node.attr("axes")
+    axes = list(range(rank)) if axes is None else [a % rank for a in axes]
+    mode = node.attr("coordinate_transformation_mode", "half_pixel")
+    method = _RESIZE_METHODS.get(node.attr("mode", "nearest"))
+    if method is None:
+        raise _NotDynamic
+    scales_given = node.has_input(2) and node.input_shape(2) != (0,)
+    given = node.input(2) if scales_given else _int64_vector(node, 3)
+    if mode == "tf_crop_and_resize":
+        roi = node.input(1)
+    else:
+        roi = node.const(np.array([0.0] * len(axes) + [1.0] * len(axes), np.float32))
+    common = {
+        "axes": axes,
+        "scales_given": scales_given,
+        "policy": node.attr("keep_aspect_ratio_policy", "stretch"),
+    }
+    shape = node.emit(DynResizeShapeOp(data, given, **common))
+    op = DynResizeOp(
+        data,
+        given,
+        roi,
+        shape,
+        **common,
+        method=method,
+        coordinate_transformation_mode=mode,
+        rounding_method=node.attr("nearest_mode", "round_prefer_floor"),
+        cubic_alpha=node.attr("cubic_coeff_a", -0.75),
+        cubic_exclude=bool(node.attr("exclude_outside", 0)),
+        extrapolation_value=node.attr("extrapolation_value", 0.0),
+    )
+    return node.emit(op)
+
+
 def _or_dynamic(
     static: type[OnnxOpConverter], dynamic: Callable[[OnnxNode], Any]
 ) -> type[OnnxOpConverter]:
@@ -239,4 +285,5 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "Tile": _or_dynamic(layout.Tile, _tile),
     "Reshape": _or_dynamic(transform.Reshape, _reshape),
     "TopK": _or_dynamic(algorithm.TopK, _topk),
+    "Resize": _or_dynamic(image.Resize, _resize),
 }

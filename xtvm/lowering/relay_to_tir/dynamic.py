@@ -14,6 +14,8 @@ from xtvm.dialects.relay.dynamic import (
     DynFullOp,
     DynReshapeOp,
     DynReshapeShapeOp,
+    DynResizeOp,
+    DynResizeShapeOp,
     DynTileOp,
     DynTileShapeOp,
     DynTopKOp,
@@ -84,6 +86,35 @@ PATTERNS = [
         DynTopKOp,
         lambda ins, attrs, outs: dynamic.topk(
             ins[0], attrs["axis"] % len(ins[0].shape), attrs["is_ascend"]
+        ),
+    ),
+]
+_RESIZE_ATTRS = (
+    "method",
+    "coordinate_transformation_mode",
+    "rounding_method",
+    "cubic_alpha",
+    "cubic_exclude",
+    "extrapolation_value",
+)
+PATTERNS += [
+    lower(
+        DynResizeShapeOp,
+        lambda ins, attrs, outs: dynamic.resize_shape(
+            ins[0], ins[1], list(attrs["axes"]), attrs["scales_given"], attrs["policy"]
+        ),
+    ),
+    lower(
+        DynResizeOp,
+        lambda ins, attrs, outs: dynamic.resize(
+            ins[0],
+            ins[1],
+            ins[2],
+            list(attrs["axes"]),
+            attrs["scales_given"],
+            attrs["policy"],
+            antialias=False,
+            **{k: attrs[k] for k in _RESIZE_ATTRS},
         ),
     ),
 ]

@@ -130,6 +130,58 @@ def _topk_shape(data: np.ndarray, k: np.ndarray, axis: int) -> np.ndarray:
     return np.array([k if a == axis else d for a, d in enumerate(data.shape)], np.int64)
 
 
+def _resize_scales(data: np.ndarray, given: np.ndarray, attrs: dict) -> list[float]:
+    """Each resized axis' scale (see ``relay.dyn.resize``)."""
+    axes = list(attrs["axes"])
+    if attrs["scales_given"]:
+        return [float(v) for v in given]
+    ratios = [float(v) / data.shape[a] if data.shape[a] else 1.0 for v, a in zip(given, axes)]
+    policy = attrs["policy"]
+    if policy == "stretch":
+        return ratios
+    return [(min if policy == "not_larger" else max)(ratios)] * len(axes)
+
+
+def resize_shape(data: np.ndarray, given: np.ndarray, attrs: dict) -> np.ndarray:
+    shape = list(data.shape)
+    scales = _resize_scales(data, given, attrs)
+    for k, a in enumerate(attrs["axes"]):
+        if attrs["scales_given"]:
+            shape[a] = int(shape[a] * scales[k])
+        elif attrs["policy"] == "stretch":
+            shape[a] = int(given[k])
+        else:
+            shape[a] = int(scales[k] * shape[a] + 0.5)
+    return np.array(shape, np.int64)
+
+
+def dyn_resize(ins: list[np.ndarray], attrs: dict) -> np.ndarray:
+    """``relay.dyn.resize`` through the static resize reference (at most
+    three axes, given to it in ascending order as a layout's D, H, W)."""
+    from xtvm.reference.relay.image import resize
+
+    data, given, roi, shape = ins
+    axes = list(attrs["axes"])
+    order = sorted(range(len(axes)), key=lambda k: axes[k])
+    scales = _resize_scales(data, given, attrs)
+    count = len(axes)
+    letters = iter("DHW"[3 - count :])
+    layout = "".join(next(letters) if a in axes else "C" for a in range(data.ndim))
+    static = {k: attrs[k] for k in ("method", "coordinate_transformation_mode", "rounding_method")}
+    return resize(
+        data,
+        [int(shape[axes[k]]) for k in order],
+        layout=layout,
+        scales=[scales[k] for k in order],
+        roi=[float(roi[k]) for k in order] + [float(roi[count + k]) for k in order],
+        cubic_alpha=attrs["cubic_alpha"],
+        cubic_exclude=attrs["cubic_exclude"],
+        extrapolation_value=attrs["extrapolation_value"],
+        antialias=False,
+        **static,
+    )
+
+
 def _checked(result: np.ndarray, shape: np.ndarray, name: str) -> np.ndarray:
     if tuple(int(d) for d in shape) != result.shape:
         raise ValueError(f"{name}: the shape operand {list(shape)} is not the result's {result.shape}")
@@ -137,6 +189,8 @@ def _checked(result: np.ndarray, shape: np.ndarray, name: str) -> np.ndarray:
 
 
 REFERENCES = {
+    "relay.dyn.resize_shape": lambda ins, attrs: resize_shape(ins[0], ins[1], attrs),
+    "relay.dyn.resize": lambda ins, attrs: _checked(dyn_resize(ins, attrs), ins[3], "relay.dyn.resize"),
     "relay.dyn.arange_shape": lambda ins, attrs: np.array([arange(*ins).size], np.int64),
     "relay.dyn.arange": lambda ins, attrs: (
         ins[0].reshape(()) + np.arange(int(ins[2][0])).astype(ins[0].dtype) * ins[1].reshape(())
