@@ -114,3 +114,35 @@ def test_topk_run_time_k():
         np.testing.assert_array_equal(values, np.take_along_axis(x, order[:, :k], axis=1))
     with pytest.raises(XTVMError, match=r"topk: k must be at most 6"):
         _run(vm, x, np.array([7], np.int64))
+
+
+@pytest.mark.parametrize(
+    "mode, method, sizes",
+    [("half_pixel", "linear", False), ("align_corners", "cubic", True), ("asymmetric", "nearest", False)],
+)
+def test_resize_run_time_scales_or_sizes(mode, method, sizes):
+    from onnx.reference import ReferenceEvaluator
+
+    inputs = ["x", "", "", "v"] if sizes else ["x", "", "v"]
+    node = helper.make_node(
+        "Resize", inputs, ["y"], mode=method, coordinate_transformation_mode=mode, axes=[2, 3]
+    )
+    elem = TensorProto.INT64 if sizes else TensorProto.FLOAT
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [_info("x", TensorProto.FLOAT, (1, 2, 4, 5)), _info("v", elem, (2,))],
+        [_out("y", TensorProto.FLOAT, 4)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    module, params = from_onnx(model)
+    vm = VirtualMachine(xtvm.build(module, params=params), xtvm.cpu(0))
+    reference = ReferenceEvaluator(model)
+    x = np.random.default_rng(2).standard_normal((1, 2, 4, 5)).astype(np.float32)
+    values = [(8, 3), (2, 10), (4, 5)] if sizes else [(2.0, 0.5), (1.5, 3.0), (0.75, 1.0)]
+    for v in values:
+        v = np.array(v, np.int64 if sizes else np.float32)
+        (y,) = _run(vm, x, v)
+        (expected,) = reference.run(None, {"x": x, "v": v})
+        assert y.shape == expected.shape
+        np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)

@@ -60,3 +60,12 @@ func.func @f(%x: tensor<3x1xf32>, %s: tensor<1xi64>) -> tensor<?xf32> {
   %b = relay.dyn.broadcast_to %x, %s : (tensor<3x1xf32>, tensor<1xi64>) -> tensor<?xf32>
   func.return %b : tensor<?xf32>
 }
+
+// -----
+
+// One size per resized axis.
+func.func @f(%x: tensor<1x1x4x4xf32>, %v: tensor<3xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{'relay.dyn.resize_shape' expects 2 scales or sizes (one per axis), got tensor<3xi64>}}
+  %s = relay.dyn.resize_shape %x, %v {axes = array<i64: 2, 3>} : (tensor<1x1x4x4xf32>, tensor<3xi64>) -> tensor<4xi64>
+  func.return %s : tensor<4xi64>
+}

@@ -56,3 +56,13 @@ func.func @value_shapes(%s: tensor<f32>, %l: tensor<f32>, %d: tensor<f32>, %shap
   %v, %i = relay.dyn.topk %x, %ks, %ks_1 {axis = 0 : i64} : (tensor<3x1xf32>, tensor<2xi64>, tensor<2xi64>) -> (tensor<?x1xf32>, tensor<?x1xi64>)
   func.return %r, %f, %b, %t, %rr, %v : tensor<?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?xf32>, tensor<?x?x?xf32>, tensor<?x1xf32>
 }
+
+// A resize by run-time sizes: the resized axes are ?.
+// CHECK-LABEL: func.func @resize
+// CHECK-NEXT:    %s = relay.dyn.resize_shape %x, %v {axes = array<i64: 2, 3>} : (tensor<1x1x4x4xf32>, tensor<2xi64>) -> tensor<4xi64>
+// CHECK-NEXT:    %r = relay.dyn.resize %x, %v, %roi, %s {axes = array<i64: 2, 3>, method = "linear"} : (tensor<1x1x4x4xf32>, tensor<2xi64>, tensor<4xf32>, tensor<4xi64>) -> tensor<1x1x?x?xf32>
+func.func @resize(%x: tensor<1x1x4x4xf32>, %v: tensor<2xi64>, %roi: tensor<4xf32>) -> tensor<1x1x?x?xf32> {
+  %s = relay.dyn.resize_shape %x, %v {axes = array<i64: 2, 3>} : (tensor<1x1x4x4xf32>, tensor<2xi64>) -> tensor<4xi64>
+  %r = relay.dyn.resize %x, %v, %roi, %s {axes = array<i64: 2, 3>, method = "linear"} : (tensor<1x1x4x4xf32>, tensor<2xi64>, tensor<4xf32>, tensor<4xi64>) -> tensor<1x1x?x?xf32>
+  func.return %r : tensor<1x1x?x?xf32>
+}
