@@ -1,0 +1,83 @@
+"""Whole models with a dynamic dimension, compiled once for the VM and run at
+several sizes, equal to onnxruntime: SqueezeNet with a ``?`` batch (made from
+the light model by ``xtvm.bench.vm.dynamic_batch``), and the frontend's
+``Flatten`` and ``Softmax`` before opset 13 (a reshape to 2-d and back) with a
+``?`` batch, which SqueezeNet's last Softmax needs."""
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+import xtvm
+from vm_models import onnxruntime_outputs
+from xtvm.bench.timing import light_model
+from xtvm.bench.vm import dynamic_batch
+from xtvm.frontend import from_onnx
+from xtvm.frontend.onnx.testing import expose_logits
+from xtvm.runtime.vm import VirtualMachine
+
+
+def compile_once(model: onnx.ModelProto, shape: dict) -> VirtualMachine:
+    """``model`` imported with the ``None`` sizes of ``shape`` kept ``?``,
+    built (the ``?`` selects the VM), on a VM."""
+    mod, params = from_onnx(model, shape=shape)
+    with xtvm.transform.PassContext(opt_level=3):
+        exe = xtvm.build(mod, params=params)
+    return VirtualMachine(exe, xtvm.cpu(0))
+
+
+def one_node_model(op: str, opset: int, out_shape: list, **attrs) -> onnx.ModelProto:
+    """``y = op(x)`` with x of shape ``N x 2 x 3 x 4`` (``N`` symbolic)."""
+    node = helper.make_node(op, ["x"], ["y"], **attrs)
+    graph = helper.make_graph(
+        [node],
+        op.lower(),
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 2, 3, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+@pytest.mark.parametrize(
+    "op,opset,out_shape,attrs",
+    [
+        ("Flatten", 11, ["N", 24], {"axis": 1}),
+        ("Softmax", 11, ["N", 2, 3, 4], {"axis": 1}),
+        ("Softmax", 11, ["N", 2, 3, 4], {"axis": 3}),
+        ("LogSoftmax", 11, ["N", 2, 3, 4], {"axis": 1}),
+    ],
+)
+def test_coercion_to_2d_with_a_dynamic_batch(op, opset, out_shape, attrs):
+    model = one_node_model(op, opset, out_shape, **attrs)
+    vm = compile_once(model, {"x": (None, 2, 3, 4)})
+    rng = np.random.default_rng(0)
+    for n in (1, 3, 8):
+        x = rng.standard_normal((n, 2, 3, 4)).astype(np.float32)
+        out = vm.invoke("main", x).numpy()
+        (ref,) = onnxruntime_outputs(model, {"x": x})
+        assert out.shape == ref.shape
+        np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-6)
+
+
+def test_flatten_with_a_dynamic_size_on_both_sides_is_a_clear_error():
+    model = one_node_model("Flatten", 11, ["N", "M"], axis=2)
+    with pytest.raises(Exception, match=r"Flatten.*both sides have a '\?' size"):
+        from_onnx(model, shape={"x": (None, 2, None, 4)})
+
+
+@pytest.mark.slow
+def test_dynamic_batch_squeezenet_compiled_once():
+    model, input_name, x = light_model("squeezenet")
+    model = dynamic_batch(expose_logits(model), input_name)
+    vm = compile_once(model, {input_name: (None, *x.shape[1:])})
+    rng = np.random.default_rng(2)
+    for n in (1, 3, 8):
+        xs = rng.standard_normal((n, *x.shape[1:])).astype(np.float32)
+        probs, logits = vm.invoke("main", xs)
+        ref_probs, ref_logits = onnxruntime_outputs(model, {input_name: xs})
+        assert probs.shape == (n, 1000, 1, 1)
+        np.testing.assert_allclose(
+            logits.numpy(), ref_logits, rtol=1e-3, atol=1e-3 * np.abs(ref_logits).max()
+        )
+        np.testing.assert_allclose(probs.numpy(), ref_probs, rtol=1e-3, atol=1e-4)
