@@ -10,6 +10,7 @@ import math
 from typing import ClassVar
 
 import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import (
@@ -30,6 +31,7 @@ from xtvm.dialects.relay import (
 )
 from xtvm.dialects.relay.base import shape_str
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
+from xtvm.frontend.onnx.transform import flat_2d_newshape, unflat_newshape
 from xtvm.constants import numpy_dtype
 
 
@@ -65,8 +67,12 @@ class Softmax(OnnxOpConverter):
         axis = cls._axis(node, len(shape), 1)
         if axis == len(shape) - 1:
             return node.emit(cls.OP(x, axis=-1))
-        flat = node.emit(ReshapeOp.to_shape(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
-        return node.emit(ReshapeOp.to_shape(node.emit(cls.OP(flat, axis=-1)), shape))
+        if DYNAMIC_INDEX not in shape:
+            flat = node.emit(ReshapeOp.to_shape(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
+            return node.emit(ReshapeOp.to_shape(node.emit(cls.OP(flat, axis=-1)), shape))
+        # A `?` size: the reshapes copy or infer it (one `?` side only).
+        flat = node.emit(ReshapeOp(x, flat_2d_newshape(node, shape, axis)))
+        return node.emit(ReshapeOp(node.emit(cls.OP(flat, axis=-1)), unflat_newshape(shape)))
 
     @classmethod
     def _impl_v13(cls, node: OnnxNode) -> SSAValue:

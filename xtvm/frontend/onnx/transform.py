@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import (
@@ -21,6 +22,7 @@ from xtvm.dialects.relay import (
     SqueezeOp,
     TransposeOp,
 )
+from xtvm.dialects.relay.base import shape_str
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 
 
@@ -69,7 +71,35 @@ class Flatten(OnnxOpConverter):
             raise node.error(f"attribute 'axis' = {axis} is out of range for rank {len(shape)}")
         if axis < 0:
             axis += len(shape)
-        return node.emit(ReshapeOp.to_shape(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
+        return node.emit(ReshapeOp(x, flat_2d_newshape(node, shape, axis)))
+
+
+def flat_2d_newshape(node: OnnxNode, shape: Sequence[int], axis: int) -> list[int]:
+    """The ``relay.reshape`` newshape of ``shape`` coerced to 2-d
+    ``[prod(shape[:axis]), prod(shape[axis:])]`` (Flatten, Softmax before
+    opset 13). A side holding a ``?`` (``DYNAMIC_INDEX``) becomes ``0`` when
+    it is the single axis at that position, axis 1 (a copy: ``?x1000x1x1`` →
+    ``[0, 1000]``), else ``-1``; only one side may hold a ``?``."""
+    sides = [list(shape[:axis]), list(shape[axis:])]
+    newshape = []
+    for position, side in enumerate(sides):
+        if DYNAMIC_INDEX not in side:
+            newshape.append(math.prod(side))
+        elif side == [DYNAMIC_INDEX] and axis == 1:
+            newshape.append(0)
+        else:
+            newshape.append(-1)
+    if all(DYNAMIC_INDEX in side for side in sides):
+        raise node.error(
+            f"cannot coerce {shape_str(shape)} to 2-d at axis {axis}: both sides have a '?' size"
+        )
+    return newshape
+
+
+def unflat_newshape(shape: Sequence[int]) -> list[int]:
+    """The ``relay.reshape`` newshape back to ``shape`` from its 2-d
+    coercion (:func:`flat_2d_newshape`): its one ``?`` becomes ``-1``."""
+    return [-1 if d == DYNAMIC_INDEX else int(d) for d in shape]
 
 
 class Transpose(OnnxOpConverter):
