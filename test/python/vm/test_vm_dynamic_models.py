@@ -1,8 +1,15 @@
 """Whole models with a dynamic dimension, compiled once for the VM and run at
 several sizes, equal to onnxruntime: SqueezeNet with a ``?`` batch (made from
-the light model by ``xtvm.bench.vm.dynamic_batch``), and the frontend's
+the light model by ``xtvm.bench.vm.dynamic_batch``), the frontend's
 ``Flatten`` and ``Softmax`` before opset 13 (a reshape to 2-d and back) with a
-``?`` batch, which SqueezeNet's last Softmax needs."""
+``?`` batch, which SqueezeNet's last Softmax needs, and the 2-layer
+transformer encoder of ``examples/make_transformer.py`` with a ``?``
+sequence length (embedding Gather, LayerNormalization, multi-head attention
+by MatMul, Reshape and Transpose of the heads, Softmax, GELU by Erf,
+residual adds)."""
+
+import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -15,7 +22,11 @@ from xtvm.bench.timing import light_model
 from xtvm.bench.vm import dynamic_batch
 from xtvm.frontend import from_onnx
 from xtvm.frontend.onnx.testing import expose_logits
+from xtvm.runtime import XTVMError
 from xtvm.runtime.vm import VirtualMachine
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples"))
+from make_transformer import make_transformer  # noqa: E402  (an example script, not a package)
 
 
 def compile_once(model: onnx.ModelProto, shape: dict) -> VirtualMachine:
@@ -81,3 +92,31 @@ def test_dynamic_batch_squeezenet_compiled_once():
             logits.numpy(), ref_logits, rtol=1e-3, atol=1e-3 * np.abs(ref_logits).max()
         )
         np.testing.assert_allclose(probs.numpy(), ref_probs, rtol=1e-3, atol=1e-4)
+
+
+@pytest.fixture(scope="module")
+def transformer():
+    """The example encoder and its VM, compiled once with a ``?`` sequence length."""
+    model = make_transformer()
+    return model, compile_once(model, {"ids": (1, None)})
+
+
+def run_transformer(transformer, length: int) -> None:
+    """The encoder at sequence length ``length`` (seeded random ids) against onnxruntime."""
+    model, vm = transformer
+    ids = np.random.default_rng(length).integers(0, 1000, (1, length)).astype(np.int64)
+    out = vm.invoke("main", ids).numpy()
+    (ref,) = onnxruntime_outputs(model, {"ids": ids})
+    assert out.shape == (1, length, 64)
+    np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("length", [7, 64, 128, 1])
+def test_transformer_dynamic_sequence_compiled_once(transformer, length):
+    run_transformer(transformer, length)
+
+
+def test_transformer_wrong_ids_shape_names_the_input(transformer):
+    _, vm = transformer
+    with pytest.raises(XTVMError, match=r"input 'ids' expects \(1, \?\) int64"):
+        vm.invoke("main", np.zeros((2, 7), np.int64))
