@@ -30,9 +30,13 @@ SEED = 0
 
 def make_transformer(
     layers: int = 2, d_model: int = 64, heads: int = 4, d_ff: int = 256, vocab: int = 1000,
-    seed: int = SEED,
+    seed: int = SEED, shapes_at_run_time: bool = False,
 ) -> onnx.ModelProto:
-    """The encoder as a checked ``ModelProto``."""
+    """The encoder as a checked ``ModelProto``. With ``shapes_at_run_time``
+    the heads' Reshape shapes are computed from the tensor's ``Shape`` (a
+    ``Gather`` of its batch and length, ``Unsqueeze``, ``Concat`` with the
+    constant sizes), as PyTorch's exporter writes them, instead of constants
+    with ``0`` copies."""
     if d_model % heads:
         raise ValueError(f"d_model = {d_model} is not a multiple of heads = {heads}")
     rng = np.random.default_rng(seed)
@@ -61,8 +65,16 @@ def make_transformer(
         beta = weight(f"{name}.bias", d_model, scale=0.1)
         return node("LayerNormalization", [x, gamma, beta], name, axis=-1, epsilon=1e-5)
 
-    split_heads = const("shape.heads", np.array([0, 0, heads, head], np.int64))
-    merge_heads = const("shape.model", np.array([0, 0, d_model], np.int64))
+    def reshape(x: str, sizes: list[int], name: str) -> str:
+        """``x`` [B, S, ...] reshaped to [B, S, *sizes]."""
+        if not shapes_at_run_time:
+            return node("Reshape", [x, const(f"{name}.shape", np.array([0, 0, *sizes], np.int64))], name)
+        shape = node("Shape", [x], f"{name}.input_shape")
+        lead = node("Slice", [shape, const(f"{name}.start", np.array([0], np.int64)),
+                              const(f"{name}.end", np.array([2], np.int64))], f"{name}.lead")
+        rest = const(f"{name}.sizes", np.array(sizes, np.int64))
+        return node("Reshape", [x, node("Concat", [lead, rest], f"{name}.shape", axis=0)], name)
+
     scale = const("attention.scale", np.array(1.0 / np.sqrt(head), np.float32))
     half = const("gelu.half", np.array(0.5, np.float32))
     one = const("gelu.one", np.array(1.0, np.float32))
@@ -75,14 +87,14 @@ def make_transformer(
         qkv = {}
         for part, perm in (("q", [0, 2, 1, 3]), ("k", [0, 2, 3, 1]), ("v", [0, 2, 1, 3])):
             y = linear(h, f"{p}.{part}", d_model, d_model)
-            y = node("Reshape", [y, split_heads], f"{p}.{part}.heads")
+            y = reshape(y, [heads, head], f"{p}.{part}.heads")
             qkv[part] = node("Transpose", [y], f"{p}.{part}.t", perm=perm)
         scores = node("MatMul", [qkv["q"], qkv["k"]], f"{p}.scores")
         scores = node("Mul", [scores, scale], f"{p}.scaled")
         probs = node("Softmax", [scores], f"{p}.probs", axis=-1)
         ctx = node("MatMul", [probs, qkv["v"]], f"{p}.context")
         ctx = node("Transpose", [ctx], f"{p}.context.t", perm=[0, 2, 1, 3])
-        ctx = node("Reshape", [ctx, merge_heads], f"{p}.context.merged")
+        ctx = reshape(ctx, [d_model], f"{p}.context.merged")
         x = node("Add", [x, linear(ctx, f"{p}.out", d_model, d_model)], f"{p}.residual1")
         h = linear(layer_norm(x, f"{p}.ln2"), f"{p}.ff1", d_model, d_ff)
         erf = node("Erf", [node("Div", [h, sqrt2], f"{p}.gelu.div")], f"{p}.gelu.erf")

@@ -15,9 +15,9 @@ import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper
+from vm_models import onnxruntime_outputs
 
 import xtvm
-from vm_models import onnxruntime_outputs
 from xtvm.bench.timing import light_model
 from xtvm.bench.vm import dynamic_batch
 from xtvm.frontend import from_onnx
@@ -26,7 +26,7 @@ from xtvm.runtime import XTVMError
 from xtvm.runtime.vm import VirtualMachine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples"))
-from make_transformer import make_transformer  # noqa: E402  (an example script, not a package)
+from make_transformer import make_transformer
 
 
 def compile_once(model: onnx.ModelProto, shape: dict) -> VirtualMachine:
@@ -120,3 +120,13 @@ def test_transformer_wrong_ids_shape_names_the_input(transformer):
     _, vm = transformer
     with pytest.raises(XTVMError, match=r"input 'ids' expects \(1, \?\) int64"):
         vm.invoke("main", np.zeros((2, 7), np.int64))
+
+
+def test_shape_of_a_dynamic_size_is_a_clear_error():
+    # PyTorch's exporter computes the heads' Reshape shapes with Shape; a `?`
+    # size has no compile-time value (and no run-time Shape exists yet).
+    model = make_transformer(shapes_at_run_time=True)
+    with pytest.raises(
+        Exception, match=r"node 'layer0\.q\.heads\.input_shape' \(Shape.*1x\?x64\) includes a '\?' size"
+    ):
+        from_onnx(model, shape={"ids": (1, None)})

@@ -10,7 +10,6 @@ import math
 from typing import ClassVar
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import (
@@ -31,7 +30,7 @@ from xtvm.dialects.relay import (
 )
 from xtvm.dialects.relay.base import shape_str
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
-from xtvm.frontend.onnx.transform import flat_2d_newshape, unflat_newshape
+from xtvm.frontend.onnx.transform import reshape_2d, reshape_back
 from xtvm.constants import numpy_dtype
 
 
@@ -67,12 +66,7 @@ class Softmax(OnnxOpConverter):
         axis = cls._axis(node, len(shape), 1)
         if axis == len(shape) - 1:
             return node.emit(cls.OP(x, axis=-1))
-        if DYNAMIC_INDEX not in shape:
-            flat = node.emit(ReshapeOp.to_shape(x, [math.prod(shape[:axis]), math.prod(shape[axis:])]))
-            return node.emit(ReshapeOp.to_shape(node.emit(cls.OP(flat, axis=-1)), shape))
-        # A `?` size: the reshapes copy or infer it (one `?` side only).
-        flat = node.emit(ReshapeOp(x, flat_2d_newshape(node, shape, axis)))
-        return node.emit(ReshapeOp(node.emit(cls.OP(flat, axis=-1)), unflat_newshape(shape)))
+        return reshape_back(node, node.emit(cls.OP(reshape_2d(node, x, axis), axis=-1)), shape)
 
     @classmethod
     def _impl_v13(cls, node: OnnxNode) -> SSAValue:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import SSAValue
 
 from xtvm.dialects.relay import FullOp
@@ -18,12 +19,25 @@ from xtvm.frontend.onnx.common import OnnxImportError, element_type_from_numpy
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 
 
+def _static_sizes(node: OnnxNode, sizes: tuple[int, ...], what: str) -> tuple[int, ...]:
+    """``sizes`` when none is ``?``; else a located error (a ``?`` size is
+    known only at run time, and no run-time ``Shape`` exists yet)."""
+    if DYNAMIC_INDEX in sizes:
+        shown = "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in node.input_shape(0))
+        raise node.error(
+            f"{what} of input 0 ({shown}) includes a '?' size, known only at run time: "
+            "not supported (a Reshape with 0 copies or -1 keeps a '?' size)"
+        )
+    return sizes
+
+
 class Shape(OnnxOpConverter):
-    """``Shape``: the input's static shape as a 1-d ``int64`` constant."""
+    """``Shape``: the input's static shape as a 1-d ``int64`` constant (a
+    ``?`` size among the dimensions asked for is an error)."""
 
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> np.ndarray:
-        return np.array(node.input_shape(0), np.int64)
+        return np.array(_static_sizes(node, node.input_shape(0), "the shape"), np.int64)
 
     @classmethod
     def _impl_v15(cls, node: OnnxNode) -> np.ndarray:
@@ -32,7 +46,7 @@ class Shape(OnnxOpConverter):
         # slice rules).
         shape = node.input_shape(0)
         start, end = node.attr("start", 0), node.attr("end", len(shape))
-        return np.array(shape[start:end], np.int64)
+        return np.array(_static_sizes(node, shape[start:end], "the shape"), np.int64)
 
 
 class Size(OnnxOpConverter):
@@ -40,7 +54,7 @@ class Size(OnnxOpConverter):
 
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> np.ndarray:
-        return np.array(math.prod(node.input_shape(0)), np.int64)
+        return np.array(math.prod(_static_sizes(node, node.input_shape(0), "the size")), np.int64)
 
 
 class ConstantOfShape(OnnxOpConverter):

@@ -71,35 +71,36 @@ class Flatten(OnnxOpConverter):
             raise node.error(f"attribute 'axis' = {axis} is out of range for rank {len(shape)}")
         if axis < 0:
             axis += len(shape)
-        return node.emit(ReshapeOp(x, flat_2d_newshape(node, shape, axis)))
+        return reshape_2d(node, x, axis)
 
 
-def flat_2d_newshape(node: OnnxNode, shape: Sequence[int], axis: int) -> list[int]:
-    """The ``relay.reshape`` newshape of ``shape`` coerced to 2-d
-    ``[prod(shape[:axis]), prod(shape[axis:])]`` (Flatten, Softmax before
-    opset 13). A side holding a ``?`` (``DYNAMIC_INDEX``) becomes ``0`` when
-    it is the single axis at that position, axis 1 (a copy: ``?x1000x1x1`` →
-    ``[0, 1000]``), else ``-1``; only one side may hold a ``?``."""
+def reshape_2d(node: OnnxNode, x: SSAValue, axis: int) -> SSAValue:
+    """``x`` coerced to 2-d ``[prod(shape[:axis]), prod(shape[axis:])]``
+    (Flatten, Softmax before opset 13). With a ``?`` size, the side holding
+    it becomes ``0`` when it is the single axis at its position, axis 1 (a
+    copy: ``?x1000x1x1`` → ``[0, 1000]``), else ``-1``; only one side may
+    hold a ``?``."""
+    shape = static_shape(x)
     sides = [list(shape[:axis]), list(shape[axis:])]
-    newshape = []
-    for position, side in enumerate(sides):
-        if DYNAMIC_INDEX not in side:
-            newshape.append(math.prod(side))
-        elif side == [DYNAMIC_INDEX] and axis == 1:
-            newshape.append(0)
-        else:
-            newshape.append(-1)
+    if DYNAMIC_INDEX not in shape:
+        return node.emit(ReshapeOp.to_shape(x, [math.prod(side) for side in sides]))
     if all(DYNAMIC_INDEX in side for side in sides):
         raise node.error(
             f"cannot coerce {shape_str(shape)} to 2-d at axis {axis}: both sides have a '?' size"
         )
-    return newshape
+    newshape = [
+        math.prod(side) if DYNAMIC_INDEX not in side else 0 if side == [DYNAMIC_INDEX] and axis == 1 else -1
+        for side in sides
+    ]
+    return node.emit(ReshapeOp(x, newshape))
 
 
-def unflat_newshape(shape: Sequence[int]) -> list[int]:
-    """The ``relay.reshape`` newshape back to ``shape`` from its 2-d
-    coercion (:func:`flat_2d_newshape`): its one ``?`` becomes ``-1``."""
-    return [-1 if d == DYNAMIC_INDEX else int(d) for d in shape]
+def reshape_back(node: OnnxNode, y: SSAValue, shape: Sequence[int]) -> SSAValue:
+    """``y`` (a :func:`reshape_2d` result) reshaped back to ``shape``, its
+    one ``?`` size inferred (``-1``)."""
+    if DYNAMIC_INDEX not in shape:
+        return node.emit(ReshapeOp.to_shape(y, shape))
+    return node.emit(ReshapeOp(y, [-1 if d == DYNAMIC_INDEX else int(d) for d in shape]))
 
 
 class Transpose(OnnxOpConverter):
