@@ -11,7 +11,7 @@ the VM allocates from the shape function's result."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xtvm import te
 from xtvm.te.expr import PrimExpr
@@ -39,6 +39,7 @@ def _nonzero(value: PrimExpr) -> PrimExpr:
 def _shape_of(dims: Sequence[PrimExpr | int], count: te.Tensor, name: str) -> te.Tensor:
     """The 1-d ``int64`` shape ``dims``, where an entry that is None is the
     count (``count[0]``)."""
+
     def entry(i: PrimExpr) -> PrimExpr:
         value: PrimExpr = count[0]
         for k, d in enumerate(dims):
@@ -380,27 +381,41 @@ def _nms_selected(
     limit = _one(max_output)
     selected = te.compute((nb, nc, n), lambda b, c, i: zero, name="T_nms_selected")
     for t in range(n):
-        prev = selected
-        r = te.reduce_axis((0, n), name="r")
-        kept = te.compute(
-            (nb, nc), lambda b, c: te.sum(prev[b, c, r], axis=r), name=f"T_nms_kept{t}"
-        )
-        q = te.reduce_axis((0, n), name="q")
-        hits = te.compute(
-            (nb, nc, n),
-            lambda b, c, i: te.sum(one, axis=q, where=(prev[b, c, q] > 0) & suppress[b, q, i]),
-            name=f"T_nms_hits{t}",
-        )
-        selected = te.compute(
-            (nb, nc, n),
-            lambda b, c, i: te.select(
-                valid(b, c, i) & (rank[b, c, i] == t),
-                te.select((hits[b, c, i] == 0) & (kept[b, c] < limit), one, zero),
-                prev[b, c, i],
-            ),
-            name=f"T_nms_selected{t}",
+        selected = _nms_stage(
+            selected, t, suppress, lambda b, c, i, t=t: valid(b, c, i) & (rank[b, c, i] == t), limit
         )
     return selected, rank, [nb, nc, n]
+
+
+def _nms_stage(
+    prev: te.Tensor,
+    t: int,
+    suppress: te.Tensor,
+    deciding: Callable[[PrimExpr, PrimExpr, PrimExpr], PrimExpr],
+    limit: PrimExpr,
+) -> te.Tensor:
+    """Stage ``t`` of greedy NMS: the candidate of rank ``t`` (where
+    ``deciding``) is kept unless a box kept before it suppresses it or
+    ``limit`` boxes are kept already; every other box keeps its state."""
+    nb, nc, n = (int(d) for d in prev.shape)
+    one, zero = te.const(1, "int64"), te.const(0, "int64")
+    r = te.reduce_axis((0, n), name="r")
+    kept = te.compute((nb, nc), lambda b, c: te.sum(prev[b, c, r], axis=r), name=f"T_nms_kept{t}")
+    q = te.reduce_axis((0, n), name="q")
+    hits = te.compute(
+        (nb, nc, n),
+        lambda b, c, i: te.sum(one, axis=q, where=(prev[b, c, q] > 0) & suppress[b, q, i]),
+        name=f"T_nms_hits{t}",
+    )
+    return te.compute(
+        (nb, nc, n),
+        lambda b, c, i: te.select(
+            deciding(b, c, i),
+            te.select((hits[b, c, i] == 0) & (kept[b, c] < limit), one, zero),
+            prev[b, c, i],
+        ),
+        name=f"T_nms_selected{t}",
+    )
 
 
 def non_max_suppression_shape(
@@ -414,7 +429,12 @@ def non_max_suppression_shape(
 ) -> te.Tensor:
     """``[number of selected boxes, 3]``."""
     selected, _, (nb, nc, n) = _nms_selected(
-        boxes, scores, max_output, iou_threshold, score_threshold, center_point_box,
+        boxes,
+        scores,
+        max_output,
+        iou_threshold,
+        score_threshold,
+        center_point_box,
         has_score_threshold,
     )
     rb, rc, ri = (te.reduce_axis((0, e), name=v) for e, v in ((nb, "rb"), (nc, "rc"), (n, "ri")))
@@ -436,7 +456,12 @@ def non_max_suppression(
     """The ``selected x 3`` rows ``(batch, class, box)``; ``selected`` a
     shape variable."""
     selected, rank, (nb, nc, n) = _nms_selected(
-        boxes, scores, max_output, iou_threshold, score_threshold, center_point_box,
+        boxes,
+        scores,
+        max_output,
+        iou_threshold,
+        score_threshold,
+        center_point_box,
         has_score_threshold,
     )
     r = te.reduce_axis((0, n), name="r")
@@ -498,6 +523,7 @@ def _entries(values: Sequence[PrimExpr], name: str) -> te.Tensor:
 def arange_shape(start: te.Tensor, limit: te.Tensor, delta: te.Tensor) -> te.Tensor:
     """``[max(ceil((limit - start) / delta), 0)]``, computed in ``float64``
     as NumPy's ``arange`` does."""
+
     def length() -> PrimExpr:
         s, l, d = (_one(t).astype("float64") for t in (start, limit, delta))
         n = te.ceil((l - s) / d).astype("int64")
@@ -566,7 +592,9 @@ def tile(data: te.Tensor) -> te.Tensor:
     dims = _static(data, "tile")
     out = _out_vars(len(dims), "tile")
     for v, d in zip(out, dims):
-        te.require(te.floormod(v, d) == 0 if d else v == 0, f"tile: the extent must be a multiple of {d}")
+        te.require(
+            te.floormod(v, d) == 0 if d else v == 0, f"tile: the extent must be a multiple of {d}"
+        )
 
     def read(*i: PrimExpr) -> PrimExpr:
         return data[tuple(te.floormod(x, d) if d else 0 for x, d in zip(i, dims))]
@@ -592,7 +620,11 @@ def reshape_shape(data: te.Tensor, newshape: te.Tensor, allowzero: bool) -> te.T
     product: PrimExpr = one
     for k in range(length):
         product = product * te.select(newshape[k] == -1, one, known[k])
-    inferred = te.select(product == 0, te.const(0, "int64"), te.floordiv(te.const(size, "int64"), te.max(product, one)))
+    inferred = te.select(
+        product == 0,
+        te.const(0, "int64"),
+        te.floordiv(te.const(size, "int64"), te.max(product, one)),
+    )
     return _entries(
         [te.select(newshape[k] == -1, inferred, known[k]) for k in range(length)],
         "T_reshape_shape",
@@ -703,7 +735,9 @@ def _dynamic_coordinate(
     start, end = roi
     single = (end - start) * float(n - 1) / 2.0 + start * float(n - 1)
     return te.select(
-        length == one, single, xf * (end - start) * float(n - 1) / (length - 1.0) + start * float(n - 1)
+        length == one,
+        single,
+        xf * (end - start) * float(n - 1) / (length - 1.0) + start * float(n - 1),
     )
 
 

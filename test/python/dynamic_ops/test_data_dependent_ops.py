@@ -102,7 +102,13 @@ def _onnx_unique(x: np.ndarray, axis: int | None, is_sorted: bool) -> list[np.nd
 
 @pytest.mark.parametrize(
     "shape, axis, is_sorted",
-    [((8,), None, True), ((8,), None, False), ((3, 5), None, True), ((6, 2), 0, True), ((2, 5), 1, True)],
+    [
+        ((8,), None, True),
+        ((8,), None, False),
+        ((3, 5), None, True),
+        ((6, 2), 0, True),
+        ((2, 5), 1, True),
+    ],
 )
 def test_unique(shape, axis, is_sorted):
     rng = np.random.default_rng(3)

@@ -36,7 +36,9 @@ def _out(name: str, elem: int, rank: int) -> onnx.ValueInfoProto:
     return _info(name, elem, [f"{name}{k}" for k in range(rank)])
 
 
-@pytest.mark.parametrize("dtype, elem", [(np.float32, TensorProto.FLOAT), (np.int64, TensorProto.INT64)])
+@pytest.mark.parametrize(
+    "dtype, elem", [(np.float32, TensorProto.FLOAT), (np.int64, TensorProto.INT64)]
+)
 def test_range(dtype, elem):
     node = helper.make_node("Range", ["s", "l", "d"], ["y"])
     vm = _vm(node, [_info(n, elem, ()) for n in "sld"], [_out("y", elem, 1)])
@@ -92,7 +94,11 @@ def test_reshape():
         [_out("y", TensorProto.FLOAT, 3)],
     )
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
-    for shape, expected in (((4, 3, 2), (4, 3, 2)), ((0, -1, 2), (2, 6, 2)), ((-1, 1, 1), (24, 1, 1))):
+    for shape, expected in (
+        ((4, 3, 2), (4, 3, 2)),
+        ((0, -1, 2), (2, 6, 2)),
+        ((-1, 1, 1), (24, 1, 1)),
+    ):
         (y,) = _run(vm, x, np.array(shape, np.int64))
         np.testing.assert_array_equal(y, x.reshape(expected))
     with pytest.raises(XTVMError, match=r"reshape: the new shape must hold 24 elements"):
@@ -118,7 +124,11 @@ def test_topk_run_time_k():
 
 @pytest.mark.parametrize(
     "mode, method, sizes",
-    [("half_pixel", "linear", False), ("align_corners", "cubic", True), ("asymmetric", "nearest", False)],
+    [
+        ("half_pixel", "linear", False),
+        ("align_corners", "cubic", True),
+        ("asymmetric", "nearest", False),
+    ],
 )
 def test_resize_run_time_scales_or_sizes(mode, method, sizes):
     from onnx.reference import ReferenceEvaluator

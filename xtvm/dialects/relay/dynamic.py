@@ -504,7 +504,9 @@ class DynArangeShapeOp(_ShapeFunctionOp):
 
     @classmethod
     def rank(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]) -> int:
-        types = [_one_element(cls, t, w) for t, w in zip(operand_types, ("start", "limit", "delta"))]
+        types = [
+            _one_element(cls, t, w) for t, w in zip(operand_types, ("start", "limit", "delta"))
+        ]
         if len({t.element_type for t in types}) != 1:
             raise RelayTypeError(f"'{cls.name}' start, limit and delta differ in type")
         return 1

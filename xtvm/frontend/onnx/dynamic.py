@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, i64
 from xdsl.ir import BlockArgument, SSAValue
 
+from xtvm.constants import numpy_dtype
 from xtvm.dialects.relay import (
     CompressOp,
     CompressShapeOp,
@@ -21,11 +22,10 @@ from xtvm.dialects.relay import (
     NonMaxSuppressionShapeOp,
     NonZeroOp,
     NonZeroShapeOp,
+    RelayTypeError,
     UniqueOp,
     UniqueShapeOp,
 )
-from xtvm.constants import numpy_dtype
-from xtvm.dialects.relay import RelayTypeError
 from xtvm.dialects.relay.dynamic import (
     DynArangeOp,
     DynArangeShapeOp,

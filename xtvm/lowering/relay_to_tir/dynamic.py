@@ -7,6 +7,8 @@ read: the VM allocates the result from it before the call."""
 from __future__ import annotations
 
 from xtvm.dialects.relay.dynamic import (
+    CompressOp,
+    CompressShapeOp,
     DynArangeOp,
     DynArangeShapeOp,
     DynBroadcastToOp,
@@ -20,8 +22,6 @@ from xtvm.dialects.relay.dynamic import (
     DynTileShapeOp,
     DynTopKOp,
     DynTopKShapeOp,
-    CompressOp,
-    CompressShapeOp,
     NonMaxSuppressionOp,
     NonMaxSuppressionShapeOp,
     NonZeroOp,
@@ -45,7 +45,9 @@ PATTERNS = [
     ),
     lower(
         UniqueShapeOp,
-        lambda ins, attrs, outs: dynamic.unique_shape(ins[0], attrs.get("axis"), attrs["is_sorted"]),
+        lambda ins, attrs, outs: dynamic.unique_shape(
+            ins[0], attrs.get("axis"), attrs["is_sorted"]
+        ),
     ),
     lower(
         UniqueOp,
@@ -80,7 +82,9 @@ PATTERNS = [
     lower(DynReshapeOp, lambda ins, attrs, outs: dynamic.reshape(ins[0], len(outs[0].get_shape()))),
     lower(
         DynTopKShapeOp,
-        lambda ins, attrs, outs: dynamic.topk_shape(ins[0], ins[1], attrs["axis"] % len(ins[0].shape)),
+        lambda ins, attrs, outs: dynamic.topk_shape(
+            ins[0], ins[1], attrs["axis"] % len(ins[0].shape)
+        ),
     ),
     lower(
         DynTopKOp,

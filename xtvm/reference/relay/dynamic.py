@@ -184,13 +184,17 @@ def dyn_resize(ins: list[np.ndarray], attrs: dict) -> np.ndarray:
 
 def _checked(result: np.ndarray, shape: np.ndarray, name: str) -> np.ndarray:
     if tuple(int(d) for d in shape) != result.shape:
-        raise ValueError(f"{name}: the shape operand {list(shape)} is not the result's {result.shape}")
+        raise ValueError(
+            f"{name}: the shape operand {list(shape)} is not the result's {result.shape}"
+        )
     return result
 
 
 REFERENCES = {
     "relay.dyn.resize_shape": lambda ins, attrs: resize_shape(ins[0], ins[1], attrs),
-    "relay.dyn.resize": lambda ins, attrs: _checked(dyn_resize(ins, attrs), ins[3], "relay.dyn.resize"),
+    "relay.dyn.resize": lambda ins, attrs: _checked(
+        dyn_resize(ins, attrs), ins[3], "relay.dyn.resize"
+    ),
     "relay.dyn.arange_shape": lambda ins, attrs: np.array([arange(*ins).size], np.int64),
     "relay.dyn.arange": lambda ins, attrs: (
         ins[0].reshape(()) + np.arange(int(ins[2][0])).astype(ins[0].dtype) * ins[1].reshape(())
