@@ -8,6 +8,7 @@ sequence length (embedding Gather, LayerNormalization, multi-head attention
 by MatMul, Reshape and Transpose of the heads, Softmax, GELU by Erf,
 residual adds)."""
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -130,3 +131,23 @@ def test_shape_of_a_dynamic_size_is_a_clear_error():
         Exception, match=r"node 'layer0\.q\.heads\.input_shape' \(Shape.*1x\?x64\) includes a '\?' size"
     ):
         from_onnx(model, shape={"ids": (1, None)})
+
+
+@pytest.mark.slow
+def test_transformer_from_the_command_line(tmp_path):
+    """``xtvm-compile --shape ids=1,?`` then ``xtvm-run`` at length 33."""
+    model = tmp_path / "transformer.onnx"
+    onnx.save(make_transformer(), model)
+    ids = np.random.default_rng(33).integers(0, 1000, (1, 33)).astype(np.int64)
+    np.save(tmp_path / "ids.npy", ids)
+    bin_dir = Path(sys.executable).parent
+    for args in (
+        ["xtvm-compile", model, "--shape", "ids=1,?", "-o", tmp_path / "t.so"],
+        ["xtvm-run", tmp_path / "t.so", "--input", f"ids={tmp_path / 'ids.npy'}",
+         "--output", tmp_path / "out.npz"],
+    ):
+        subprocess.run([str(bin_dir / args[0]), *map(str, args[1:])], check=True,
+                       capture_output=True, timeout=600)
+    (ref,) = onnxruntime_outputs(onnx.load(model), {"ids": ids})
+    out = np.load(tmp_path / "out.npz")["hidden"]
+    np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())
