@@ -196,6 +196,8 @@ class TaskState:
     baseline: float = math.inf
     trials: int = 0
     last_gain: float = 1.0
+    exhausted: bool = False
+    """No new program left to propose (a small space)."""
 
     @property
     def best(self) -> float:
@@ -247,6 +249,8 @@ def tune_tasks(
         while spent < trials:
 
             def priority(s: TaskState) -> float:
+                if s.exhausted:
+                    return -math.inf
                 if s.trials < 2 * batch_size:  # a random batch, then a model-guided one
                     return math.inf
                 share = s.policy.task.weight * s.best  # of the estimated latency
@@ -255,8 +259,8 @@ def tune_tasks(
             state = max(states, key=priority)
             configs = state.policy.next_batch(min(batch_size, trials - spent))
             if not configs:
-                state.last_gain = 0.0
-                if all(s.last_gain == 0.0 for s in states):
+                state.exhausted = True
+                if all(s.exhausted for s in states):
                     break
                 continue
             before = state.best
