@@ -41,3 +41,33 @@ def test_affine_grid_theta_shape_is_checked():
         "AffineGrid", ["theta", "size"], feeds, {"size": np.array([3, 1, 4, 4])}, opset=20
     )
     assert "expected size [N, C, H, W]" in import_error(model)
+
+
+@pytest.mark.parametrize(
+    ("xshape", "gshape", "attrs"),
+    [
+        ((2, 3, 4, 5), (2, 3, 6, 2), {"mode": "linear", "padding_mode": "zeros"}),
+        ((1, 2, 3, 4, 2), (1, 2, 2, 3, 3), {"mode": "nearest", "padding_mode": "border"}),
+        ((1, 2, 4, 3), (1, 5, 2, 2), {"mode": "linear", "padding_mode": "reflection"}),
+        pytest.param(
+            (1, 1, 4, 4),
+            (1, 3, 3, 2),
+            {"mode": "cubic", "padding_mode": "zeros", "align_corners": 1},
+            marks=pytest.mark.slow,
+        ),
+    ],
+)
+def test_grid_sample(xshape, gshape, attrs):
+    rng = np.random.default_rng(6)
+    feeds = {
+        "x": rng.standard_normal(xshape).astype(np.float32),
+        # Coordinates beyond [-1, 1] exercise the padding modes.
+        "grid": rng.uniform(-1.6, 1.6, gshape).astype(np.float32),
+    }
+    model = node_model("GridSample", ["x", "grid"], feeds, opset=22, **attrs)
+    (got,) = run_compiled(model, feeds)
+    (want,) = ReferenceEvaluator(model).run(None, feeds)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    if len(xshape) == 4:  # onnxruntime samples 2-d images only
+        (ort,) = run_ort(model, feeds)
+        np.testing.assert_allclose(got, ort, rtol=1e-4, atol=1e-4)

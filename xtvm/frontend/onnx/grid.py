@@ -1,16 +1,52 @@
-"""Converter for ``AffineGrid`` (opset 20), decomposed exactly into
-``relay.nn.matmul``: the sampling grid of ``theta`` is the product of the
-normalized base grid — a constant of the compile-time ``size`` — with
-each batch's affine matrix."""
+"""Converters for ``AffineGrid`` (opset 20) and ``GridSample`` (opsets
+16-22), decomposed exactly into existing relay ops.
+
+``AffineGrid``: the sampling grid of ``theta`` is the product
+(``relay.nn.matmul``) of the normalized base grid — a constant of the
+compile-time ``size`` — with each batch's affine matrix.
+
+``GridSample``: the grid's coordinates are denormalized, rounded
+(``nearest``) and brought inside the image (``border``: clipped;
+``reflection``: reflected) with elementwise ops; each interpolation tap
+(1 for ``nearest``, ``2^k`` for ``linear``, ``4^k`` for ``cubic`` over
+``k`` spatial axes) reads its pixels with ``relay.gather`` at flat
+positions, out-of-image pixels being 0 (``zeros``) or clipped/reflected
+positions, and the taps are summed with their separable weights — onnx's
+reference, written with tensors.
+"""
 
 from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
 from xtvm.constants import numpy_dtype
-from xtvm.dialects.relay import MatmulOp, ReshapeOp
+from xtvm.dialects.relay import (
+    AddOp,
+    BroadcastToOp,
+    CastOp,
+    ClipOp,
+    DivideOp,
+    FloorOp,
+    GatherOp,
+    GreaterOp,
+    LessOp,
+    LogicalAndOp,
+    LogicalOrOp,
+    MatmulOp,
+    MultiplyOp,
+    ReshapeOp,
+    RoundOp,
+    StridedSliceOp,
+    SubtractOp,
+    TakeOp,
+    WhereOp,
+)
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 
 
@@ -62,4 +98,219 @@ class AffineGrid(OnnxOpConverter):
         return node.emit(ReshapeOp(grid, [size[0], *size[2:], k]))
 
 
-CONVERTERS: dict[str, type[OnnxOpConverter]] = {"AffineGrid": AffineGrid}
+def reflection_table(size: int, lo: float, hi: float) -> np.ndarray:
+    """The pixel read for integral positions ``-3 .. size + 2`` under
+    ``reflection`` padding: the position reflected into ``[lo, hi]``
+    (onnx's ``_gs_reflect``), truncated, clipped to the image."""
+    out = []
+    for m in range(-3, size + 3):
+        v, span = float(m), hi - lo
+        if span > 0 and not lo <= v <= hi:
+            below = v < lo
+            dx = lo - v if below else v - hi
+            n = int(dx / span)
+            r = dx - n * span
+            if below:
+                v = lo + r if n % 2 == 0 else hi - r
+            else:
+                v = hi - r if n % 2 == 0 else lo + r
+        out.append(min(max(int(v), 0), size - 1))
+    return np.array(out, np.int64)
+
+
+CUBIC_ALPHA = -0.75
+"""The cubic convolution's parameter (Keys), as onnx's reference and PyTorch."""
+
+
+class _Emitter:
+    """Elementwise arithmetic on values of one float type, with Python
+    scalars as constants."""
+
+    def __init__(self, node: OnnxNode, dtype: np.dtype):
+        self.node, self.dtype = node, dtype
+
+    def value(self, v: SSAValue | float) -> SSAValue:
+        if isinstance(v, SSAValue):
+            return v
+        return self.node.const(np.array(v, self.dtype))
+
+    def op(self, cls: type, a: SSAValue | float, b: SSAValue | float) -> SSAValue:
+        return self.node.emit(cls(self.value(a), self.value(b)))
+
+    def add(self, a: SSAValue | float, b: SSAValue | float) -> SSAValue:
+        return self.op(AddOp, a, b)
+
+    def sub(self, a: SSAValue | float, b: SSAValue | float) -> SSAValue:
+        return self.op(SubtractOp, a, b)
+
+    def mul(self, a: SSAValue | float, b: SSAValue | float) -> SSAValue:
+        return self.op(MultiplyOp, a, b)
+
+    def div(self, a: SSAValue | float, b: SSAValue | float) -> SSAValue:
+        return self.op(DivideOp, a, b)
+
+    def where(self, cond: SSAValue, a: SSAValue | float, b: SSAValue | float) -> SSAValue:
+        return self.node.emit(WhereOp(cond, self.value(a), self.value(b)))
+
+    def unary(self, cls: type, a: SSAValue) -> SSAValue:
+        return self.node.emit(cls(a))
+
+    def reflect(self, v: SSAValue, lo: float, hi: float) -> SSAValue:
+        """``v`` reflected at ``lo`` and ``hi`` until inside ``[lo, hi]``
+        (onnx's ``_gs_reflect``)."""
+        below, above = self.op(LessOp, v, lo), self.op(GreaterOp, v, hi)
+        span = hi - lo
+        dx = self.where(below, self.sub(lo, v), self.sub(v, hi))
+        n = self.unary(FloorOp, self.div(dx, span)) if span else self.value(0.0)
+        r = self.sub(dx, self.mul(n, span))
+        half = self.unary(FloorOp, self.mul(n, 0.5))
+        odd = self.op(GreaterOp, self.sub(n, self.mul(half, 2.0)), 0.5)
+        signed_r = self.where(below, r, self.sub(0.0, r))
+        near = self.add(self.where(below, lo, hi), signed_r)
+        far = self.sub(self.where(below, hi, lo), signed_r)
+        inside = self.node.emit(LogicalOrOp(below, above))
+        return self.where(inside, self.where(odd, far, near), v)
+
+
+def _linear_taps(e: _Emitter, t: SSAValue) -> list[tuple[int, SSAValue]]:
+    return [(0, e.sub(1.0, t)), (1, t)]
+
+
+def _cubic_taps(e: _Emitter, t: SSAValue) -> list[tuple[int, SSAValue]]:
+    """Keys' cubic weights of the taps at ``floor - 1 .. floor + 2``."""
+    a = CUBIC_ALPHA
+
+    def outer(x: SSAValue) -> SSAValue:  # 1 < |x| < 2
+        return e.sub(e.mul(e.add(e.mul(e.sub(e.mul(x, a), 5 * a), x), 8 * a), x), 4 * a)
+
+    def inner(x: SSAValue) -> SSAValue:  # |x| <= 1
+        return e.add(e.mul(e.mul(e.sub(e.mul(x, a + 2), a + 3), x), x), 1.0)
+
+    u = e.sub(1.0, t)
+    return [(-1, outer(e.add(t, 1.0))), (0, inner(t)), (1, inner(u)), (2, outer(e.add(u, 1.0)))]
+
+
+class GridSample(OnnxOpConverter):
+    """``GridSample(X [N, C, *D], grid [N, *O, k])`` → ``[N, C, *O]``:
+    ``mode`` ``linear``/``bilinear`` (default), ``nearest`` or
+    ``cubic``/``bicubic``; ``padding_mode`` ``zeros`` (default),
+    ``border`` or ``reflection``; ``align_corners``. The grid's last axis
+    holds ``(x, y[, z])``, ``x`` along the last spatial axis."""
+
+    MODES: ClassVar[dict[str, str]] = {
+        "linear": "linear",
+        "bilinear": "linear",
+        "nearest": "nearest",
+        "cubic": "cubic",
+        "bicubic": "cubic",
+    }
+
+    @classmethod
+    def _impl_v16(cls, node: OnnxNode) -> SSAValue:
+        mode = cls.MODES.get(node.attr("mode", "linear" if node.opset >= 20 else "bilinear"))
+        if mode is None:
+            raise node.unsupported_attr("mode", "expected linear, nearest or cubic")
+        padding = node.attr("padding_mode", "zeros")
+        if padding not in ("zeros", "border", "reflection"):
+            raise node.unsupported_attr("padding_mode", "expected zeros, border or reflection")
+        align = bool(node.attr("align_corners", 0))
+        x, grid = node.input(0), node.input(1)
+        xshape, gshape = node.input_shape(0), node.input_shape(1)
+        k = len(xshape) - 2
+        if k < 1 or len(gshape) != k + 2 or gshape[0] != xshape[0] or gshape[-1] != k:
+            raise node.error(
+                f"expected X [N, C, *D] and grid [N, *O, {max(k, 1)}] of as many spatial axes, "
+                f"got {list(xshape)} and {list(gshape)}"
+            )
+        if mode == "cubic" and k != 2:
+            raise node.unsupported_attr("mode", "cubic sampling is defined for 2-d images only")
+        ty = x.type
+        assert isinstance(ty, TensorType)
+        e = _Emitter(node, numpy_dtype(ty.get_element_type()))
+        grid_ty = grid.type
+        assert isinstance(grid_ty, TensorType)
+        if grid_ty.get_element_type() != ty.get_element_type():
+            grid = node.emit(CastOp(grid, str(e.dtype)))
+        batch, channels, dims = xshape[0], xshape[1], list(xshape[2:])
+        out_dims = list(gshape[1:-1])
+        points = int(np.prod(out_dims))
+        flat_grid = node.emit(ReshapeOp(grid, [batch, points, k]))
+        coords = []
+        for i, size in enumerate(dims):  # grid component k - 1 - i is axis i
+            c = k - 1 - i
+            comp = node.emit(StridedSliceOp(flat_grid, [0, 0, c], [batch, points, c + 1]))
+            comp = node.emit(ReshapeOp(comp, [batch, points]))
+            if align:
+                v = e.mul(e.add(comp, 1.0), (size - 1) / 2.0)
+            else:
+                v = e.div(e.sub(e.mul(e.add(comp, 1.0), float(size)), 1.0), 2.0)
+            if mode == "nearest":
+                v = e.unary(RoundOp, v)
+            lo, hi = (0.0, size - 1.0) if align else (-0.5, size - 0.5)
+            if padding == "border":
+                v = node.emit(ClipOp(v, 0.0, size - 1.0))
+            elif padding == "reflection":
+                v = e.reflect(v, lo, hi)
+            coords.append((v, lo, hi))
+        data = node.emit(ReshapeOp(x, [batch, channels, int(np.prod(dims))]))
+
+        def fetch(positions: list[SSAValue]) -> SSAValue:
+            """The pixels at integral float ``positions`` (one per axis),
+            ``[N, C, P]``: 0 outside the image for ``zeros``."""
+            flat, valid = None, None
+            for i, p in enumerate(positions):
+                size = dims[i]
+                if padding == "zeros":
+                    inside = node.emit(
+                        LogicalAndOp(e.op(GreaterOp, p, -0.5), e.op(LessOp, p, size - 0.5))
+                    )
+                    valid = inside if valid is None else node.emit(LogicalAndOp(valid, inside))
+                p = node.emit(CastOp(node.emit(ClipOp(p, -3.0, size + 2.0)), "int64"))
+                if padding == "reflection":
+                    # A tap lies within 2 pixels of an already reflected
+                    # coordinate: look its reflection up in a constant table.
+                    table = reflection_table(size, coords[i][1], coords[i][2])
+                    shifted = node.emit(AddOp(p, node.const(np.array(3, np.int64))))
+                    p = node.emit(TakeOp(node.const(table), shifted, axis=0))
+                else:
+                    p = node.emit(ClipOp(p, 0.0, size - 1.0))
+                stride = int(np.prod(dims[i + 1 :]))
+                if stride != 1:
+                    p = node.emit(MultiplyOp(p, node.const(np.array(stride, np.int64))))
+                flat = p if flat is None else node.emit(AddOp(flat, p))
+            assert flat is not None
+            index = node.emit(ReshapeOp(flat, [batch, 1, points]))
+            index = node.emit(BroadcastToOp(index, [batch, channels, points]))
+            pixels = node.emit(GatherOp(data, index, axis=2))
+            if valid is None:
+                return pixels
+            mask = node.emit(ReshapeOp(valid, [batch, 1, points]))
+            return e.where(mask, pixels, 0.0)
+
+        if mode == "nearest":
+            out = fetch([v for v, _, _ in coords])
+        else:
+            taps_of: Callable[[_Emitter, SSAValue], list[tuple[int, SSAValue]]] = (
+                _linear_taps if mode == "linear" else _cubic_taps
+            )
+            per_axis = []
+            for v, _, _ in coords:
+                base = e.unary(FloorOp, v)
+                t = e.sub(v, base)
+                per_axis.append([(e.add(base, float(j)), w) for j, w in taps_of(e, t)])
+            out = None
+            for combo in itertools.product(*per_axis):
+                weight = combo[0][1]
+                for _, w in combo[1:]:
+                    weight = e.mul(weight, w)
+                pixels = fetch([p for p, _ in combo])
+                term = e.mul(pixels, node.emit(ReshapeOp(weight, [batch, 1, points])))
+                out = term if out is None else e.add(out, term)
+            assert out is not None
+        return node.emit(ReshapeOp(out, [batch, channels, *out_dims]))
+
+
+CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    "AffineGrid": AffineGrid,
+    "GridSample": GridSample,
+}
