@@ -112,11 +112,11 @@ def test_the_worker_reports_crashes_and_hangs(tmp_path: Path) -> None:
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = f"{tmp_path}:{old}" if old else str(tmp_path)
     try:
-        with Worker("fuzz_victim", timeout=2) as worker:
+        with Worker("fuzz_victim", timeout=1) as worker:
             assert worker.call({"do": "ok"}) == {"status": "ok"}
             crash = worker.call({"do": "crash"})
             assert crash["status"] == "crash" and crash["returncode"] == -11
-            hang = worker.call({"do": "hang"})  # tried twice: 2 s, then 6 s
+            hang = worker.call({"do": "hang"})  # tried twice: 1 s, then 3 s
             assert hang["status"] == "hang" and "tried twice" in hang["detail"], hang
             # a case slower than the timeout (a loaded machine) gets a second,
             # longer try with time_scale 3 for its own timeouts: not a hang
