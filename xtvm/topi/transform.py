@@ -20,17 +20,25 @@ def _strides(shape: Sequence[Dim]) -> list[Dim]:
     return strides[::-1]
 
 
-def resolve_reshape(shape: Sequence[Dim], target: Sequence[int | None]) -> tuple[Dim, ...]:
+def resolve_reshape(
+    shape: Sequence[Dim], target: Sequence[int | None], copied: int = 0
+) -> tuple[Dim, ...]:
     """The extents of a reshape of ``shape`` to ``target`` (resolved static
     extents, None for an axis dynamic in the result type) when ``shape`` has
     one shape variable ``n``: the one dynamic result axis is ``n`` times the
     ratio of the static element counts, which must divide (``?x3x4`` →
-    ``?x12``: ``n``; ``?x12`` → ``?x2x6``: ``n``). A ``ValueError`` when the
-    dynamic axis does not map through."""
+    ``?x12``: ``n``; ``?x12`` → ``?x2x6``: ``n``), or whose first
+    ``copied`` axes the reshape copies and whose other axes have at most one
+    (``?x?x64`` → ``[0, 0, 4, 16]``). A ``ValueError`` when the dynamic axis
+    does not map through."""
     if is_static(shape):
         if None in target:
             raise ValueError(f"reshape: a static {list(shape)} has no dynamic result axis")
         return tuple(target)  # type: ignore[arg-type]
+    if copied and any(not isinstance(d, int) for d in shape[:copied]):
+        # Leading axes the newshape copies (relay's `0`: `?x?x64` → `[0, 0,
+        # 4, 16]`) are the input's own: the rest reshapes row by row.
+        return (*shape[:copied], *resolve_reshape(shape[copied:], target[copied:]))
     dynamic = [d for d in shape if not isinstance(d, int)]
     holes = [k for k, d in enumerate(target) if d is None]
     known_in = math.prod(d for d in shape if isinstance(d, int))

@@ -151,3 +151,18 @@ def test_transformer_from_the_command_line(tmp_path):
     (ref,) = onnxruntime_outputs(onnx.load(model), {"ids": ids})
     out = np.load(tmp_path / "out.npz")["hidden"]
     np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())
+
+
+def test_transformer_dynamic_batch_and_sequence():
+    """ids ``[?, ?]``: the heads' Reshapes copy two ``?`` axes (``[0, 0, 4, 16]``)."""
+    model = make_transformer()
+    for value in (model.graph.input[0], model.graph.output[0]):
+        value.type.tensor_type.shape.dim[0].dim_param = "B"
+    vm = compile_once(model, {"ids": (None, None)})
+    rng = np.random.default_rng(5)
+    for batch, length in ((1, 7), (3, 64), (2, 5)):
+        ids = rng.integers(0, 1000, (batch, length)).astype(np.int64)
+        out = vm.invoke("main", ids).numpy()
+        (ref,) = onnxruntime_outputs(model, {"ids": ids})
+        assert out.shape == (batch, length, 64)
+        np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())

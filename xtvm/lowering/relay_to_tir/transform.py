@@ -18,12 +18,22 @@ from xtvm.lowering.relay_to_tir.base import static_or_none
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 from xtvm.topi.transform import resolve_reshape
 
+
+def _copied(attrs: dict) -> int:
+    """How many leading axes a reshape's ``newshape`` copies (``0`` without
+    ``allowzero``)."""
+    if attrs["allowzero"]:
+        return 0
+    newshape = list(attrs["newshape"])
+    return next((k for k, d in enumerate(newshape) if d != 0), len(newshape))
+
+
 PATTERNS = [
     # The result type holds the resolved shape (no 0 or -1 left).
     lower(
         ReshapeOp,
         lambda ins, attrs, outs: topi.reshape(
-            ins[0], resolve_reshape(ins[0].shape, static_or_none(outs[0]))
+            ins[0], resolve_reshape(ins[0].shape, static_or_none(outs[0]), _copied(attrs))
         ),
     ),
     lower(TransposeOp, lambda ins, attrs, outs: topi.transpose(ins[0], attrs.get("axes"))),
