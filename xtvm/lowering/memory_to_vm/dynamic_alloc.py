@@ -82,8 +82,8 @@ def _result_dims(call: CallLoweredOp, kernel: PrimFuncOp, k: int) -> list[tuple[
         if source is None:
             raise DynamicAllocError(
                 f"{PASS_NAME}: axis {axis} of result {k} ({ty}) of @{kernel.sym_name.data} is no "
-                "input's extent (tir.shape_vars); its size needs a shape function, which the VM "
-                "does not have yet"
+                "input's extent (tir.shape_vars) and no shape operand gives it (value-dependent "
+                "sizes come from a shape kernel: vm-manifest-value-shapes, docs/data-dependent-ops.md)"
             )
         dims.append(source)
     return dims
