@@ -181,8 +181,6 @@ def _arg_reduce(
         tag="elemwise",
     )
 
-    return te.compute(shape, fcompute, name=name, tag="comm_reduce_idx")
-
 
 def argmax(
     x: te.Tensor, axes: Sequence[int], keepdims: bool = False, select_last_index: bool = False
