@@ -103,6 +103,17 @@ def make_parser() -> argparse.ArgumentParser:
         "--repeat", type=int, default=3, help="timing rounds per candidate (default: 3)"
     )
     parser.add_argument(
+        "--rpc-key",
+        metavar="KEY",
+        help="measure on a server of this device key, handed out by --tracker (xtvm.rpc)",
+    )
+    parser.add_argument(
+        "--tracker", metavar="HOST:PORT", help="the RPC tracker that --rpc-key's servers registered with"
+    )
+    parser.add_argument(
+        "--rpc-token-file", type=Path, help="a file holding the tracker's and servers' token"
+    )
+    parser.add_argument(
         "--flush-cache",
         action="store_true",
         help="time --repeat single calls, each with the caches flushed (the weights come from "
@@ -173,10 +184,37 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(1)
 
 
+def make_runner(args: argparse.Namespace):
+    """Measurements on this machine, or through an RPC tracker (`--rpc-key`, `--tracker`)."""
+    from xtvm.tuning.measure import LocalRunner
+
+    options = dict(
+        repeat=args.repeat, min_repeat_ms=args.min_repeat_ms, timeout=args.timeout, threads=args.threads
+    )
+    if (args.rpc_key is None) != (args.tracker is None):
+        raise SystemExit("xtvm-tune: error: --rpc-key and --tracker go together")
+    if args.rpc_key is None:
+        return LocalRunner(flush_cache=args.flush_cache, **options)
+    if args.flush_cache:
+        raise SystemExit("xtvm-tune: error: --flush-cache measures locally only (not with --tracker)")
+    host, sep, port = args.tracker.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise SystemExit(f"xtvm-tune: error: --tracker must be HOST:PORT, got {args.tracker!r}")
+    token = None
+    if args.rpc_token_file is not None:
+        try:
+            token = args.rpc_token_file.read_text().strip()
+        except OSError as err:
+            raise SystemExit(f"xtvm-tune: error: --rpc-token-file: {err.strerror}: {err.filename}")
+    from xtvm.rpc.runner import RPCRunner
+
+    return RPCRunner(args.rpc_key, (host, int(port)), token=token, **options)
+
+
 def run(args: argparse.Namespace) -> None:
     from xtvm.autotvm.driver import elapsed_since, format_table, tune_tasks
     from xtvm.tools.compile import load_model, parse_shapes
-    from xtvm.tuning.measure import LocalBuilder, LocalRunner
+    from xtvm.tuning.measure import LocalBuilder
     from xtvm.tuning.task import extract_tasks
 
     start = time.perf_counter()
@@ -207,13 +245,7 @@ def run(args: argparse.Namespace) -> None:
     search = "ansor" if ansor else f"autotvm ({args.autotvm_tuner})"
     print(f"xtvm-tune: {len(tasks)} tasks, up to {total} trials, {search}", file=sys.stderr)
     progress = Progress(total)
-    runner = LocalRunner(
-        flush_cache=args.flush_cache,
-        repeat=args.repeat,
-        min_repeat_ms=args.min_repeat_ms,
-        timeout=args.timeout,
-        threads=args.threads,
-    )
+    runner = make_runner(args)
     if args.cluster:
         from xtvm.tuning.distributed import DaskBuilder
 

@@ -229,3 +229,35 @@ def test_the_rpc_runner_checks_candidates_against_the_reference(launch, tmp_path
     runner._expected[task.key] = [e + (i == len(expected) - 1) for i, e in enumerate(expected)]
     (wrong,) = runner.run(inputs[:1], builds[:1])
     assert wrong.error_no == MeasureErrorNo.WRONG_ANSWER and "argument 2 differs" in wrong.costs[0]
+
+
+def test_xtvm_tune_measures_through_the_tracker(launch, tmp_path, capsys):
+    """`xtvm-tune --rpc-key K --tracker H:P`: every candidate is measured on a
+    tracked server, and the records are as good as local ones."""
+    import onnx
+
+    from xtvm.tools import tune as xtvm_tune
+    from xtvm.tuning.record import load_records
+
+    tracker, _, _ = tracked_servers(launch, 1)
+    model = tmp_path / "dense.onnx"
+    w = onnx.numpy_helper.from_array(np.ones((16, 32), np.float32), "w")
+    graph = onnx.helper.make_graph(
+        [onnx.helper.make_node("Gemm", ["x", "w"], ["y"], transB=1)],
+        "dense",
+        [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [4, 32])],
+        [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [4, 16])],
+        [w],
+    )
+    onnx.save(onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)]), model)
+    records = tmp_path / "records.json"
+    common = [str(model), "--records", str(records), "--trials", "2", "--autotvm-tuner", "random"]
+    timing = ["--min-repeat-ms", "1", "--repeat", "1"]
+    xtvm_tune.main([*common, *timing, "--rpc-key", "x86-test", "--tracker", f"{HOST}:{tracker.port}"])
+    measured = list(load_records(records))
+    assert len(measured) == 2 and all(r.error_no == 0 for r in measured)
+    assert all(min(r.costs) > 0 for r in measured)
+    with pytest.raises(SystemExit, match="--rpc-key and --tracker go together"):
+        xtvm_tune.main([*common, "--rpc-key", "x86-test"])
+    with pytest.raises(SystemExit, match="--tracker must be HOST:PORT"):
+        xtvm_tune.main([*common, "--rpc-key", "x86-test", "--tracker", "nowhere"])
