@@ -71,3 +71,58 @@ def test_grid_sample(xshape, gshape, attrs):
     if len(xshape) == 4:  # onnxruntime samples 2-d images only
         (ort,) = run_ort(model, feeds)
         np.testing.assert_allclose(got, ort, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("opset", "attrs"),
+    [
+        (16, {"mode": "avg", "sampling_ratio": 2}),
+        (
+            16,
+            {
+                "mode": "max",
+                "sampling_ratio": 1,
+                "coordinate_transformation_mode": "output_half_pixel",
+            },
+        ),
+        (10, {"mode": "avg", "sampling_ratio": 3, "spatial_scale": 0.5}),
+    ],
+)
+def test_roi_align(opset, attrs):
+    rng = np.random.default_rng(8)
+    feeds = {
+        "x": rng.standard_normal((2, 3, 8, 7)).astype(np.float32),
+        # Regions partly outside the image exercise the clamping.
+        "rois": np.array(
+            [[0, 0, 6, 5], [2.5, 1.2, 9.0, 7.7], [-2, -1, 3, 4], [1, 1, 1.5, 1.5]], np.float32
+        )
+        / attrs.get("spatial_scale", 1.0),
+        "batch": np.array([0, 1, 1, 0], np.int64),
+    }
+    model = node_model(
+        "RoiAlign",
+        ["x", "rois", "batch"],
+        feeds,
+        opset=opset,
+        output_height=3,
+        output_width=2,
+        **attrs,
+    )
+    (got,) = run_compiled(model, feeds)
+    assert got.shape == (4, 3, 3, 2)
+    if opset >= 16:  # onnx's reference applies opset 16's half_pixel default to opset 10 too
+        (want,) = ReferenceEvaluator(model).run(None, feeds)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    if attrs["mode"] == "avg":  # onnxruntime's max mode takes the max of the taps differently
+        (ort,) = run_ort(model, feeds)
+        np.testing.assert_allclose(got, ort, rtol=1e-4, atol=1e-4)
+
+
+def test_roi_align_adaptive_sampling_is_unsupported():
+    feeds = {
+        "x": randn(1, 1, 4, 4),
+        "rois": np.zeros((1, 4), np.float32),
+        "batch": np.zeros(1, np.int64),
+    }
+    model = node_model("RoiAlign", ["x", "rois", "batch"], feeds, opset=16)
+    assert "sampling_ratio" in import_error(model)

@@ -34,11 +34,16 @@ from xtvm.dialects.relay import (
     DivideOp,
     FloorOp,
     GatherOp,
+    GreaterEqualOp,
     GreaterOp,
+    LessEqualOp,
     LessOp,
     LogicalAndOp,
     LogicalOrOp,
     MatmulOp,
+    MaximumOp,
+    MaxOp,
+    MeanOp,
     MultiplyOp,
     ReshapeOp,
     RoundOp,
@@ -310,7 +315,108 @@ class GridSample(OnnxOpConverter):
         return node.emit(ReshapeOp(out, [batch, channels, *out_dims]))
 
 
+class RoiAlign(OnnxOpConverter):
+    """``RoiAlign(X [N, C, H, W], rois [R, 4], batch_indices [R])`` →
+    ``[R, C, output_height, output_width]``: each output bin averages (or
+    takes the max of) ``sampling_ratio``² bilinear samples of its region
+    (onnx's reference, including its clamping at the image's edges).
+    ``sampling_ratio`` 0 (a sample count that depends on each region's
+    size) is not supported."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        # Before opset 16 regions were not shifted by half a pixel.
+        return cls._roi_align(node, "output_half_pixel")
+
+    @classmethod
+    def _impl_v16(cls, node: OnnxNode) -> SSAValue:
+        return cls._roi_align(node, "half_pixel")
+
+    @classmethod
+    def _roi_align(cls, node: OnnxNode, default_transform: str) -> SSAValue:
+        mode = node.attr("mode", "avg")
+        if mode not in ("avg", "max"):
+            raise node.unsupported_attr("mode", "expected avg or max", "avg")
+        transform = node.attr("coordinate_transformation_mode", default_transform)
+        if transform not in ("half_pixel", "output_half_pixel"):
+            raise node.unsupported_attr(
+                "coordinate_transformation_mode", "expected half_pixel or output_half_pixel"
+            )
+        half_pixel = transform == "half_pixel"
+        oh, ow = int(node.attr("output_height", 1)), int(node.attr("output_width", 1))
+        s = int(node.attr("sampling_ratio", 0))
+        if s < 1:
+            raise node.unsupported_attr(
+                "sampling_ratio", "the sample count of each region would depend on its size", 0
+            )
+        scale = float(node.attr("spatial_scale", 1.0))
+        x, rois, batch_indices = node.input(0), node.input(1), node.input(2)
+        xshape, rshape = node.input_shape(0), node.input_shape(1)
+        if len(xshape) != 4 or len(rshape) != 2 or rshape[1] != 4:
+            raise node.error(
+                f"expected X [N, C, H, W] and rois [R, 4], got {list(xshape)} and {list(rshape)}"
+            )
+        if node.input_shape(2) != rshape[:1]:
+            raise node.error(
+                f"batch_indices must be [{rshape[0]}], got {list(node.input_shape(2))}"
+            )
+        _, channels, height, width = xshape
+        count = rshape[0]
+        ty = x.type
+        assert isinstance(ty, TensorType)
+        e = _Emitter(node, numpy_dtype(ty.get_element_type()))
+        offset = 0.5 if half_pixel else 0.0
+
+        def column(j: int) -> SSAValue:
+            c = node.emit(StridedSliceOp(rois, [0, j], [count, j + 1]))  # [R, 1]
+            return e.sub(e.mul(c, scale), offset)
+
+        def axis_samples(start: SSAValue, end: SSAValue, bins: int, size: int, shape: list[int]):
+            """Per region, the low/high pixel and weights of the ``bins * s``
+            samples along one axis, reshaped to ``shape`` for broadcasting."""
+            extent = e.sub(end, start)
+            if not half_pixel:
+                extent = e.op(MaximumOp, extent, 1.0)
+            steps = (np.arange(bins)[:, None] + (np.arange(s)[None, :] + 0.5) / s).reshape(1, -1)
+            v = e.add(start, e.mul(e.div(extent, float(bins)), e.value(steps.astype(e.dtype))))
+            valid = node.emit(
+                LogicalAndOp(e.op(GreaterEqualOp, v, -1.0), e.op(LessEqualOp, v, float(size)))
+            )
+            v = e.op(MaximumOp, v, 0.0)
+            low = e.unary(FloorOp, v)
+            top = e.op(GreaterEqualOp, low, size - 1.0)
+            low = e.where(top, size - 1.0, low)
+            high = e.where(top, size - 1.0, e.add(low, 1.0))
+            frac = e.sub(e.where(top, low, v), low)
+            keep = node.emit(CastOp(valid, str(e.dtype)))
+            parts = [low, high, e.mul(e.sub(1.0, frac), keep), e.mul(frac, keep)]
+            return [node.emit(ReshapeOp(p, shape)) for p in parts]
+
+        ylo, yhi, wy0, wy1 = axis_samples(column(1), column(3), oh, height, [count, oh * s, 1])
+        xlo, xhi, wx0, wx1 = axis_samples(column(0), column(2), ow, width, [count, 1, ow * s])
+        samples = oh * s * ow * s
+        data = node.emit(ReshapeOp(x, [xshape[0], channels, height * width]))
+        data = node.emit(TakeOp(data, batch_indices, axis=0))  # [R, C, H * W]
+        taps = []
+        for yy, wy in ((ylo, wy0), (yhi, wy1)):
+            for xx, wx in ((xlo, wx0), (xhi, wx1)):
+                flat = e.add(e.mul(yy, float(width)), xx)  # [R, oh*s, ow*s]
+                flat = node.emit(CastOp(node.emit(ReshapeOp(flat, [count, 1, samples])), "int64"))
+                index = node.emit(BroadcastToOp(flat, [count, channels, samples]))
+                pixels = node.emit(GatherOp(data, index, axis=2))
+                weight = node.emit(ReshapeOp(e.mul(wy, wx), [count, 1, samples]))
+                taps.append(e.mul(pixels, weight))
+        combine = AddOp if mode == "avg" else MaximumOp
+        value = taps[0]
+        for t in taps[1:]:
+            value = node.emit(combine(value, t))
+        value = node.emit(ReshapeOp(value, [count, channels, oh, s, ow, s]))
+        reduce = MeanOp if mode == "avg" else MaxOp
+        return node.emit(reduce(value, [3, 5]))
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "AffineGrid": AffineGrid,
     "GridSample": GridSample,
+    "RoiAlign": RoiAlign,
 }
