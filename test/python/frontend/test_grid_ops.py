@@ -126,3 +126,45 @@ def test_roi_align_adaptive_sampling_is_unsupported():
     }
     model = node_model("RoiAlign", ["x", "rois", "batch"], feeds, opset=16)
     assert "sampling_ratio" in import_error(model)
+
+
+@pytest.mark.parametrize(
+    ("group", "offset_group", "attrs", "masked"),
+    [
+        (1, 1, {"pads": [1, 1, 1, 1]}, False),
+        (2, 2, {"strides": [2, 1], "dilations": [1, 2], "pads": [1, 0, 0, 1]}, True),
+    ],
+)
+def test_deform_conv(group, offset_group, attrs, masked):
+    rng = np.random.default_rng(9)
+    n, c, h, w, oc, k = 1, 4, 4, 5, 2, 2
+    x = rng.standard_normal((n, c, h, w)).astype(np.float32)
+    weight = rng.standard_normal((oc, c // group, k, k)).astype(np.float32)
+    strides, dil, pads = attrs.get("strides", [1, 1]), attrs.get("dilations", [1, 1]), attrs["pads"]
+    oh = (h + pads[0] + pads[2] - dil[0] * (k - 1) - 1) // strides[0] + 1
+    ow = (w + pads[1] + pads[3] - dil[1] * (k - 1) - 1) // strides[1] + 1
+    feeds = {
+        "x": x,
+        "w": weight,
+        # Offsets of a few pixels move taps across the image's edges.
+        "offset": rng.uniform(-2, 2, (n, offset_group * k * k * 2, oh, ow)).astype(np.float32),
+        "b": rng.standard_normal(oc).astype(np.float32),
+    }
+    inputs = ["x", "w", "offset", "b"]
+    if masked:
+        feeds["mask"] = rng.random((n, offset_group * k * k, oh, ow)).astype(np.float32)
+        inputs.append("mask")
+    model = node_model(
+        "DeformConv",
+        inputs,
+        feeds,
+        opset=22,
+        kernel_shape=[k, k],
+        group=group,
+        offset_group=offset_group,
+        **attrs,
+    )
+    (got,) = run_compiled(model, feeds)
+    (want,) = ReferenceEvaluator(model).run(None, feeds)
+    assert got.shape == (n, oc, oh, ow)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -415,8 +415,107 @@ class RoiAlign(OnnxOpConverter):
         return node.emit(reduce(value, [3, 5]))
 
 
+class DeformConv(OnnxOpConverter):
+    """``DeformConv(X [N, C, H, W], W [oC, C / group, kH, kW], offset [N,
+    og * kH * kW * 2, oH, oW], B?, mask?)`` (2-d): each kernel tap reads
+    ``X`` bilinearly (zero outside the image) at its position moved by its
+    offset, scaled by ``mask``; the columns so sampled (``relay.gather`` of
+    4 corners, vectorized over taps) are multiplied with the weights by a
+    grouped ``relay.nn.matmul``, as onnx's reference."""
+
+    @classmethod
+    def _impl_v19(cls, node: OnnxNode) -> SSAValue:
+        x, w, offset = node.input(0), node.input(1), node.input(2)
+        xshape, wshape, oshape = (node.input_shape(i) for i in range(3))
+        if len(xshape) != 4 or len(wshape) != 4 or len(oshape) != 4:
+            raise node.error(
+                f"only 2-d DeformConv is supported: X {list(xshape)}, W {list(wshape)}, "
+                f"offset {list(oshape)}"
+            )
+        batch, channels, height, width = xshape
+        out_channels, _, kh, kw = wshape
+        group, og = int(node.attr("group", 1)), int(node.attr("offset_group", 1))
+        strides = node.attr("strides", [1, 1])
+        dilations = node.attr("dilations", [1, 1])
+        pads = node.attr("pads", [0, 0, 0, 0])
+        taps = kh * kw
+        _, _, oh, ow = oshape
+        points = oh * ow
+        if (
+            channels % group
+            or out_channels % group
+            or wshape[1] * group != channels
+            or channels % og
+            or oshape[:2] != (batch, og * taps * 2)
+        ):
+            raise node.error(
+                f"shapes do not fit group {group} and offset_group {og}: X {list(xshape)}, "
+                f"W {list(wshape)}, offset {list(oshape)}"
+            )
+        ty = x.type
+        assert isinstance(ty, TensorType)
+        e = _Emitter(node, numpy_dtype(ty.get_element_type()))
+        tap_y, tap_x = np.meshgrid(
+            np.arange(kh) * dilations[0], np.arange(kw) * dilations[1], indexing="ij"
+        )
+        out_y, out_x = np.meshgrid(
+            np.arange(oh) * strides[0] - pads[0],
+            np.arange(ow) * strides[1] - pads[1],
+            indexing="ij",
+        )
+        offsets = node.emit(ReshapeOp(offset, [batch, og, taps, 2, points]))
+
+        def position(c: int, taps_at: np.ndarray, outs_at: np.ndarray) -> SSAValue:
+            base = (taps_at.reshape(-1, 1) + outs_at.reshape(1, -1)).astype(e.dtype)
+            moved = node.emit(
+                StridedSliceOp(offsets, [0, 0, 0, c, 0], [batch, og, taps, c + 1, points])
+            )
+            moved = node.emit(ReshapeOp(moved, [batch, og, taps * points]))
+            return e.add(moved, e.value(base.reshape(-1)))
+
+        ys, xs = position(0, tap_y, out_y), position(1, tap_x, out_x)
+        data = node.emit(ReshapeOp(x, [batch, og, channels // og, height * width]))
+        samples = taps * points
+        corners = []
+        for v, size in ((ys, height), (xs, width)):
+            low = e.unary(FloorOp, v)
+            frac = e.sub(v, low)
+            corners.append([(low, e.sub(1.0, frac)), (e.add(low, 1.0), frac)])
+        cols = None
+        for (yy, wy), (xx, wx) in itertools.product(*corners):
+            valid = None
+            for p, size in ((yy, height), (xx, width)):
+                inside = node.emit(
+                    LogicalAndOp(e.op(GreaterOp, p, -0.5), e.op(LessOp, p, size - 0.5))
+                )
+                valid = inside if valid is None else node.emit(LogicalAndOp(valid, inside))
+            assert valid is not None
+            yi = node.emit(ClipOp(yy, 0.0, height - 1.0))
+            xi = node.emit(ClipOp(xx, 0.0, width - 1.0))
+            flat = node.emit(CastOp(e.add(e.mul(yi, float(width)), xi), "int64"))
+            flat = node.emit(ReshapeOp(flat, [batch, og, 1, samples]))
+            index = node.emit(BroadcastToOp(flat, [batch, og, channels // og, samples]))
+            pixels = node.emit(GatherOp(data, index, axis=3))
+            weight = e.where(valid, e.mul(wy, wx), 0.0)
+            term = e.mul(pixels, node.emit(ReshapeOp(weight, [batch, og, 1, samples])))
+            cols = term if cols is None else e.add(cols, term)
+        assert cols is not None
+        if node.has_input(4):
+            mask = node.emit(ReshapeOp(node.input(4), [batch, og, 1, samples]))
+            cols = e.mul(cols, mask)
+        per_group = channels // group * taps
+        cols = node.emit(ReshapeOp(cols, [batch, group, per_group, points]))
+        weights = node.emit(ReshapeOp(w, [group, out_channels // group, per_group]))
+        y = node.emit(MatmulOp(weights, cols))  # [N, group, oC / group, P]
+        y = node.emit(ReshapeOp(y, [batch, out_channels, oh, ow]))
+        if node.has_input(3):
+            y = e.add(y, node.emit(ReshapeOp(node.input(3), [1, out_channels, 1, 1])))
+        return y
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "AffineGrid": AffineGrid,
     "GridSample": GridSample,
     "RoiAlign": RoiAlign,
+    "DeformConv": DeformConv,
 }
