@@ -68,7 +68,7 @@ from xtvm.frontend.onnx import (
 )
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
-from xtvm.frontend.onnx import bitcast, col2im, grid, loss, ml, signal, unpool
+from xtvm.frontend.onnx import attention, bitcast, col2im, grid, loss, ml, signal, unpool
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -113,6 +113,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **unpool.CONVERTERS,
     **grid.CONVERTERS,
     **col2im.CONVERTERS,
+    **attention.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
