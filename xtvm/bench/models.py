@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -62,6 +61,7 @@ def measure(name: str, repeat: int, threads: int) -> dict:
     """Compile and time one model (run in its own process)."""
     import xtvm
     from xtvm import codegen
+    from xtvm.bench.compile import own_peak_kb
     from xtvm.bench.timing import light_model, max_relative_error, median_seconds, ort_session
     from xtvm.driver.build_module import lower
     from xtvm.frontend import from_onnx
@@ -73,7 +73,7 @@ def measure(name: str, repeat: int, threads: int) -> dict:
     memory = memory_report(planned)
     lib = codegen.jit(lower(planned))
     compile_s = time.perf_counter() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_mb = own_peak_kb() / 1024
 
     sess = ort_session(model, threads)
     xtvm.runtime.set_num_threads(threads)
