@@ -25,7 +25,15 @@ from __future__ import annotations
 import re
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -61,6 +69,20 @@ class LocatedParser(Parser):
         if isinstance(op.location, UnknownLoc):
             op.location = self._location(span.input.content, span.input.name, span.start)
         return op
+
+    def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
+        span = self._current_token.span
+        attr = super().parse_optional_builtin_int_or_float_attr()
+        if isinstance(attr, FloatAttr):
+            try:
+                attr.type.format  # noqa: B018 - xDSL packs, and so prints, only these
+            except NotImplementedError:
+                self.raise_error(
+                    f"a float attribute of type {attr.type} cannot be represented "
+                    "(xDSL has no storage format for it)",
+                    span,
+                )
+        return attr
 
     def _location(self, text: str, filename: str, pos: int) -> FileLineColLoc:
         if pos < self._line_start:

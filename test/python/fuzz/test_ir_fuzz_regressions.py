@@ -77,6 +77,17 @@ CASES = [
         (),  # ir-012
     ),
     (
+        "f80-float-attribute-on-a-failing-op",
+        "func.func @main(%x: tensor<3x4xf32>, %c: tensor<3xi1>) -> tensor<?x4xf32> {\n"
+        "  %t = relay.compress_shape %x, %c {axis = 0 : i64} : "
+        "(tensor<3x4xf32>, tensor<3xi1>) -> tensor<2xi64>\n"
+        "  %z = relay.compress %x, %c, %t {axis = 0 : f80} : "
+        "(tensor<3x4xf32>, tensor<3xi1>, tensor<2xi64>) -> tensor<?x4xf32>\n"
+        "  func.return %z : tensor<?x4xf32>\n}\n",
+        ["-p", "convert-relay-to-tir{schedules=false}"],
+        (),  # ir seed 21: NotImplementedError printing the verifier's message; refused at parse now
+    ),
+    (
         "i4294967295-dense",
         attribute("dense<1> : tensor<2xi4294967295>"),
         [],
