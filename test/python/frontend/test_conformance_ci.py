@@ -96,7 +96,7 @@ def test_crash_loses_one_case(monkeypatch: pytest.MonkeyPatch, cases: dict):
     assert results[0].error == "WorkerCrash: the worker process died (exit code -9)"
 
 
-def _hang_on_abs(case, op="", verbose=False):
+def _hang_on_abs(case, op="", verbose=False, target=None):
     if case.name == "test_abs":
         time.sleep(60)
     return _result(case.name, op, "pass")
