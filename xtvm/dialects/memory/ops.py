@@ -169,19 +169,11 @@ class AllocTensorOp(IRDLOperation):
             )
 
 
-@irdl_op_definition
-class InvokeKernelOp(IRDLOperation):
-    """Calls the kernel ``callee`` (a ``tir.prim_func``) with its inputs, then
-    the tensors it writes (TVM's ``invoke_tvm_op``, destination passing). The
-    callee's signature is checked by the lowering that creates the call.
+class DestinationCallOp(IRDLOperation):
+    """A call of the kernel ``callee`` on its inputs, then the tensors it
+    writes (destination passing): the fields, syntax and checks that
+    ``memory.invoke_kernel`` and ``vm.invoke_packed`` share."""
 
-    ```mlir
-    memory.invoke_kernel @fused_nn_dense_nn_relu ins(%x, %w : tensor<1x784xf32>, tensor<256x784xf32>) outs(%t : tensor<1x256xf32>)
-    ```
-    A kernel without inputs omits ``ins(...)``.
-    """
-
-    name = "memory.invoke_kernel"
     callee = prop_def(FlatSymbolRefAttrConstr)
     inputs = var_operand_def(TensorType)
     outputs = var_operand_def(TensorType)
@@ -196,16 +188,29 @@ class InvokeKernelOp(IRDLOperation):
         super().__init__(operands=[inputs, outputs], properties={"callee": SymbolRefAttr(callee)})
 
     def verify_(self) -> None:
-        name = self.callee.string_value()
+        what = f"{self.name} @{self.callee.string_value()}"
         if not self.outputs:
-            raise VerifyException(f"memory.invoke_kernel @{name} has no output tensor")
+            raise VerifyException(f"{what} has no output tensor")
         written = set(self.outputs)
         if len(written) != len(self.outputs):
-            raise VerifyException(f"memory.invoke_kernel @{name} writes one tensor twice")
+            raise VerifyException(f"{what} writes one tensor twice")
         if any(v in written for v in self.inputs):
-            raise VerifyException(
-                f"memory.invoke_kernel @{name} writes into one of its own inputs"
-            )
+            raise VerifyException(f"{what} writes into one of its own inputs")
+
+
+@irdl_op_definition
+class InvokeKernelOp(DestinationCallOp):
+    """Calls the kernel ``callee`` (a ``tir.prim_func``) with its inputs, then
+    the tensors it writes (TVM's ``invoke_tvm_op``, destination passing). The
+    callee's signature is checked by the lowering that creates the call.
+
+    ```mlir
+    memory.invoke_kernel @fused_nn_dense_nn_relu ins(%x, %w : tensor<1x784xf32>, tensor<256x784xf32>) outs(%t : tensor<1x256xf32>)
+    ```
+    A kernel without inputs omits ``ins(...)``.
+    """
+
+    name = "memory.invoke_kernel"
 
 
 @irdl_op_definition

@@ -65,12 +65,12 @@ from xdsl.traits import (
     IsTerminator,
     MemoryAllocEffect,
     MemoryFreeEffect,
-    MemoryReadEffect,
-    MemoryWriteEffect,
     Pure,
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
+
+from xtvm.dialects.memory.ops import DestinationCallOp
 
 DEFAULT_ALIGNMENT = 64
 """Byte alignment of storage (the runtime's ``NDArray`` alignment)."""
@@ -406,7 +406,7 @@ class InvokeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class InvokePackedOp(IRDLOperation):
+class InvokePackedOp(DestinationCallOp):
     """Calls the kernel ``callee`` (a ``tir.prim_func`` of the module, in the
     kernel library at run time) on its inputs, then the tensors it writes
     (TVM's ``InvokePacked``, destination passing).
@@ -417,28 +417,6 @@ class InvokePackedOp(IRDLOperation):
     """
 
     name = "vm.invoke_packed"
-    callee = prop_def(FlatSymbolRefAttrConstr)
-    inputs = var_operand_def(TensorType)
-    outputs = var_operand_def(TensorType)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
-    assembly_format = (
-        "$callee (`ins` `(` $inputs^ `:` type($inputs) `)`)? "
-        "`outs` `(` $outputs `:` type($outputs) `)` attr-dict"
-    )
-
-    def __init__(self, callee: str, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
-        super().__init__(operands=[inputs, outputs], properties={"callee": SymbolRefAttr(callee)})
-
-    def verify_(self) -> None:
-        name = self.callee.string_value()
-        if not self.outputs:
-            raise VerifyException(f"vm.invoke_packed @{name} has no output tensor")
-        written = set(self.outputs)
-        if len(written) != len(self.outputs):
-            raise VerifyException(f"vm.invoke_packed @{name} writes one tensor twice")
-        if any(v in written for v in self.inputs):
-            raise VerifyException(f"vm.invoke_packed @{name} writes into one of its own inputs")
 
 
 @irdl_op_definition
