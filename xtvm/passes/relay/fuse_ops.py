@@ -8,13 +8,13 @@ from the graph function.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr, UnitAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
@@ -27,7 +27,7 @@ from xtvm.dialects.relay.primitive import (
     kernel_name,
     unique_name,
 )
-from xtvm.passes.relay.graph_partition import Group, GraphPartitioner, forward_graph
+from xtvm.passes.relay.graph_partition import GraphPartitioner, Group, forward_graph
 from xtvm.transform import PassContext
 
 MAX_DEPTH_CONFIG = "relay.FuseOps.max_depth"
@@ -61,9 +61,17 @@ class _Namer:
         return name
 
 
-def _outline(members: list[Operation], name: str) -> func.FuncOp:
-    """Replace ``members`` (in program order) by a call of a new primitive
-    function computing them; return that function."""
+def outline(
+    members: list[Operation],
+    name: str,
+    attributes: Mapping[str, Attribute],
+    drop: Sequence[str] = (),
+) -> func.FuncOp:
+    """Replace ``members`` (in program order) by a call of a new private
+    function ``name`` computing them, marked with ``attributes`` (the ops'
+    own attributes named in ``drop`` are left out of the copies); return
+    that function. Fusion outlines primitive functions with it, BYOC's
+    relay-partition-graph external ones."""
     member_set = set(members)
     inputs: list[SSAValue] = []
     for op in members:
@@ -82,7 +90,10 @@ def _outline(members: list[Operation], name: str) -> func.FuncOp:
         arg.name_hint = f"p{i}"
         mapping[value] = arg
     for op in members:
-        block.add_op(op.clone(value_mapper=mapping))
+        clone = op.clone(value_mapper=mapping)
+        for attr in drop:
+            clone.attributes.pop(attr, None)
+        block.add_op(clone)
     block.add_op(func.ReturnOp(*(mapping[v] for v in outputs)))
     function = func.FuncOp(
         name,
@@ -90,7 +101,7 @@ def _outline(members: list[Operation], name: str) -> func.FuncOp:
         Region(block),
         visibility="private",
     )
-    function.attributes[PRIMITIVE_ATTR] = UnitAttr()
+    function.attributes.update(attributes)
     # A group's outputs are used after its last op only (post-dominance).
     call = func.CallOp(name, inputs, [v.type for v in outputs])
     Rewriter.insert_op(call, InsertPoint.before(members[-1]))
@@ -131,7 +142,7 @@ def fuse_block(block: Block, max_depth: int, fuse: bool, namer: _Namer) -> list[
             continue
         if all(isinstance(op, TupleOp | TupleGetOp) for op in group_ops):
             continue  # nothing to compute: tuples stay in the graph
-        functions.append(_outline(group_ops, namer(group_ops)))
+        functions.append(outline(group_ops, namer(group_ops), {PRIMITIVE_ATTR: UnitAttr()}))
     # Control flow (relay.if, relay.while) is a boundary: its bodies fuse on their own.
     for op in ops:
         for region in op.regions:

@@ -17,11 +17,12 @@ from itertools import count
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
+from xtvm.passes.relay.fuse_ops import outline
 from xtvm.passes.relay.partition.attrs import (
     COMPILER_ATTR,
     COMPOSITE_ATTR,
@@ -70,49 +71,6 @@ def topological_sort(block: Block) -> None:
             block.insert_op_before(op, terminator)
     else:
         block.add_ops(order)
-
-
-def _outline(members: list[Operation], name: str, target: str) -> func.FuncOp:
-    """Replace ``members`` (in program order) by a call of a new external
-    function computing them; return that function."""
-    member_set = set(members)
-    inputs: list[SSAValue] = []
-    for op in members:
-        for operand in op.operands:
-            if operand.owner not in member_set and operand not in inputs:
-                inputs.append(operand)
-    outputs = [
-        r
-        for op in members
-        for r in op.results
-        if any(use.operation not in member_set for use in r.uses)
-    ]
-    block = Block(arg_types=[v.type for v in inputs])
-    mapping: dict[SSAValue, SSAValue] = {}
-    for i, (value, arg) in enumerate(zip(inputs, block.args)):
-        arg.name_hint = f"p{i}"
-        mapping[value] = arg
-    for op in members:
-        clone = op.clone(value_mapper=mapping)
-        for attr in (TARGET_ATTR, REGION_ATTR):
-            clone.attributes.pop(attr, None)
-        block.add_op(clone)
-    block.add_op(func.ReturnOp(*(mapping[v] for v in outputs)))
-    function = func.FuncOp(
-        name, ([v.type for v in inputs], [v.type for v in outputs]), Region(block),
-        visibility="private",
-    )
-    function.attributes[COMPILER_ATTR] = StringAttr(target)
-    function.attributes[GLOBAL_SYMBOL_ATTR] = StringAttr(name)
-    call = func.CallOp(name, inputs, [v.type for v in outputs])
-    Rewriter.insert_op(call, InsertPoint.before(members[-1]))
-    for old, new in zip(outputs, call.results):
-        new.name_hint = old.name_hint
-        old.replace_all_uses_with(new)
-    for op in reversed(members):
-        op.detach()
-        op.erase()
-    return function
 
 
 def inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
@@ -198,7 +156,12 @@ class PartitionGraphPass(ModulePass):
                     while name in taken:
                         name = f"tvmgen_default_{target}_main_{next(numbers)}"
                     taken.add(name)
-                    new = _outline(members, name, target)
+                    new = outline(
+                        members,
+                        name,
+                        {COMPILER_ATTR: StringAttr(target), GLOBAL_SYMBOL_ATTR: StringAttr(name)},
+                        drop=(TARGET_ATTR, REGION_ATTR),
+                    )
                     Rewriter.insert_op(new, InsertPoint.after(insert_after))
                     insert_after = new
                 topological_sort(block)
