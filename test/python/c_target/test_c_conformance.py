@@ -34,6 +34,9 @@ SAMPLE = [
     "test_softmax_axis_0",  # softmax
     "test_topk" if "test_topk" in conformance.read_ci_cases() else "test_hardmax_axis_1",  # sorting
     "test_where_example",  # select
+    "test_nonzero_example",  # value-dependent shape (VM: shape kernel, ? buffers)
+    "test_unique_sorted_without_axis",  # value-dependent shape, dynamic allocations
+    "test_tile",  # run-time repeats: shape variables bound by the packed entry
 ]
 
 

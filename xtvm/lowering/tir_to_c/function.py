@@ -49,6 +49,7 @@ from xtvm.dialects.tir import (
     LoadOp,
     PrimFuncOp,
     ReturnOp,
+    ShapeVarOp,
     StoreOp,
     YieldOp,
 )
@@ -129,11 +130,13 @@ class FunctionWriter:
         self.frame = _Frame()
         self.in_parallel = False
         self.exits_through_label = any(
-            isinstance(op, AllocateOp) and _allocation_bytes(op) > STACK_LIMIT_BYTES
+            isinstance(op, AllocateOp) and (op.sizes or _allocation_bytes(op) > STACK_LIMIT_BYTES)
             for op in func.walk()
         )
         """Whether the function frees heap buffers, so leaves through `xtvm_exit`."""
         self.uses_openmp = False
+        self.shape_vars: dict[str, str] = {}
+        """The C parameter of each shape variable (`tir.shape_vars`)."""
 
     @property
     def where(self) -> str:
@@ -156,6 +159,9 @@ class FunctionWriter:
                 params.append(f"{c_type(arg.type)} {name}")
                 if isinstance(arg.type, Float16Type):
                     self.values[arg] = f"xtvm_h2f({name})"  # f16 values are floats
+        for var in self.func.shape_vars:  # after the buffers, as on the llvm path
+            self.shape_vars[var] = self.names.fresh(var, "n")
+            params.append(f"int64_t {self.shape_vars[var]}")
         self.block(self.func.body.block)
         body = self.frame.prologue + self.lines
         if self.exits_through_label:
@@ -306,7 +312,13 @@ class FunctionWriter:
             value = f"xtvm_f2h({value})"
         self.line(f"{self.element(op.buffer, op.indices)} = {value};")
 
+    def shape_var(self, op: ShapeVarOp) -> None:
+        self.values[op.res] = self.shape_vars[op.var_name.data]
+
     def allocate(self, op: AllocateOp) -> None:
+        if op.sizes:
+            self.allocate_dynamic(op)
+            return
         ty = op.res.type
         assert isinstance(ty, MemRefType)
         element = c_type(ty.element_type)
@@ -323,6 +335,32 @@ class FunctionWriter:
             + f"{element}* restrict {name} = ({element}*)aligned_alloc({HEAP_ALIGNMENT}, {rounded});"
         )
         self.frame.heap.append(name)
+
+    def allocate_dynamic(self, op: AllocateOp) -> None:
+        """A buffer of run-time size, as on the llvm path: made where it stands
+        by `aligned_alloc` (bytes rounded up to the alignment, plus one line,
+        so 0 bytes never reaches it), NULL until then and freed at every exit;
+        its failing is an assert's error, counted in the same order. (The
+        verifier keeps it directly in the prim_func body: made once.)"""
+        ty = op.res.type
+        assert isinstance(ty, MemRefType)
+        element = c_type(ty.element_type)
+        static = math.prod(d for d in ty.get_shape() if d >= 0)
+        count = " * ".join([f"(int64_t){static}", *(f"(int64_t)({self.values[v]})" for v in op.sizes)])
+        name = self.names.fresh(op.res.name_hint, "buf")
+        self.values[op.res] = name
+        self.frame.prologue.append(f"  {element}* restrict {name} = NULL;")
+        self.frame.heap.append(name)
+        mask = HEAP_ALIGNMENT - 1
+        nbytes = f"(({count} * (int64_t)sizeof({element}) + {HEAP_ALIGNMENT + mask}) & ~(int64_t){mask})"
+        self.line(f"{name} = ({element}*)aligned_alloc({HEAP_ALIGNMENT}, (size_t){nbytes});")
+        code = f"({ASSERT_KIND} << 16) | {self.asserts}"
+        self.asserts += 1
+        self.line(f"if ({name} == NULL) {{  // out of memory")
+        self.depth += 1
+        self.leave(f"({code})")
+        self.depth -= 1
+        self.line("}")
 
     def assert_(self, op: AssertOp) -> None:
         code = f"({ASSERT_KIND} << 16) | {self.asserts}"
@@ -402,6 +440,7 @@ _STATEMENTS = {
     LoadOp: FunctionWriter.load,
     StoreOp: FunctionWriter.store,
     AllocateOp: FunctionWriter.allocate,
+    ShapeVarOp: FunctionWriter.shape_var,
     AssertOp: FunctionWriter.assert_,
     CallExternOp: FunctionWriter.call_extern,
     CallIntrinOp: FunctionWriter.call_intrin,

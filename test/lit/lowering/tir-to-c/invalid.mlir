@@ -51,11 +51,3 @@ tir.prim_func @bf16(%A: memref<4xbf16>) {
 tir.prim_func @"a.b"(%A: memref<4xf32>) {
   tir.return
 }
-
-// -----
-
-// A dynamic shape (the VM's `?` dimensions): target c compiles static kernels.
-// expected-error @+1 {{convert-tir-to-c: @dyn has dynamic shapes (arguments 0); target c compiles static kernels (docs/c-target.md)}}
-tir.prim_func @dyn(%A: memref<?xf32>) attributes {tir.shape_vars = {n = [array<i64: 0, 0>]}} {
-  tir.return
-}
