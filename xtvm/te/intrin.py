@@ -2,7 +2,7 @@
 integer division variants, math calls and bitwise operations (TVM's
 ``tvm.tir.op``).
 
-Operations without an expression node of their own are :class:`Call`\ s of
+Operations without an expression node of their own are :class:`Call` nodes of
 kind ``"math"`` whose ``op`` names the ``math`` or ``arith`` op that
 computes them (``"exp"``, ``"andi"``, ``"select"``; the table is in
 :mod:`xtvm.te.emit`).

@@ -126,6 +126,14 @@ ALGORITHM_CASES: list[Case] = [
         {"axis": 0, "exclusive": True, "reverse": True},
     ),
     ("cumsum-int32-reverse", relay.CumsumOp, [((2, 5), I32)], {"axis": -1, "reverse": True}),
+    ("cumprod", relay.CumprodOp, [((3, 6), F32)], {"axis": 1}),
+    (
+        "cumprod-exclusive-reverse",
+        relay.CumprodOp,
+        [((4, 3), F64)],
+        {"axis": 0, "exclusive": True, "reverse": True},
+    ),
+    ("cumprod-int32", relay.CumprodOp, [((2, 5), I32)], {"axis": -1}),
     (
         "einsum-batch-matmul",
         relay.EinsumOp,

@@ -96,6 +96,8 @@ CASES: list[tuple[str, type[relay.RelayOp], list[tuple[tuple[int, ...], str]], d
     ("cast-float-to-int", relay.CastOp, [((2, 4), F32)], {"dtype": "int32"}),
     ("cast-int-to-double", relay.CastOp, [((5,), I64)], {"dtype": "float64"}),
     ("cast-narrow", relay.CastOp, [((5,), I32)], {"dtype": "int8"}),
+    ("reinterpret-float-bits", relay.ReinterpretOp, [((2, 4), F32)], {"dtype": "int32"}),
+    ("reinterpret-int-as-double", relay.ReinterpretOp, [((5,), I64)], {"dtype": "float64"}),
     ("shape_of", relay.ShapeOfOp, [((2, 3, 5), F32)], {}),
     ("shape_of-int32", relay.ShapeOfOp, [((7, 1), F32)], {"dtype": "int32"}),
     # reductions
