@@ -74,9 +74,9 @@ class LocatedParser(Parser):
         span = self._current_token.span
         attr = super().parse_optional_builtin_int_or_float_attr()
         if isinstance(attr, FloatAttr):
-            try:
-                attr.type.format  # noqa: B018 - xDSL packs, and so prints, only these
-            except NotImplementedError:
+            try:  # xDSL prints a float by packing it: types it cannot pack (f80, tf32) fail there
+                attr.type.pack([attr.value.data])
+            except (NotImplementedError, AttributeError):
                 self.raise_error(
                     f"a float attribute of type {attr.type} cannot be represented "
                     "(xDSL has no storage format for it)",

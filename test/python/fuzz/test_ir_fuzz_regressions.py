@@ -88,6 +88,12 @@ CASES = [
         (),  # ir seed 21: NotImplementedError printing the verifier's message; refused at parse now
     ),
     (
+        "tf32-float-attribute",
+        attribute("0 : tf32"),
+        [],
+        (),  # ir seed 22: AttributeError (tf32 has no storage format at all) in the seed-21 check
+    ),
+    (
         "i4294967295-dense",
         attribute("dense<1> : tensor<2xi4294967295>"),
         [],
