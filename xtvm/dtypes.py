@@ -1,13 +1,67 @@
 """One spelling of each data type: xDSL element types ↔ NumPy/DLPack dtype
 names (``"float32"``). NumPy-free, so dialects and tools may import it; the
-tensor-expression dtypes (:mod:`xtvm.te.dtype`) map to xDSL types through it."""
+tensor-expression dtypes (:mod:`xtvm.te.dtype`) map to xDSL types through it.
+
+Besides the IEEE floats, the reduced-precision floats of ML (named as
+``ml_dtypes`` names them) are element types: ``bfloat16`` (``bf16``), the
+float8 family (``float8_e4m3fn`` is ``f8E4M3FN``, …) and ``float4_e2m1fn``
+(``f4E2M1FN``). They are *storage* types: values are computed in float32 and
+converted with :func:`float_semantics`' parameters (docs/element-types.md)."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerType, Signedness, f16, f32, f64, i1
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    FloatSemantics,
+    IntegerType,
+    Signedness,
+    f16,
+    f32,
+    f64,
+    i1,
+)
 from xdsl.ir import Attribute
 
-_FLOATS: dict[str, Attribute] = {"float16": f16, "float32": f32, "float64": f64}
+_IEEE_FLOATS: dict[str, Attribute] = {"float16": f16, "float32": f32, "float64": f64}
+
+REDUCED_FLOATS: dict[str, Attribute] = {
+    "bfloat16": BFloat16Type(),
+    "float8_e4m3fn": Float8E4M3FNType(),
+    "float8_e4m3fnuz": Float8E4M3FNUZType(),
+    "float8_e5m2": Float8E5M2Type(),
+    "float8_e5m2fnuz": Float8E5M2FNUZType(),
+    "float8_e8m0fnu": Float8E8M0FNUType(),
+    "float4_e2m1fn": Float4E2M1FNType(),
+}
+"""The reduced-precision (storage-only) floats by dtype name: computed in
+float32, stored as their bit patterns."""
+
+_FLOATS: dict[str, Attribute] = {**_IEEE_FLOATS, **REDUCED_FLOATS}
+
+BFLOAT16_SEMANTICS = FloatSemantics(exponent_bits=8, mantissa_bits=7, exponent_bias=127)
+"""bfloat16's format: float32's exponent, 7 mantissa bits (xDSL's ``bf16``
+type does not carry a ``FloatSemantics``)."""
+
+
+def is_reduced_float(dtype: str) -> bool:
+    """Whether ``dtype`` is a storage-only float (:data:`REDUCED_FLOATS`)."""
+    return dtype in REDUCED_FLOATS
+
+
+def float_semantics(dtype: str) -> FloatSemantics:
+    """The format of a reduced-precision float dtype: exponent and mantissa
+    bits, bias, and how it encodes infinities and NaN."""
+    if dtype == "bfloat16":
+        return BFLOAT16_SEMANTICS
+    if dtype not in REDUCED_FLOATS:
+        raise ValueError(f"'{dtype}' is not a reduced-precision float dtype")
+    return REDUCED_FLOATS[dtype].SEMANTICS  # type: ignore[attr-defined]
 
 
 def element_type(dtype: str) -> Attribute:
@@ -21,8 +75,6 @@ def element_type(dtype: str) -> Attribute:
         if dtype.startswith(prefix) and dtype[len(prefix) :].isdigit():
             return IntegerType(int(dtype[len(prefix) :]), signedness)
     raise ValueError(f"unsupported dtype '{dtype}'")
-
-
 def dtype_name(ty: Attribute) -> str:
     """The dtype name of an xDSL element type (the inverse of :func:`element_type`)."""
     for name, float_type in _FLOATS.items():
