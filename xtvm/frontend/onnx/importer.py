@@ -69,6 +69,7 @@ from xtvm.frontend.onnx import (
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
 from xtvm.frontend.onnx import attention, bitcast, col2im, grid, loss, ml, signal, unpool
+from xtvm.frontend.onnx import training
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -121,6 +122,7 @@ DOMAIN_CONVERTERS: dict[str, dict[str, type[OnnxOpConverter]]] = {
     "": CONVERTERS,
     "com.microsoft": quantization.MS_CONVERTERS,
     "ai.onnx.ml": ml.CONVERTERS,
+    "ai.onnx.preview.training": training.CONVERTERS,
 }
 """Domain → op type → converter; a node's opset is its domain's import."""
 
