@@ -39,6 +39,15 @@ results of ``--from-json``) and writes them to :data:`CI_CASES_FILE`;
 
 ``--target`` compiles for another target (default ``llvm``; ``c``: the C
 source target, docs/c-target.md).
+
+``--compare-ort`` also runs each case's model in onnxruntime, on the same
+inputs, judged by the same comparison and tolerances, and records its status
+(``pass``, ``fail``: an output differs, ``unsupported``: onnxruntime refuses
+to load the model, ``error``: it fails while running). The table then gives
+onnxruntime's passes per operator next to xtvm's, and the summary names the
+cases one passes and the other does not. Every row says how far xtvm
+supports the operator: ``full`` (every case passes), ``partial`` or
+``none``.
 """
 
 from __future__ import annotations
@@ -86,6 +95,9 @@ class CaseResult:
     status: str
     error: str
     seconds: float
+    ort_status: str = ""
+    """onnxruntime's status on the case (``--compare-ort``); empty when not run."""
+    ort_error: str = ""
 
 
 class UnsupportedValue(Exception):
@@ -132,18 +144,18 @@ def operators(cases: Sequence[TestCase]) -> dict[str, str]:
     return result
 
 
-def _to_numpy(value: Any, what: str) -> np.ndarray | list[np.ndarray]:
+def _to_numpy(value: Any, what: str, strings: bool = False) -> np.ndarray | list[np.ndarray]:
     if value is None:  # an empty optional
         return value  # type: ignore[return-value]
     if isinstance(value, list):  # a sequence: a list of tensors
-        return [_to_numpy(v, f"{what}[{k}]") for k, v in enumerate(value)]  # type: ignore[misc]
+        return [_to_numpy(v, f"{what}[{k}]", strings) for k, v in enumerate(value)]  # type: ignore[misc]
     if isinstance(value, onnx.TensorProto):
         value = onnx.numpy_helper.to_array(value)
     if isinstance(value, np.generic):
         value = np.asarray(value)
     if not isinstance(value, np.ndarray):
         raise UnsupportedValue(f"{what} is a {type(value).__name__}, not a tensor")
-    if value.dtype == object or value.dtype.kind in "SU":
+    if (value.dtype == object or value.dtype.kind in "SU") and not strings:
         raise UnsupportedValue(f"{what} is a string tensor")
     return value
 
@@ -174,6 +186,10 @@ def compare_outputs(
             raise AssertionError(f"output {i} has shape {got.shape}, expected {want.shape}")
         if got.dtype != want.dtype:
             raise AssertionError(f"output {i} has dtype {got.dtype}, expected {want.dtype}")
+        if want.dtype == object:  # strings: equal element by element
+            if not np.array_equal(got, want):
+                raise AssertionError(f"output {i} differs: {got.tolist()} != {want.tolist()}")
+            continue
         try:
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
         except AssertionError as e:
@@ -195,6 +211,37 @@ def _classify(error: BaseException) -> str:
     if isinstance(error, (UnsupportedValue, OnnxImportError)):
         return "unsupported"
     return "fail" if isinstance(error, AssertionError) else "error"
+
+
+def run_ort_case(case: TestCase) -> tuple[str, str]:
+    """onnxruntime's status and first error line on ``case``: its model run
+    on the case's inputs and compared as :func:`run_case` compares xtvm's
+    outputs."""
+    import onnxruntime as ort
+
+    try:
+        session = ort.InferenceSession(
+            case.model.SerializeToString(), providers=["CPUExecutionProvider"]
+        )
+    except Exception as e:  # noqa: BLE001 - a refused model is a status
+        return "unsupported", _first_line(e)
+    names = [i.name for i in session.get_inputs()]
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            for inputs, outputs in case.data_sets or []:
+                feeds = {
+                    n: _to_numpy(v, f"input {i}", strings=True)
+                    for i, (n, v) in enumerate(zip(names, inputs))
+                }
+                expected = [_to_numpy(v, f"expected output {i}", strings=True) for i, v in enumerate(outputs)]
+                actual = session.run(None, feeds)
+                compare_outputs(expected, actual, case.rtol, case.atol)
+    except AssertionError as e:
+        return "fail", _first_line(e)
+    except Exception as e:  # noqa: BLE001 - a failed run is a status
+        return "error", _first_line(e)
+    return "pass", ""
 
 
 def run_case(
@@ -228,21 +275,39 @@ def run_case(
     return CaseResult(case.name, op or case_ops(case)[0], case_ops(case), status, message, seconds)
 
 
-def _worker(cases: Sequence[TestCase], conn: Connection, verbose: bool, target: str) -> None:
+def _run_both(
+    case: TestCase, op: str, verbose: bool, target: str, compare_ort: bool
+) -> CaseResult:
+    """:func:`run_case`, then onnxruntime's status when ``compare_ort``."""
+    result = run_case(case, op, verbose, target)
+    if compare_ort:
+        result.ort_status, result.ort_error = run_ort_case(case)
+    return result
+
+
+def _worker(
+    cases: Sequence[TestCase], conn: Connection, verbose: bool, target: str, compare_ort: bool
+) -> None:
     """Serves ``(case index, op)`` requests from ``conn`` until it reads None."""
     while (request := conn.recv()) is not None:
         index, op = request
-        conn.send(asdict(run_case(cases[index], op, verbose, target)))
+        conn.send(asdict(_run_both(cases[index], op, verbose, target, compare_ort)))
 
 
 class _IsolatedRunner:
     """Runs cases in a forked worker, replacing it after a crash or timeout."""
 
     def __init__(
-        self, cases: Sequence[TestCase], verbose: bool, timeout: float, target: str = "llvm"
+        self,
+        cases: Sequence[TestCase],
+        verbose: bool,
+        timeout: float,
+        target: str = "llvm",
+        compare_ort: bool = False,
     ) -> None:
         self.cases = cases
         self.target = target
+        self.compare_ort = compare_ort
         self.verbose = verbose
         self.timeout = timeout
         self.context = multiprocessing.get_context("fork")
@@ -252,7 +317,8 @@ class _IsolatedRunner:
     def _start(self) -> None:
         parent, child = self.context.Pipe()
         self.process = self.context.Process(
-            target=_worker, args=(self.cases, child, self.verbose, self.target), daemon=True
+            target=_worker, args=(self.cases, child, self.verbose, self.target, self.compare_ort),
+            daemon=True,
         )
         self.process.start()
         child.close()
@@ -300,16 +366,21 @@ def run_cases(
     timeout: float = CASE_TIMEOUT,
     progress: Callable[[CaseResult], None] | None = None,
     target: str = "llvm",
+    compare_ort: bool = False,
 ) -> list[CaseResult]:
     """Runs ``cases`` (each isolated in a worker process when ``isolate``),
-    compiled for ``target``; ``ops`` maps case names to operators (see
-    :func:`operators`)."""
-    runner = _IsolatedRunner(cases, verbose, timeout, target) if isolate else None
+    compiled for ``target`` (and in onnxruntime when ``compare_ort``); ``ops``
+    maps case names to operators (see :func:`operators`)."""
+    runner = _IsolatedRunner(cases, verbose, timeout, target, compare_ort) if isolate else None
     results = []
     try:
         for index, case in enumerate(cases):
             op = ops.get(case.name) or "+".join(case_ops(case))
-            result = runner.run(index, op) if runner else run_case(case, op, verbose, target)
+            result = (
+                runner.run(index, op)
+                if runner
+                else _run_both(case, op, verbose, target, compare_ort)
+            )
             results.append(result)
             if progress:
                 progress(result)
@@ -319,32 +390,65 @@ def run_cases(
     return results
 
 
+def support(passed: int, cases: int) -> str:
+    """How far an operator is supported: ``full`` when all its ``cases``
+    pass, ``none`` when none does, else ``partial``."""
+    return "full" if passed == cases else "none" if passed == 0 else "partial"
+
+
 def operator_table(results: Iterable[CaseResult]) -> str:
-    """One row per operator: cases, passed, failed (any other status), and
-    the first failing case's status and error."""
+    """One row per operator: cases, passed, failed (any other status), its
+    :func:`support`, onnxruntime's passes and support when the results have
+    them (``--compare-ort``), and the first failing case's status and
+    error."""
     by_op: dict[str, list[CaseResult]] = {}
     for r in results:
         by_op.setdefault(r.op, []).append(r)
-    rows = [("op", "cases", "passed", "failed", "first error")]
+    with_ort = any(r.ort_status for group in by_op.values() for r in group)
+    head = ["op", "cases", "passed", "failed", "support"]
+    rows = [head + (["ort passed", "ort support"] if with_ort else []) + ["first error"]]
     for op in sorted(by_op, key=str.lower):
         group = by_op[op]
         passed = sum(r.status == "pass" for r in group)
+        row = [op, str(len(group)), str(passed), str(len(group) - passed)]
+        row.append(support(passed, len(group)))
+        if with_ort:
+            ort_passed = sum(r.ort_status == "pass" for r in group)
+            row += [str(ort_passed), support(ort_passed, len(group))]
         first = next((r for r in group if r.status != "pass"), None)
-        error = f"[{first.status}] {first.name}: {first.error}" if first else ""
-        rows.append((op, str(len(group)), str(passed), str(len(group) - passed), error[:160]))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        row.append((f"[{first.status}] {first.name}: {first.error}" if first else "")[:160])
+        rows.append(row)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     lines = [
-        "  ".join([*(cell.ljust(w) for cell, w in zip(row[:4], widths)), row[4]]).rstrip()
+        "  ".join([*(cell.ljust(w) for cell, w in zip(row[:-1], widths)), row[-1]]).rstrip()
         for row in rows
     ]
     return "\n".join(lines)
+
+
+def ort_differences(results: Sequence[CaseResult]) -> tuple[list[str], list[str]]:
+    """The cases xtvm passes and onnxruntime does not, and the cases
+    onnxruntime passes and xtvm does not (both by name; only cases
+    onnxruntime ran)."""
+    ran = [r for r in results if r.ort_status]
+    only_xtvm = sorted(r.name for r in ran if r.status == "pass" and r.ort_status != "pass")
+    only_ort = sorted(r.name for r in ran if r.status != "pass" and r.ort_status == "pass")
+    return only_xtvm, only_ort
 
 
 def summary(results: Sequence[CaseResult]) -> str:
     counts = {s: sum(r.status == s for r in results) for s in STATUSES}
     seconds = sum(r.seconds for r in results)
     detail = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
-    return f"{detail}; {seconds:.0f} s in cases\npassed {counts['pass']} of {len(results)}"
+    lines = [f"{detail}; {seconds:.0f} s in cases"]
+    if any(r.ort_status for r in results):
+        ort_passed = sum(r.ort_status == "pass" for r in results)
+        only_xtvm, only_ort = ort_differences(results)
+        lines.append(f"onnxruntime passed {ort_passed} of {len(results)}")
+        lines.append(f"xtvm passes, onnxruntime does not ({len(only_xtvm)}): {' '.join(only_xtvm)}")
+        lines.append(f"onnxruntime passes, xtvm does not ({len(only_ort)}): {' '.join(only_ort)}")
+    lines.append(f"passed {counts['pass']} of {len(results)}")
+    return "\n".join(lines)
 
 
 def ci_subset(results: Iterable[CaseResult], per_op: int = CI_CASES_PER_OP) -> list[str]:
@@ -385,6 +489,7 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--in-process", action="store_true", help="run cases in this process (debugging)")
     add("--timeout", type=float, default=CASE_TIMEOUT, help="seconds per case")
     add("--target", default="llvm", help="the target to compile for (llvm, c; with options)")
+    add("--compare-ort", action="store_true", help="also run each case in onnxruntime")
     add("-v", "--verbose", action="store_true", help="print every case, and tracebacks")
     return parser.parse_args(argv)
 
@@ -406,11 +511,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         def progress(r: CaseResult) -> None:
             if args.verbose or r.status != "pass":
                 error = f"  {r.error}" if r.error else ""
-                print(f"{r.status:<11} {r.seconds:6.2f}s  {r.name}{error}", flush=True)
+                ort = f"  [onnxruntime: {r.ort_status}]" if r.ort_status else ""
+                print(f"{r.status:<11} {r.seconds:6.2f}s  {r.name}{error}{ort}", flush=True)
 
         results = run_cases(
             cases, ops, isolate=not args.in_process, verbose=args.verbose, timeout=args.timeout,
-            progress=progress, target=args.target,
+            progress=progress, target=args.target, compare_ort=args.compare_ort,
         )
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=1))

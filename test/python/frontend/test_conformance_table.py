@@ -1,0 +1,57 @@
+"""The conformance table's support marks and the onnxruntime comparison
+(``--compare-ort``): per operator full / partial / none for xtvm and for
+onnxruntime, and the cases one passes and the other does not."""
+
+from __future__ import annotations
+
+from xtvm.frontend.onnx import conformance
+from xtvm.frontend.onnx.conformance import CaseResult
+
+
+def _r(name: str, op: str, status: str, ort: str = "") -> CaseResult:
+    return CaseResult(name, op, [op], status, "" if status == "pass" else "E: x", 0.0, ort)
+
+
+def test_support_marks():
+    assert conformance.support(3, 3) == "full"
+    assert conformance.support(1, 3) == "partial"
+    assert conformance.support(0, 3) == "none"
+
+
+def test_table_without_ort_has_no_ort_columns():
+    table = conformance.operator_table([_r("test_a", "A", "pass"), _r("test_b", "B", "fail")])
+    lines = table.splitlines()
+    assert lines[0].split() == ["op", "cases", "passed", "failed", "support", "first", "error"]
+    assert lines[1].split() == ["A", "1", "1", "0", "full"]
+    assert lines[2].split()[:5] == ["B", "1", "0", "1", "none"]
+    assert "onnxruntime" not in conformance.summary([_r("test_a", "A", "pass")])
+
+
+def test_table_and_summary_with_ort():
+    results = [
+        _r("test_a1", "A", "pass", "pass"),
+        _r("test_a2", "A", "unsupported", "pass"),
+        _r("test_b1", "B", "pass", "fail"),
+        _r("test_b2", "B", "pass", "unsupported"),
+        _r("test_c1", "C", "fail", "error"),
+    ]
+    rows = {line.split()[0]: line.split() for line in conformance.operator_table(results).splitlines()}
+    assert rows["op"][:7] == ["op", "cases", "passed", "failed", "support", "ort", "passed"]
+    assert rows["A"][:7] == ["A", "2", "1", "1", "partial", "2", "full"]
+    assert rows["B"][:7] == ["B", "2", "2", "0", "full", "0", "none"]
+    assert rows["C"][:7] == ["C", "1", "0", "1", "none", "0", "none"]
+    only_xtvm, only_ort = conformance.ort_differences(results)
+    assert only_xtvm == ["test_b1", "test_b2"]
+    assert only_ort == ["test_a2"]
+    text = conformance.summary(results)
+    assert "onnxruntime passed 2 of 5" in text
+    assert "xtvm passes, onnxruntime does not (2): test_b1 test_b2" in text
+    assert "onnxruntime passes, xtvm does not (1): test_a2" in text
+    assert text.endswith("passed 3 of 5")
+
+
+def test_ort_status_of_a_case():
+    cases = {c.name: c for c in conformance.collect_cases("^test_(relu|adagrad)$")}
+    assert conformance.run_ort_case(cases["test_relu"]) == ("pass", "")
+    status, error = conformance.run_ort_case(cases["test_adagrad"])
+    assert status == "unsupported" and error  # onnxruntime has no training ops
