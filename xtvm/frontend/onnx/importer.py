@@ -70,6 +70,7 @@ from xtvm.frontend.onnx import control, creation, image, layout, quantization, r
 from xtvm.frontend.onnx import dynamic
 from xtvm.frontend.onnx import attention, bitcast, col2im, grid, loss, ml, signal, unpool
 from xtvm.frontend.onnx import training
+from xtvm.frontend.onnx import causal_conv, rotary, swiglu, tensor_scatter
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -115,6 +116,10 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **grid.CONVERTERS,
     **col2im.CONVERTERS,
     **attention.CONVERTERS,
+    **causal_conv.CONVERTERS,
+    **rotary.CONVERTERS,
+    **swiglu.CONVERTERS,
+    **tensor_scatter.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
