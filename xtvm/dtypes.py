@@ -87,3 +87,33 @@ def dtype_name(ty: Attribute) -> str:
         unsigned = ty.signedness.data == Signedness.UNSIGNED
         return f"{'uint' if unsigned else 'int'}{width}"
     raise ValueError(f"no dtype for element type {ty}")
+
+
+SUB_BYTE_DTYPES: dict[str, int] = {
+    "int4": 4,
+    "uint4": 4,
+    "int2": 2,
+    "uint2": 2,
+    "float4_e2m1fn": 4,
+}
+"""The element types narrower than a byte, by dtype name, and their widths:
+buffers hold them packed as ONNX does (8 // bits elements a byte, low bits
+first, the last byte padded; docs/sub-byte-types.md). ``convert-tir-to-llvm``
+loads and stores them with shifts and masks; values are computed in a wider
+type. (``bool``, ``i1``, takes a whole byte.)"""
+
+
+def sub_byte_bits(ty: Attribute) -> int | None:
+    """The width in bits of a packed sub-byte element type (``i4``, ``ui2``,
+    ``f4E2M1FN``, ...), or None for a type stored in whole bytes."""
+    try:
+        return SUB_BYTE_DTYPES.get(dtype_name(ty))
+    except ValueError:
+        return None
+
+
+def storage_nbytes(ty: Attribute, count: int) -> int | None:
+    """Bytes that ``count`` packed elements of ``ty`` take, or None when
+    ``ty`` is not a sub-byte type (its elements take whole bytes)."""
+    bits = sub_byte_bits(ty)
+    return None if bits is None else -(-count * bits // 8)

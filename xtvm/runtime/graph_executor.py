@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from xtvm.runtime import threads
+from xtvm.runtime import packing, threads
 from xtvm.runtime.base import XTVMError
 from xtvm.runtime.metadata import load_param_dict
 from xtvm.runtime.module import Module
@@ -59,8 +59,7 @@ class _Graph:
     storage_offsets: list[int] | None
 
     def nbytes(self, entry: int) -> int:
-        count = int(np.prod(self.shapes[entry], dtype=np.int64))
-        return count * np.dtype(self.dtypes[entry]).itemsize
+        return packing.nbytes(self.shapes[entry], self.dtypes[entry])
 
 
 def _fail(message: str) -> XTVMError:
@@ -245,7 +244,7 @@ class GraphModule(Module):
                 f"parameter '{name}': the graph expects {_describe(target.shape, target.dtype)}, "
                 f"the library holds {_describe(value.shape, value.dtype.name)}"
             )
-        np.copyto(target._array, value)
+        target._store(value)
         self._param_entries[name] = entry
 
     def _make_op(self, node: _Node) -> Callable[[], None] | None:
@@ -256,10 +255,10 @@ class GraphModule(Module):
             src, dst = args
             if src.data_ptr == dst.data_ptr:
                 return None
-            if src._array.nbytes != dst._array.nbytes:
+            if src.nbytes != dst.nbytes:
                 raise _fail(f"__nop node '{node.name}' changes the size of its tensor")
-            src_bytes = src._array.reshape(-1).view(np.uint8)
-            dst_bytes = dst._array.reshape(-1).view(np.uint8)
+            src_bytes = src._array.reshape(-1).view(np.uint8)[: src.nbytes]
+            dst_bytes = dst._array.reshape(-1).view(np.uint8)[: dst.nbytes]
             return lambda: np.copyto(dst_bytes, src_bytes)
         if not self._lib.implements_function(node.func_name, query_imports=True):
             names = ", ".join(sorted(self._lib.function_names()))
@@ -328,7 +327,7 @@ class GraphModule(Module):
         name, entry = self._entry_of(key, "set_input")
         target = self._entries[entry]
         if isinstance(value, NDArray):
-            given = value._array
+            given = value.numpy() if packing.is_packed(value.dtype) else value._array
         elif isinstance(value, np.ndarray):
             given = value
         elif value is None:
@@ -343,7 +342,7 @@ class GraphModule(Module):
                 f"set_input: input '{name}' expects {_describe(target.shape, target.dtype)}, "
                 f"got {_describe(given.shape, given.dtype.name)}"
             )
-        np.copyto(target._array, given)
+        target._store(given)
 
     def run(self, **inputs: Any) -> None:
         """Execute the graph (after setting `inputs`, if any, by name)."""

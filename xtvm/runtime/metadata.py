@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from xtvm.runtime import packing
 from xtvm.runtime.base import XTVMError
 from xtvm.runtime.ndarray import ALIGNMENT, NDArray, dtype_name
 
@@ -69,9 +70,12 @@ def pack_metadata(header: dict[str, Any], params: dict[str, np.ndarray | NDArray
     for name, value in params.items():
         arr = value.numpy() if isinstance(value, NDArray) else np.asarray(value)
         dtype = dtype_name(arr.dtype)
+        shape = list(arr.shape)
+        if packing.is_packed(dtype):
+            arr = packing.pack(arr)
         arr = arr.astype(arr.dtype.newbyteorder("<"), order="C", copy=False)
         table[name] = {
-            "shape": list(arr.shape),
+            "shape": shape,
             "dtype": dtype,
             "offset": offset,
             "nbytes": arr.nbytes,
@@ -132,16 +136,12 @@ def unpack_metadata(
             raise XTVMError(
                 f"xtvm metadata: malformed entry for parameter '{name}': {err}"
             ) from None
-        if nbytes != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or start + nbytes > len(
-            data
-        ):
+        if nbytes != packing.nbytes(shape, dtype.name) or start + nbytes > len(data):
             raise XTVMError(
                 f"xtvm metadata: parameter '{name}' ({nbytes} bytes at offset "
                 f"{info['offset']}) does not fit its shape {shape} {dtype.name} or the blob"
             )
-        arr = data[start : start + nbytes].view(dtype).reshape(shape)
-        arr.flags.writeable = False
-        params[name] = arr
+        params[name] = _read_only(data[start : start + nbytes], shape, dtype)
     return header, params
 
 
@@ -212,10 +212,19 @@ def params_at(
             )
         dtype = np.dtype(dtype_name(info["dtype"])).newbyteorder("<")
         shape = tuple(int(d) for d in info["shape"])
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        nbytes = packing.nbytes(shape, dtype.name)
         raw = (ctypes.c_uint8 * max(nbytes, 1)).from_address(address)
         raw._xtvm_owner = owner  # type: ignore[attr-defined]
-        arr = np.frombuffer(raw, np.uint8, nbytes).view(dtype).reshape(shape)
-        arr.flags.writeable = False
-        params[name] = arr
+        params[name] = _read_only(np.frombuffer(raw, np.uint8, nbytes), shape, dtype)
     return params
+
+
+def _read_only(data: np.ndarray, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A read-only array of `shape` over the bytes `data`: a view, or an
+    unpacked copy for a packed (sub-byte) dtype."""
+    if packing.is_packed(dtype.name):
+        arr = packing.unpack(data, shape, dtype.name)
+    else:
+        arr = data.view(dtype).reshape(shape)
+    arr.flags.writeable = False
+    return arr

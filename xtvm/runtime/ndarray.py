@@ -20,8 +20,10 @@ import ctypes
 from collections.abc import Sequence
 from typing import Any
 
+import ml_dtypes  # noqa: F401 (gives NumPy the bfloat16 and float8 dtype names)
 import numpy as np
 
+from xtvm.runtime import packing
 from xtvm.runtime.base import XTVMError
 
 ALIGNMENT = 64
@@ -47,6 +49,20 @@ DTYPE_CODES: dict[str, tuple[int, int]] = {
     "float32": (2, 32),
     "float64": (2, 64),
     "bool": (6, 8),
+    # Packed sub-byte types (`packing`); 17 is DLPack 1.1's kDLFloat4_e2m1fn.
+    "int4": (0, 4),
+    "uint4": (1, 4),
+    "int2": (0, 2),
+    "uint2": (1, 2),
+    "float4_e2m1fn": (17, 4),
+    # Storage-only floats (NumPy dtypes from ml_dtypes; docs/element-types.md):
+    # DLPack 1.1's kDLBfloat and kDLFloat8_* codes.
+    "bfloat16": (4, 16),
+    "float8_e4m3fn": (10, 8),
+    "float8_e4m3fnuz": (11, 8),
+    "float8_e5m2": (12, 8),
+    "float8_e5m2fnuz": (13, 8),
+    "float8_e8m0fnu": (14, 8),
 }
 
 
@@ -164,24 +180,58 @@ class NDArray:
     Build one with `array`, `empty` or `alias`; the constructor wraps an
     existing C-contiguous NumPy array without copying (it keeps it alive) and
     is what those helpers use.
+
+    An array of a sub-byte dtype (`int4`, `uint4`, `int2`, `uint2`,
+    `float4_e2m1fn`) holds its elements packed (`packing`: two 4-bit or four
+    2-bit elements a byte, low bits first), as kernels read them: the
+    constructor then wraps the packed `uint8` bytes and takes the array's
+    `packed=(shape, dtype)`; `numpy()` unpacks into an `ml_dtypes` array and
+    `copyfrom` packs one.
     """
 
-    __slots__ = ("_array", "_shape_buf", "_tensor", "_handle", "_address", "_device", "__weakref__")
+    __slots__ = (
+        "_array",
+        "_shape",
+        "_dtype",
+        "_shape_buf",
+        "_tensor",
+        "_handle",
+        "_address",
+        "_device",
+        "__weakref__",
+    )
 
-    def __init__(self, data: np.ndarray, device: Device | None = None):
+    def __init__(
+        self,
+        data: np.ndarray,
+        device: Device | None = None,
+        packed: tuple[Sequence[int], str] | None = None,
+    ):
         if not (isinstance(data, np.ndarray) and data.flags.c_contiguous and data.dtype.isnative):
             raise XTVMError(
                 "NDArray wraps a C-contiguous, native-byte-order numpy array; use xtvm.nd.array()"
             )
-        dtype = dtype_name(data.dtype)
+        if packed is None:
+            dtype, shape = dtype_name(data.dtype), tuple(data.shape)
+            if packing.is_packed(dtype):
+                raise XTVMError(
+                    f"an NDArray of {dtype} holds its elements packed; use xtvm.nd.array()"
+                )
+        else:
+            shape, dtype = _shape_tuple(packed[0]), dtype_name(packed[1])
+            needed = packing.nbytes(shape, dtype)
+            if data.dtype != np.uint8 or data.ndim != 1 or data.size < needed:
+                raise XTVMError(f"a packed {dtype} NDArray of shape {shape} wraps {needed} bytes")
         self._device = device if device is not None else cpu(0)
         self._array = data
+        self._shape = shape
+        self._dtype = dtype
         code, bits = DTYPE_CODES[dtype]
-        self._shape_buf = (ctypes.c_int64 * max(data.ndim, 1))(*data.shape)
+        self._shape_buf = (ctypes.c_int64 * max(len(shape), 1))(*shape)
         tensor = DLTensor()
         tensor.data = data.ctypes.data
         tensor.device = DLDevice(self._device.device_type, self._device.device_id)
-        tensor.ndim = data.ndim
+        tensor.ndim = len(shape)
         tensor.dtype = DLDataType(code, bits, 1)
         tensor.shape = ctypes.cast(self._shape_buf, ctypes.POINTER(ctypes.c_int64))
         tensor.strides = None
@@ -197,15 +247,20 @@ class NDArray:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._array.shape
+        return self._shape
 
     @property
     def dtype(self) -> str:
-        return self._array.dtype.name
+        return self._dtype
 
     @property
     def ndim(self) -> int:
-        return self._array.ndim
+        return len(self._shape)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the contents (packed for sub-byte dtypes)."""
+        return packing.nbytes(self._shape, self._dtype)
 
     @property
     def device(self) -> Device:
@@ -217,7 +272,10 @@ class NDArray:
         return self._tensor.data
 
     def numpy(self) -> np.ndarray:
-        """A NumPy copy of the contents."""
+        """A NumPy copy of the contents (an `ml_dtypes` array, one byte an
+        element, for a packed dtype)."""
+        if packing.is_packed(self._dtype):
+            return packing.unpack(self._array, self._shape, self._dtype)
         return self._array.copy()
 
     asnumpy = numpy
@@ -229,30 +287,52 @@ class NDArray:
         scalars are converted to this array's dtype.
         """
         if isinstance(source, NDArray):
-            src = source._array
-        elif isinstance(source, np.ndarray):
+            if source.shape != self.shape or source.dtype != self.dtype:
+                raise XTVMError(
+                    f"copyfrom: expected shape {self.shape} {self.dtype}, "
+                    f"got {source.shape} {source.dtype}"
+                )
+            self._array[: self.nbytes if packing.is_packed(self._dtype) else None] = (
+                source._array[: source.nbytes if packing.is_packed(source._dtype) else None]
+            )
+            return self
+        if isinstance(source, np.ndarray):
             src = source
         else:
             try:
-                src = np.asarray(source, dtype=self._array.dtype)
+                src = np.asarray(source, dtype=self.numpy_dtype)
             except (TypeError, ValueError) as err:
                 raise XTVMError(
                     f"copyfrom: cannot convert {type(source).__name__}: {err}"
                 ) from None
-        if src.shape != self.shape or src.dtype != self._array.dtype:
+        if src.shape != self.shape or src.dtype != self.numpy_dtype:
             raise XTVMError(
                 f"copyfrom: expected shape {self.shape} {self.dtype}, "
                 f"got {src.shape} {src.dtype.name}"
             )
-        np.copyto(self._array, src)
+        self._store(src)
         return self
+
+    @property
+    def numpy_dtype(self) -> np.dtype:
+        """The NumPy dtype of `numpy()`'s arrays."""
+        return np.dtype(self._dtype)
+
+    def _store(self, src: np.ndarray) -> None:
+        """Copy a NumPy array of this array's shape and dtype in (packing it
+        for a packed dtype)."""
+        if packing.is_packed(self._dtype):
+            data = packing.pack(src)
+            self._array[: data.size] = data
+        else:
+            np.copyto(self._array, src)
 
     def copyto(self, target: NDArray | Device) -> NDArray:
         """Copy into `target`: an NDArray (filled in place) or a Device (a new array)."""
         if isinstance(target, NDArray):
             return target.copyfrom(self)
         if isinstance(target, Device):
-            return array(self._array, target)
+            return array(self, target)
         raise XTVMError(f"copyto: expected an NDArray or a Device, got {type(target).__name__}")
 
     def __setitem__(self, index: Any, value: Any) -> None:
@@ -261,10 +341,10 @@ class NDArray:
         self.copyfrom(value)
 
     def __repr__(self) -> str:
-        return f"<xtvm.nd.NDArray shape={self.shape}, {self._device}>\n{self._array!r}"
+        return f"<xtvm.nd.NDArray shape={self.shape}, {self._device}>\n{self.numpy()!r}"
 
     def __str__(self) -> str:
-        return str(self._array)
+        return str(self.numpy())
 
 
 def empty(
@@ -272,17 +352,21 @@ def empty(
 ) -> NDArray:
     """An uninitialised, 64-byte-aligned NDArray."""
     dims = _shape_tuple(shape)
-    dt = np.dtype(dtype_name(dtype))
-    nbytes = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
+    name = dtype_name(dtype)
+    nbytes = packing.nbytes(dims, name)
     buf = _aligned_bytes(nbytes)
-    return NDArray(buf[:nbytes].view(dt).reshape(dims), device)
+    if packing.is_packed(name):
+        return NDArray(buf, device, packed=(dims, name))
+    return NDArray(buf[:nbytes].view(np.dtype(name)).reshape(dims), device)
 
 
 def array(source: Any, device: Device | None = None) -> NDArray:
     """A 64-byte-aligned NDArray holding a copy of `source` (NumPy array, NDArray, list)."""
-    src = source._array if isinstance(source, NDArray) else np.asarray(source)
+    if isinstance(source, NDArray):
+        return empty(source.shape, source.dtype, device).copyfrom(source)
+    src = np.asarray(source)
     result = empty(src.shape, src.dtype, device)
-    np.copyto(result._array, src)
+    result._store(src)
     return result
 
 
@@ -294,8 +378,9 @@ def alias(base: NDArray, byte_offset: int, shape: Sequence[int], dtype: Any) -> 
     arenas with this. Its data is aligned as well as `base + byte_offset`.
     """
     dims = _shape_tuple(shape)
-    dt = np.dtype(dtype_name(dtype))
-    nbytes = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
+    name = dtype_name(dtype)
+    dt = np.dtype(name)
+    nbytes = packing.nbytes(dims, name)
     flat = base._array.reshape(-1).view(np.uint8)
     if byte_offset < 0 or byte_offset + nbytes > flat.nbytes:
         raise XTVMError(
@@ -304,4 +389,6 @@ def alias(base: NDArray, byte_offset: int, shape: Sequence[int], dtype: Any) -> 
     if (flat.ctypes.data + byte_offset) % dt.itemsize:
         raise XTVMError(f"alias at offset {byte_offset} is misaligned for {dt.name}")
     region = flat[byte_offset : byte_offset + nbytes]
+    if packing.is_packed(name):
+        return NDArray(region, base.device, packed=(dims, name))
     return NDArray(region.view(dt).reshape(dims), base.device)

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from xtvm.runtime import threads
+from xtvm.runtime import packing, threads
 from xtvm.runtime.base import XTVMError
 from xtvm.runtime.module import Module
 from xtvm.runtime.ndarray import ALIGNMENT, Device, NDArray, alias, array, dtype_name, empty
@@ -282,7 +282,7 @@ class VirtualMachine(Module):
             return value
         shape, dtype = spec["shape"], spec["dtype"]
         if isinstance(value, NDArray):
-            given = value._array
+            given = value.numpy() if packing.is_packed(value.dtype) else value._array
         elif isinstance(value, np.ndarray):
             given = value
         elif value is None:
@@ -306,7 +306,7 @@ class VirtualMachine(Module):
         buffer = self._inputs.get(key)
         if buffer is None:
             buffer = self._inputs[key] = empty(given.shape, dtype, self.device)
-        np.copyto(buffer._array, given)
+        buffer._store(given)
         return buffer
 
     # -- the interpreter -----------------------------------------------------
@@ -586,7 +586,7 @@ class VirtualMachine(Module):
         """Storage for one tensor of a run-time shape: kept for the next
         invocation as a static one is, as long as the shape stays the same
         (``shape_from`` gives the same array for the same shape)."""
-        dst, shape_reg, itemsize = ins[1], ins[2], np.dtype(dtype_name(ins[4])).itemsize
+        dst, shape_reg, dtype = ins[1], ins[2], dtype_name(ins[4])
         slot: list[Any] = [None]
         self._kept.append(slot)
         last: list[Any] = [None, None, None]  # the shape array, the size it gave, its values
@@ -597,7 +597,7 @@ class VirtualMachine(Module):
             # array with new values at every call: compare the values too.
             if shape is not last[0] or shape._array.tolist() != last[2]:
                 dims = _shape_from(shape, "alloc_storage")
-                last[0], last[1], last[2] = shape, int(np.prod(dims, dtype=np.int64)) * itemsize, list(dims)
+                last[0], last[1], last[2] = shape, packing.nbytes(dims, dtype), list(dims)
                 slot[0] = None
             storage = slot[0]
             if storage is None or storage.generation == self._generation:
@@ -645,7 +645,7 @@ class VirtualMachine(Module):
                 raise XTVMError(f"alloc_tensor: expected a storage, got {storage!r}")
             shape = _shape_from(shape_value, "alloc_tensor")
             _match(static, shape, "alloc_tensor")
-            nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+            nbytes = packing.nbytes(shape, dtype_name(dtype))
             if offset + nbytes > storage.end - storage.start:
                 raise XTVMError(
                     f"alloc_tensor: {shape} {dtype} at offset {offset} needs {offset + nbytes} bytes, "
