@@ -20,12 +20,16 @@ import sys
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute
 
-from xtvm.dtypes import dtype_name, element_type
+from xtvm.dtypes import REDUCED_FLOATS, dtype_name, element_type, float_semantics
 
 FLOAT_DTYPES = ("float16", "float32", "float64")
 INT_DTYPES = ("int8", "int16", "int32", "int64")
 UINT_DTYPES = ("uint8", "uint16", "uint32", "uint64")
-DTYPES = ("bool", "index", *INT_DTYPES, *UINT_DTYPES, *FLOAT_DTYPES)
+REDUCED_FLOAT_DTYPES = tuple(REDUCED_FLOATS)
+"""Storage-only floats (bfloat16, float8, float4): loaded, stored, selected
+and converted (:mod:`xtvm.te.reduced_float`), never computed on; they are
+not :func:`is_float`."""
+DTYPES = ("bool", "index", *INT_DTYPES, *UINT_DTYPES, *FLOAT_DTYPES, *REDUCED_FLOAT_DTYPES)
 
 INDEX_BITS = 64
 """Width of ``index`` in generated code (x86-64)."""
@@ -40,6 +44,10 @@ def check_dtype(dtype: str) -> str:
 
 def is_float(dtype: str) -> bool:
     return dtype in FLOAT_DTYPES
+
+
+def is_reduced_float(dtype: str) -> bool:
+    return dtype in REDUCED_FLOAT_DTYPES
 
 
 def is_uint(dtype: str) -> bool:
@@ -57,6 +65,8 @@ def bits(dtype: str) -> int:
         return 1
     if dtype == "index":
         return INDEX_BITS
+    if is_reduced_float(dtype):
+        return float_semantics(dtype).bitwidth
     check_dtype(dtype)
     return int(dtype[len(dtype.rstrip("0123456789")) :])
 

@@ -125,6 +125,20 @@ def _constant_name(value: int | float, dtype: str) -> str:
     return f"c{value}" if dtype == "index" else f"c{value}_{dt.to_xdsl(dtype)}"
 
 
+
+def _check_computable(e: PrimExpr) -> None:
+    """Raise when ``e`` computes on a storage-only float (bfloat16, float8):
+    those are only loaded, stored, selected and converted; arithmetic on
+    them is done in float32 after a cast."""
+    dtypes = [e.dtype, *(a.dtype for a in getattr(e, "args", ()))]
+    dtypes += [getattr(e, x).dtype for x in ("a", "b") if hasattr(e, x)]
+    for dtype in dtypes:
+        if dt.is_reduced_float(dtype):
+            raise ValueError(
+                f"{type(e).__name__ if not isinstance(e, Call) else e.op} does not compute on "
+                f"{dtype} (a storage-only type): cast to float32 first"
+            )
+
 class ConstantPool:
     """One ``arith.constant`` per (value, dtype), placed at the top of a block."""
 
@@ -270,6 +284,8 @@ class ExprEmitter:
             if id(e.producer) not in self.buffers:
                 raise ValueError(f"tensor {e.producer.name} is not an argument of the function")
             return self.load(e.producer, [sub(i) for i in e.indices])
+        if isinstance(e, BinaryOp | CmpOp) or (isinstance(e, Call) and e.op != "reinterpret"):
+            _check_computable(e)
         if isinstance(e, BinaryOp):
             return self._binary(e, sub(e.a), sub(e.b))
         if isinstance(e, CmpOp):

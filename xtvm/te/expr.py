@@ -523,6 +523,10 @@ def cast(dtype: str, value: Any) -> PrimExpr:
     e = convert(value, dtype)
     if e.dtype == dtype:
         return e
+    if dt.is_reduced_float(dtype) or dt.is_reduced_float(e.dtype):
+        from xtvm.te.reduced_float import convert_float  # it builds on this module
+
+        return convert_float(e, dtype)
     if isinstance(e, IntImm) and dt.is_int(dtype):
         return IntImm(_wrap(e.value, dtype), dtype)
     if isinstance(e, IntImm | FloatImm) and dt.is_float(dtype):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
     IntegerType,
     MemRefType,
+    ReducedPrecisionFloatType,
     Signedness,
     i64,
 )
@@ -21,6 +23,23 @@ PTR = llvm.LLVMPointerType()
 
 DL_INT, DL_UINT, DL_FLOAT, DL_BOOL = 0, 1, 2, 6
 """DLPack `DLDataTypeCode`s used by xtvm (see docs/abi.md)."""
+
+DL_REDUCED_FLOAT_CODES = {
+    "bfloat16": 4,
+    "float8_e4m3fn": 10,
+    "float8_e4m3fnuz": 11,
+    "float8_e5m2": 12,
+    "float8_e5m2fnuz": 13,
+    "float8_e8m0fnu": 14,
+    "float4_e2m1fn": 17,
+}
+"""DLPack (v1.1) `kDLBfloat` and `kDLFloat8_*`/`kDLFloat4_e2m1fn` codes of the
+storage-only floats (docs/element-types.md); the runtime's `DTYPE_CODES` has
+the same numbers."""
+
+StorageFloat = BFloat16Type | ReducedPrecisionFloatType
+"""Storage-only floats: held as integers of their width in llvm (bf16 → i16,
+f8 → i8); their values are converted with integer operations in `te`."""
 
 
 class LoweringError(Exception):
@@ -34,9 +53,12 @@ class LoweringError(Exception):
 
 def llvm_type(ty: Attribute) -> Attribute:
     """The llvm-dialect type of a tir value: index → i64, memref → !llvm.ptr,
-    unsigned integers → signless, floats unchanged."""
+    unsigned integers → signless, floats unchanged, storage-only floats
+    (bf16, f8E4M3FN, ...) → the integer of their width."""
     if isinstance(ty, IndexType):
         return i64
+    if isinstance(ty, StorageFloat):
+        return IntegerType(ty.bitwidth)
     if isinstance(ty, IntegerType):
         return IntegerType(ty.width.data)
     if isinstance(ty, Float16Type | Float32Type | Float64Type):
@@ -100,4 +122,6 @@ def dl_dtype(ty: Attribute) -> tuple[int, int, int]:
         return (DL_UINT if unsigned else DL_INT), width, 1
     if isinstance(element, Float16Type | Float32Type | Float64Type):
         return DL_FLOAT, 8 * byte_size(element), 1
+    if isinstance(element, StorageFloat):
+        return DL_REDUCED_FLOAT_CODES[dtype_name(element)], element.bitwidth, 1
     raise LoweringError(f"convert-tir-to-llvm: no DLPack dtype for {ty}")
