@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from xtvm.te.expr import PrimExpr, ProducerLoad, Reduce
 from xtvm.te.operation import ComputeOp, PlaceholderOp, Tensor, loads
+from xtvm.te.symbolic import same_dims
 from xtvm.te.traversal import post_order_map, substitute
 
 
@@ -74,7 +75,7 @@ def topological_order(outputs: Sequence[Tensor]) -> list[Tensor]:
 
 def _is_identity_access(load: ProducerLoad, consumer: Stage) -> bool:
     axis = consumer.op.axis
-    return load.producer.shape == consumer.tensor.shape and all(
+    return same_dims(load.producer.shape, consumer.tensor.shape) and all(
         index is a.var for index, a in zip(load.indices, axis)
     )
 

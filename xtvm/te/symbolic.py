@@ -114,6 +114,18 @@ def current_equalities() -> ShapeEqualities:
     return _SCOPE.get() or ShapeEqualities()
 
 
+def same_dims(a: Sequence[Dim], b: Sequence[Dim]) -> bool:
+    """Whether two shapes are the same: equal static extents and, for shape
+    variables, one class of the current :func:`shape_scope`'s equalities
+    (``?x64`` with one ``?`` unified with the other by a matmul)."""
+    equal = current_equalities()
+    return len(a) == len(b) and all(
+        x == y if isinstance(x, int) and isinstance(y, int)
+        else x is y or (isinstance(x, Var) and isinstance(y, Var) and equal.find(x) is equal.find(y))
+        for x, y in zip(a, b)
+    )
+
+
 def require(condition: PrimExpr, message: str) -> None:
     """Make the kernel being built (in the current :func:`shape_scope`)
     check ``condition``, a ``bool`` expression of shape variables, when it is

@@ -20,6 +20,8 @@ fusions of constant extents do not apply.
   static schedule itself (``schedule_conv2d_packed``: its register tiles
   and default knobs; ``fuse`` takes a dynamic outermost loop, so the batch
   joins the parallel tile loop as it does statically);
+* a matmul with run-time extents and its elementwise epilogue:
+  :mod:`xtvm.topi.x86.dynamic_matmul`'s register tiles;
 * any other kernel keeps its default loop nests.
 """
 
@@ -28,13 +30,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xtvm import te
-from xtvm.dialects.tir import ForOp
-from xtvm.schedule import LoopRV
 from xtvm.target import MAX_VECTOR_LANES
 from xtvm.te.operation import ComputeOp
 from xtvm.te.placement import topological_order
 from xtvm.topi.x86.config import lanes, use_threads
 from xtvm.topi.x86.dense import ROW_BLOCK
+from xtvm.topi.x86.dynamic_matmul import inner_loop, schedule_matmul_dynamic
 from xtvm.topi.x86.injective import PARALLEL_TAGS, VECTOR_TAGS
 from xtvm.topi.x86.tiling import vectorize_tile
 
@@ -60,12 +61,6 @@ def schedule_dynamic_injective(sch, tensor: te.Tensor, vectorize: bool) -> None:
         sch.vectorize(inner)
 
 
-def _inner_loop(sch, loop):
-    """The loop directly inside ``loop`` (a LoopRV of the same block)."""
-    (op,) = [o for o in loop.op.body.block.ops if isinstance(o, ForOp)]
-    return LoopRV(op, loop.block)
-
-
 def schedule_dense_pack_dynamic(sch, dense: te.Tensor, outputs: Sequence[te.Tensor]) -> bool:
     """The packed dense's register tiles over a dynamic number of rows (see
     the module); False when the kernel is not one output of a 2-d dense."""
@@ -76,11 +71,11 @@ def schedule_dense_pack_dynamic(sch, dense: te.Tensor, outputs: Sequence[te.Tens
     i, _ = sch.get_loops(out.name)
     io, ii, it = sch.split_tail(i, ROW_BLOCK)
     # whole chunks of rows: (jo, io, ii, ji), an ROW_BLOCK x block tile per (jo, io)
-    jo, ji = sch.split(_inner_loop(sch, ii), [None, block])
+    jo, ji = sch.split(inner_loop(ii), [None, block])
     sch.reorder(jo, io, ii, ji)
     vectorize_tile(sch, sch.cache_write(out.name, io))
     # the last rows, one at a time: (it, jo_t, ji_t), a 1 x block tile per jo_t
-    jo_t, _ = sch.split(_inner_loop(sch, it), [None, block])
+    jo_t, _ = sch.split(inner_loop(it), [None, block])
     vectorize_tile(sch, sch.cache_write(out.name, jo_t))
     if use_threads():
         sch.parallel(jo)
@@ -91,6 +86,8 @@ def schedule_dense_pack_dynamic(sch, dense: te.Tensor, outputs: Sequence[te.Tens
 def schedule_dynamic(sch, outputs: Sequence[te.Tensor]) -> bool:
     """Schedule a dynamic kernel: a packed dense, or injective ops, pools and
     reductions (see the module); False, leaving it as it is, for any other."""
+    if schedule_matmul_dynamic(sch, outputs):
+        return True
     tensors = topological_order(outputs)
     dense = [t for t in tensors if isinstance(t.op, ComputeOp) and t.op.tag == "dense_pack"]
     if len(dense) == 1:
