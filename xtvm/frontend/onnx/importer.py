@@ -69,8 +69,8 @@ from xtvm.frontend.onnx import (
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
 from xtvm.frontend.onnx import attention, bitcast, col2im, grid, loss, ml, signal, unpool
-from xtvm.frontend.onnx import training
-from xtvm.frontend.onnx import causal_conv, rotary, swiglu, tensor_scatter
+from xtvm.frontend.onnx import tfidf, training
+from xtvm.frontend.onnx import causal_conv, flex_attention, rotary, swiglu, tensor_scatter
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
     OnnxImportError,
@@ -120,6 +120,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **rotary.CONVERTERS,
     **swiglu.CONVERTERS,
     **tensor_scatter.CONVERTERS,
+    **tfidf.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
@@ -128,6 +129,7 @@ DOMAIN_CONVERTERS: dict[str, dict[str, type[OnnxOpConverter]]] = {
     "com.microsoft": quantization.MS_CONVERTERS,
     "ai.onnx.ml": ml.CONVERTERS,
     "ai.onnx.preview.training": training.CONVERTERS,
+    "ai.onnx.preview": flex_attention.PREVIEW_CONVERTERS,
 }
 """Domain → op type → converter; a node's opset is its domain's import."""
 
