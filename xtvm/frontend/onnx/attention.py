@@ -42,6 +42,16 @@ from xtvm.frontend.onnx.common import dtype_from_onnx
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 
 
+def repeat_heads(node: OnnxNode, x: SSAValue, reps: int) -> SSAValue:
+    """``[b, h, s, d]`` → ``[b, h * reps, s, d]``, each head ``reps`` times
+    in a row (``np.repeat`` on axis 1): the KV heads of grouped-query
+    attention, one per query head."""
+    b, h, s, d = static_shape(x)
+    x = node.emit(ReshapeOp(x, [b, h, 1, s, d]))
+    x = node.emit(BroadcastToOp(x, [b, h, reps, s, d]))
+    return node.emit(ReshapeOp(x, [b, h * reps, s, d]))
+
+
 class Attention(OnnxOpConverter):
     """``Attention(Q, K, V, attn_mask?, past_key?, past_value?,
     nonpad_kv_seqlen?)`` → ``Y, present_key?, present_value?,
@@ -148,14 +158,7 @@ class Attention(OnnxOpConverter):
             if q_heads % kv_heads:
                 raise node.error(f"{q_heads} query heads are not a multiple of {kv_heads} KV heads")
             reps = q_heads // kv_heads
-
-            def repeat(x: SSAValue) -> SSAValue:
-                b, h, s, d = static_shape(x)
-                x = node.emit(ReshapeOp(x, [b, h, 1, s, d]))
-                x = node.emit(BroadcastToOp(x, [b, h, reps, s, d]))
-                return node.emit(ReshapeOp(x, [b, h * reps, s, d]))
-
-            k, v = repeat(k), repeat(v)
+            k, v = repeat_heads(node, k, reps), repeat_heads(node, v, reps)
         qk = node.emit(MatmulOp(q, k, transpose_b=True))
         softcap = float(node.attr("softcap", 0.0))
         if softcap > 0:
