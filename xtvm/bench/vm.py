@@ -10,13 +10,22 @@ thread count, it times ``repeat`` rounds of calls, the graph executor's
 warm-up), one call of each in turn so that all see the same machine load,
 and prints the medians, the median of the per-round ratios to the graph
 executor, and the largest difference of the outputs (0: the same kernels).
+
+``--models transformer`` times instead the 2-layer encoder of
+``examples/make_transformer.py`` compiled once with a ``?`` sequence length
+(the VM) against onnxruntime at lengths 7, 64 and 128 (``--lengths``): per
+thread count and length, rounds of one VM call and one onnxruntime call in
+turn, the medians, the median of the per-round ratios and the largest
+difference relative to onnxruntime's largest output.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -83,6 +92,58 @@ def measure(name: str, threads: list[int], repeat: int) -> list[dict]:
     return rows
 
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+LENGTHS = (7, 64, 128)
+
+
+def measure_transformer(threads: list[int], repeat: int, lengths=LENGTHS) -> list[dict]:
+    """Per thread count and sequence length: the dynamic transformer on the
+    VM (compiled once) and onnxruntime, medians and the median ratio of
+    paired calls."""
+    import xtvm
+    from xtvm.bench.timing import max_relative_error, ort_session
+    from xtvm.frontend import from_onnx
+    from xtvm.runtime.vm import VirtualMachine
+
+    sys.path.insert(0, str(EXAMPLES))
+    from make_transformer import make_transformer  # examples/make_transformer.py
+
+    model = make_transformer()
+    mod, params = from_onnx(model, shape={"ids": (1, None)})
+    with xtvm.transform.PassContext(opt_level=3):
+        exe = xtvm.build(mod, params=params)
+    vm = VirtualMachine(exe, xtvm.cpu(0))
+    rows = []
+    for n in threads:
+        xtvm.runtime.set_num_threads(n)
+        sess = ort_session(model, n)
+        for length in lengths:
+            ids = np.random.default_rng(length).integers(0, 1000, (1, length)).astype(np.int64)
+            times: dict[str, list[float]] = {"vm": [], "ort": []}
+            for _ in range(repeat + 1):  # the first round warms up
+                times["vm"].append(_seconds(lambda: vm.invoke("main", ids)))
+                times["ort"].append(_seconds(lambda: sess.run(None, {"ids": ids})))
+            out = vm.invoke("main", ids).numpy()
+            (ref,) = sess.run(None, {"ids": ids})
+            rows.append({
+                "threads": n, "length": length, "diff": max_relative_error(out, ref),
+                "vm": statistics.median(times["vm"][1:]),
+                "ort": statistics.median(times["ort"][1:]),
+                "ratio": statistics.median(v / o for v, o in zip(times["vm"][1:], times["ort"][1:])),
+            })
+    return rows
+
+
+def main_transformer(threads: list[int], repeat: int) -> None:
+    print(f"# the dynamic transformer on the VM vs onnxruntime, {time.strftime('%Y-%m-%d')}, "
+          f"{repeat} rounds of invoke / session.run, medians, random weights (seed 0)")
+    print("| model | threads | length | vm ms | ort ms | vm/ort | max rel diff |")
+    print("|---|---|---|---|---|---|---|")
+    for r in measure_transformer(threads, repeat):
+        print(f"| transformer | {r['threads']} | {r['length']} | {r['vm'] * 1e3:.3f} | "
+              f"{r['ort'] * 1e3:.3f} | {r['ratio']:.2f} | {r['diff']:.1e} |", flush=True)
+
+
 def _seconds(run) -> float:
     start = time.perf_counter()
     run()
@@ -90,11 +151,17 @@ def _seconds(run) -> float:
 
 
 def main(models: str, threads: list[int], repeat: int) -> None:
+    names = models.split(",")
+    if "transformer" in names:
+        main_transformer(threads, repeat)
+        names.remove("transformer")
+    if not names:
+        return
     print(f"# VM vs graph executor, {time.strftime('%Y-%m-%d')}, {repeat} rounds of run() calls "
           "(graph, VM, VM with a ? batch run at the model's batch), medians, random weights (seed 0)")
     print("| model | threads | graph ms | vm ms | vm/graph | vm ? ms | vm ?/graph | max abs diff |")
     print("|---|---|---|---|---|---|---|---|")
-    for name in models.split(","):
+    for name in names:
         for r in measure(name, threads, repeat):
             print(f"| {name} | {r['threads']} | {r['graph'] * 1e3:.2f} | {r['vm'] * 1e3:.2f} | "
                   f"{r['vm ratio']:.3f} | {r['vm ?'] * 1e3:.2f} | {r['vm ? ratio']:.3f} | "
