@@ -4,7 +4,10 @@ IR utility, next to :mod:`xtvm.dtypes`).
 Used by ``relay-fold-constant``, the declarative rewrites' constant checks,
 the ONNX frontend (initializers become constants) and the graph evaluator.
 Data moves as raw bytes (``DenseIntOrFPElementsAttr(type, BytesAttr(...))``),
-which is instant for millions of elements and prints as hex.
+which is instant for millions of elements and prints as hex. Sub-byte
+elements (``i4``, ``ui2``, ``f4E2M1FN``, ...) take a byte each in the
+attribute, as in MLIR (signed ones sign-extended), and are ``ml_dtypes``
+arrays in NumPy; they are packed only in buffers (docs/sub-byte-types.md).
 
 ```python
 c = const_from_numpy(np.ones((2, 2), np.float32))
@@ -18,6 +21,7 @@ reading it raises :class:`~xtvm.ir.resources.ElidedConstantError`.
 
 from __future__ import annotations
 
+import ml_dtypes  # noqa: F401 (gives NumPy the sub-byte dtype names)
 import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
@@ -59,6 +63,8 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     if array.dtype == np.bool_:
         # MLIR stores `true` as all-ones bytes; keep the parser's representation.
         array = -array.astype(np.int8)
+    elif array.dtype.name in dtypes.SUB_BYTE_DTYPES and array.dtype.name.startswith("int"):
+        array = array.astype(np.int8)  # sign-extended bytes, as xDSL's parser stores them
     data = _backing_bytes(array)
     if data is None:
         data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
@@ -100,6 +106,9 @@ def numpy_from_dense(
     shape = attr.get_shape()
     if dtype == np.bool_:
         return (np.frombuffer(attr.data.data, np.int8) != 0).reshape(shape)
+    if dtype.name in dtypes.SUB_BYTE_DTYPES:  # one byte an element; keep the low bits
+        bits = np.uint8((1 << dtypes.SUB_BYTE_DTYPES[dtype.name]) - 1)
+        return (np.frombuffer(attr.data.data, np.uint8) & bits).view(dtype).reshape(shape)
     return np.frombuffer(attr.data.data, dtype).reshape(shape)
 
 

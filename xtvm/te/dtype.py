@@ -25,11 +25,22 @@ from xtvm.dtypes import REDUCED_FLOATS, dtype_name, element_type, float_semantic
 FLOAT_DTYPES = ("float16", "float32", "float64")
 INT_DTYPES = ("int8", "int16", "int32", "int64")
 UINT_DTYPES = ("uint8", "uint16", "uint32", "uint64")
+SUB_BYTE_INT_DTYPES = ("int4", "uint4", "int2", "uint2")
+"""Integers narrower than a byte: packed in buffers (docs/sub-byte-types.md),
+values in registers of their width; kernels compute on them in a wider type."""
 REDUCED_FLOAT_DTYPES = tuple(REDUCED_FLOATS)
 """Storage-only floats (bfloat16, float8, float4): loaded, stored, selected
 and converted (:mod:`xtvm.te.reduced_float`), never computed on; they are
 not :func:`is_float`."""
-DTYPES = ("bool", "index", *INT_DTYPES, *UINT_DTYPES, *FLOAT_DTYPES, *REDUCED_FLOAT_DTYPES)
+DTYPES = (
+    "bool",
+    "index",
+    *INT_DTYPES,
+    *UINT_DTYPES,
+    *FLOAT_DTYPES,
+    *REDUCED_FLOAT_DTYPES,
+    *SUB_BYTE_INT_DTYPES,
+)
 
 INDEX_BITS = 64
 """Width of ``index`` in generated code (x86-64)."""
@@ -51,12 +62,17 @@ def is_reduced_float(dtype: str) -> bool:
 
 
 def is_uint(dtype: str) -> bool:
-    return dtype in UINT_DTYPES
+    return dtype in UINT_DTYPES or dtype in ("uint4", "uint2")
 
 
 def is_int(dtype: str) -> bool:
     """True for signed, unsigned and ``index`` integers (not ``bool``)."""
-    return dtype == "index" or dtype in INT_DTYPES or dtype in UINT_DTYPES
+    return (
+        dtype == "index"
+        or dtype in INT_DTYPES
+        or dtype in UINT_DTYPES
+        or dtype in SUB_BYTE_INT_DTYPES
+    )
 
 
 def bits(dtype: str) -> int:

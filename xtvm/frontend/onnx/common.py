@@ -12,8 +12,11 @@ NumPy ↔ xDSL half is :mod:`xtvm.dtypes`):
 | ``INT8`` … ``INT64`` | ``int8`` … ``int64`` | ``i8`` … ``i64`` (signless) |
 | ``UINT8`` … ``UINT64`` | ``uint8`` … ``uint64`` | ``ui8`` … ``ui64`` |
 | ``BOOL`` | ``bool`` | ``i1`` |
+| ``INT4``, ``UINT4``, ``INT2``, ``UINT2`` | ``int4`` … (``ml_dtypes``) | ``i4``, ``ui4``, ``i2``, ``ui2`` |
+| ``FLOAT4E2M1`` | ``float4_e2m1fn`` (``ml_dtypes``) | ``f4E2M1FN`` |
 
-Strings, complex numbers, bfloat16 and the float8/int4 families are not
+The sub-byte types are packed in buffers (docs/sub-byte-types.md).
+Strings, complex numbers, bfloat16 and the float8 family are not
 imported.
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+import ml_dtypes  # noqa: F401 (gives NumPy the int4, int2 and float4_e2m1fn dtype names)
 import numpy as np
 from onnx import TensorProto
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
@@ -93,6 +97,11 @@ _ONNX_DTYPES: list[tuple[int, str]] = [
     (TensorProto.UINT32, "uint32"),
     (TensorProto.UINT64, "uint64"),
     (TensorProto.BOOL, "bool"),
+    (TensorProto.INT4, "int4"),
+    (TensorProto.UINT4, "uint4"),
+    (TensorProto.INT2, "int2"),
+    (TensorProto.UINT2, "uint2"),
+    (TensorProto.FLOAT4E2M1, "float4_e2m1fn"),
 ]
 _NAME_BY_ONNX = dict(_ONNX_DTYPES)
 _BY_NUMPY = {np.dtype(name): dtypes.element_type(name) for _, name in _ONNX_DTYPES}

@@ -54,6 +54,7 @@ from xtvm.dialects.tir import (
     StoreOp,
     YieldOp,
 )
+from xtvm.lowering.tir_to_llvm import sub_byte
 from xtvm.lowering.tir_to_llvm.emitter import Emitter, Externs
 from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
 from xtvm.lowering.tir_to_llvm.types import PTR, LoweringError, byte_size, llvm_type
@@ -194,11 +195,20 @@ class BodyLowering:
             raise
 
     def lower_for(self, op: ForOp) -> None:
-        if op.kind.data == "parallel" and not self.inside_parallel:
+        # A loop storing packed sub-byte elements runs serially (`sub_byte`).
+        if (
+            op.kind.data == "parallel"
+            and not self.inside_parallel
+            and not sub_byte.stores_sub_byte(op)
+        ):
             from xtvm.lowering.tir_to_llvm.parallel import lower_parallel_for
 
             lower_parallel_for(self, op)
-        elif op.kind.data == "vectorized" and lower_vectorized_for(self, op):
+        elif (
+            op.kind.data == "vectorized"
+            and not sub_byte.touches_sub_byte(op)
+            and lower_vectorized_for(self, op)
+        ):
             pass
         else:
             self.emit_loop(op, self.get(op.lb), self.get(op.ub))
@@ -234,11 +244,17 @@ class BodyLowering:
         em.block = merge
 
     def lower_load(self, op: LoadOp) -> None:
+        if bits := sub_byte.buffer_bits(op.buffer):
+            self.values[op.res] = sub_byte.load(self, op, bits)
+            return
         ptr = self.address(op.buffer, op.indices)
         ty = llvm_type(op.res.type)
         self.values[op.res] = self.em.load(ptr, ty, byte_size(ty))
 
     def lower_store(self, op: StoreOp) -> None:
+        if bits := sub_byte.buffer_bits(op.buffer):
+            sub_byte.store(self, op, bits)
+            return
         ptr = self.address(op.buffer, op.indices)
         value = self.get(op.value)
         self.em.emit(llvm.StoreOp(value, ptr, alignment=byte_size(value.type)))
@@ -306,20 +322,26 @@ class BodyLowering:
         """`&buffer[indices]` for a tir buffer and already lowered (i64) indices."""
         ty = buffer.type
         assert isinstance(ty, MemRefType)
+        offset = self.linear_offset(buffer, indices)
+        return self.em.gep(self.get(buffer), offset, llvm_type(ty.element_type))
+
+    def linear_offset(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
+        """The row-major element offset (i64) of already lowered `indices` in `buffer`."""
+        ty = buffer.type
+        assert isinstance(ty, MemRefType)
         if DYNAMIC_INDEX in ty.get_shape()[1:]:
             raise LoweringError(
                 f"convert-tir-to-llvm: the buffer {ty} has a dynamic axis after the first "
                 "(its strides are known only at run time); run tir-flatten-buffer first"
             )
         em = self.em
-        offset = row_major_offset(
+        return row_major_offset(
             indices,
             ty.get_shape(),
             lambda index, stride: em.mul(index, self.index_constant(stride)),
             em.add,
             lambda: self.index_constant(0),
         )
-        return em.gep(self.get(buffer), offset, llvm_type(ty.element_type))
 
     def allocate(self, op: AllocateOp) -> SSAValue:
         """The buffer of a `tir.allocate`, created in the entry block."""
