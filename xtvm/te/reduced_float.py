@@ -104,7 +104,8 @@ def encode(x: Any, dtype: str, saturate: bool = False, round_mode: str = "up") -
         return _encode_exponent_only(x, s, saturate, round_mode)
     if saturate:  # clamp to ±max (infinities too); NaN compares false and stays
         top = const(max_value(dtype), "float32")
-        x = eager_select(x > top, top, eager_select(x < -top, -top, x))
+        bottom = const(-max_value(dtype), "float32")
+        x = eager_select(x > top, top, eager_select(x < bottom, bottom, x))
     m = s.mantissa_bits
     u = reinterpret("uint32", x)
     sign = shift_right(u, _u32(31))

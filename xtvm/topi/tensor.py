@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from xtvm import te
 from xtvm.te import dtype as dt
 from xtvm.te.expr import IntImm, PrimExpr
+from xtvm.te.reduced_float import convert_float
 from xtvm.te.symbolic import Dim, format_dim
 
 
@@ -214,8 +215,13 @@ def clip(x: te.Tensor, a_min: float, a_max: float) -> te.Tensor:
     return elemwise(x, fcompute, "T_clip")
 
 
-def cast(x: te.Tensor, dtype: str) -> te.Tensor:
-    """``x`` converted to ``dtype`` (float to int truncates toward zero)."""
+def cast(x: te.Tensor, dtype: str, saturate: bool = False, round_mode: str = "up") -> te.Tensor:
+    """``x`` converted to ``dtype`` (float to int truncates toward zero). To a
+    storage-only float (bfloat16, float8) ``saturate`` clamps overflow to the
+    largest finite value and ``round_mode`` rounds to ``float8_e8m0fnu``
+    (:func:`xtvm.te.reduced_float.convert_float`)."""
+    if dt.is_reduced_float(dtype) or dt.is_reduced_float(x.dtype):
+        return elemwise(x, lambda v: convert_float(v, dtype, saturate, round_mode), "T_cast")
     return elemwise(x, lambda v: te.cast(dtype, v), "T_cast")
 
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import (
     AnyAttr,
+    BoolAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     FloatAttr,
@@ -42,6 +43,7 @@ from xtvm.dialects.relay.base import (
     RelayOp,
     RelayTypeError,
     SameTypeOp,
+    bool_attr,
     broadcast_shapes,
     check_elements,
     dtype_element_type,
@@ -307,8 +309,16 @@ class CastOp(RelayOp):
     """Converts the elements to ``dtype`` (a dtype name such as ``"float32"``
     or ``"int8"``): float → int truncates toward zero, as C and TVM.
 
+    To and from the storage-only floats (``bfloat16``, ``float8_*``;
+    docs/element-types.md) the value goes through float32 and rounds to
+    nearest even; an overflow gives infinity or NaN as ``ml_dtypes`` does,
+    unless ``saturate`` clamps it to the largest finite value (ONNX ``Cast``
+    ``saturate=1``). ``round_mode`` (``up``, ``down``, ``nearest``) applies to
+    ``float8_e8m0fnu`` only, as in ONNX.
+
     ```mlir
     %y = relay.cast %x {dtype = "int32"} : (tensor<4xf32>) -> tensor<4xi32>
+    %z = relay.cast %x {dtype = "float8_e4m3fn", saturate = true} : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
     ```
     """
 
@@ -317,14 +327,22 @@ class CastOp(RelayOp):
     input = operand_def(TensorType)
     result = result_def(TensorType)
     dtype = prop_def(StringAttr)
+    saturate = prop_def(BoolAttr, default_value=bool_attr(False))
+    round_mode = prop_def(StringAttr, default_value=StringAttr("up"))
     traits = traits_def(Pure())
     assembly_format = functional_format("input")
 
-    def __init__(self, input: SSAValue, dtype: str):
-        super().__init__(input, dtype=dtype)
+    def __init__(
+        self, input: SSAValue, dtype: str, saturate: bool | None = None, round_mode: str | None = None
+    ):
+        super().__init__(input, dtype=dtype, saturate=saturate, round_mode=round_mode)
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        if attrs.get("round_mode", "up") not in ("up", "down", "nearest"):
+            raise RelayTypeError(
+                f"'{cls.name}' round_mode must be up, down or nearest, got {attrs['round_mode']!r}"
+            )
         data = tensor_type(cls, operand_types[0], "its input")
         return [TensorType(dtype_element_type(cls.name, attrs["dtype"]), data.get_shape())]
 

@@ -44,7 +44,12 @@ PATTERNS = [
     lower(NegativeOp, lambda ins, attrs, outs: topi.negative(ins[0])),
     lower(AbsOp, lambda ins, attrs, outs: topi.abs(ins[0])),
     lower(ClipOp, lambda ins, attrs, outs: topi.clip(ins[0], attrs["a_min"], attrs["a_max"])),
-    lower(CastOp, lambda ins, attrs, outs: topi.cast(ins[0], attrs["dtype"])),
+    lower(
+        CastOp,
+        lambda ins, attrs, outs: topi.cast(
+            ins[0], attrs["dtype"], attrs.get("saturate", False), attrs.get("round_mode", "up")
+        ),
+    ),
     lower(ShapeOfOp, lambda ins, attrs, outs: topi.shape_of(ins[0], attrs["dtype"])),
 ]
 OPS = ops_of(PATTERNS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 
@@ -69,6 +70,61 @@ def saturating_cast(x: np.ndarray, dtype: str | np.dtype) -> np.ndarray:
     # float64 rounds int64/uint64 limits up: the clip may give 2**63 or 2**64
     high = wide >= float(info.max)
     return np.where(high, info.max, out.astype(dtype, casting="unsafe")).astype(dtype)
+
+
+REDUCED_FLOATS = (
+    "bfloat16",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+    "float4_e2m1fn",
+)
+"""The storage-only floats (``ml_dtypes`` dtypes), converted through float32."""
+
+
+def cast(x: np.ndarray, dtype: str, saturate: bool = False, round_mode: str = "up") -> np.ndarray:
+    """``relay.cast``: :func:`saturating_cast`, and to or from a storage-only
+    float through float32 (``ml_dtypes``; ``saturate`` clips to the largest
+    finite value first; ``float8_e8m0fnu`` as :func:`to_float8_e8m0`)."""
+    if np.dtype(dtype).name not in REDUCED_FLOATS and x.dtype.name not in REDUCED_FLOATS:
+        return saturating_cast(x, dtype)
+    if x.dtype.name in REDUCED_FLOATS:
+        x = x.astype(np.float32)
+        return x if np.dtype(dtype) == np.float32 else cast(x, dtype, saturate, round_mode)
+    x = x.astype(np.float32)
+    if np.dtype(dtype).name == "float8_e8m0fnu":
+        return to_float8_e8m0(x, saturate, round_mode)
+    if saturate:
+        info = ml_dtypes.finfo(dtype)
+        x = np.clip(x, np.float32(info.min), np.float32(info.max))
+    with np.errstate(invalid="ignore", over="ignore"):
+        return x.astype(dtype)
+
+
+def to_float8_e8m0(x: np.ndarray, saturate: bool, round_mode: str) -> np.ndarray:
+    """float32 → ``float8_e8m0fnu`` as ONNX defines it: the exponent field,
+    incremented when the mantissa rounds up (``up``: any fraction;
+    ``nearest``: the guard bit with a round/sticky bit or a nonzero exponent;
+    ``down``: never), not past ``0xFE`` when saturating; NaN/inf → ``0xFF``."""
+    bits = x.astype(np.float32).view(np.uint32)
+    exponent = ((bits >> 23) & 0xFF).astype(np.uint16)
+    mantissa = bits & 0x7FFFFF
+    if round_mode == "up":
+        up = mantissa > 0
+    elif round_mode == "nearest":
+        up = ((bits & 0x400000) > 0) & (((bits & 0x3FFFFF) > 0) | (exponent > 0))
+    elif round_mode == "down":
+        up = np.zeros(bits.shape, bool)
+    else:
+        raise ValueError(f"round_mode must be up, down or nearest, got {round_mode!r}")
+    special = exponent == 0xFF
+    up &= ~special
+    if saturate:
+        up &= exponent != 0xFE
+    out = np.where(special, 0xFF, exponent + up).astype(np.uint8)
+    return out.view(ml_dtypes.float8_e8m0fnu)
 
 
 def power(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
@@ -138,6 +194,8 @@ REFERENCES = {
     "relay.negative": _wrapping(np.negative),
     "relay.abs": _wrapping(np.abs),
     "relay.clip": lambda ins, attrs: clip(ins[0], attrs["a_min"], attrs["a_max"]),
-    "relay.cast": lambda ins, attrs: saturating_cast(ins[0], attrs["dtype"]),
+    "relay.cast": lambda ins, attrs: cast(
+        ins[0], attrs["dtype"], attrs.get("saturate", False), attrs.get("round_mode", "up")
+    ),
     "relay.shape_of": lambda ins, attrs: np.array(ins[0].shape, attrs["dtype"]),
 }
