@@ -69,7 +69,7 @@ from xtvm.frontend.onnx import (
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
 from xtvm.frontend.onnx import attention, bitcast, col2im, grid, loss, ml, signal, unpool
-from xtvm.frontend.onnx import tfidf, training
+from xtvm.frontend.onnx import sampling, tfidf, training
 from xtvm.frontend.onnx import causal_conv, flex_attention, linear_attention, rotary
 from xtvm.frontend.onnx import swiglu, tensor_scatter
 from xtvm.frontend.onnx.common import (
@@ -123,6 +123,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **swiglu.CONVERTERS,
     **tensor_scatter.CONVERTERS,
     **tfidf.CONVERTERS,
+    **sampling.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 

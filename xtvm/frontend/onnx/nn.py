@@ -29,6 +29,7 @@ from xtvm.dialects.relay import (
     SubtractOp,
 )
 from xtvm.dialects.relay.base import shape_str
+from xtvm.frontend.onnx import sampling
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
 from xtvm.frontend.onnx.transform import reshape_2d, reshape_back
 from xtvm.constants import numpy_dtype
@@ -231,16 +232,18 @@ class LRN(OnnxOpConverter):
 
 class Dropout(OnnxOpConverter):
     """``Dropout`` at inference → ``relay.nn.dropout`` (the identity; the
-    ratio is kept for the record). Training mode and a used ``mask`` output
-    are errors; ``seed`` (v12) only seeds training's random mask."""
+    ratio is kept for the record; the ``mask``, when used, is all true).
+    Training mode is an error before opset 12; from 12 a true
+    ``training_mode`` draws the mask (``sampling.dropout_training``), seeded
+    by ``seed``."""
 
     @classmethod
-    def _dropout(cls, node: OnnxNode, ratio: float) -> SSAValue:
-        if node.output_used(1):
-            raise node.error(
-                f"{node.output_label(1)} is used, but only inference (output 'output') is supported"
-            )
-        return node.emit(DropoutOp(node.input(0), rate=ratio))
+    def _dropout(cls, node: OnnxNode, ratio: float) -> SSAValue | list[SSAValue]:
+        output = node.emit(DropoutOp(node.input(0), rate=ratio))
+        if not node.output_used(1):
+            return output
+        # Inference keeps every element: the mask is all true.
+        return [output, node.const(np.ones(node.input_shape(0), bool))]
 
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> SSAValue:
@@ -258,11 +261,12 @@ class Dropout(OnnxOpConverter):
         return cls._dropout(node, float(node.attr("ratio", 0.5)))
 
     @classmethod
-    def _impl_v12(cls, node: OnnxNode) -> SSAValue:
-        # Opset 12+: `ratio` and `training_mode` are optional inputs.
-        if node.has_input(2) and node.constant_scalar(2):
-            raise node.error(f"{node.input_label(2)} is true, but only inference is supported")
+    def _impl_v12(cls, node: OnnxNode) -> SSAValue | list[SSAValue]:
+        # Opset 12+: `ratio` and `training_mode` are optional inputs; training
+        # draws the mask from `sampling`'s generator.
         ratio = node.constant_scalar(1) if node.has_input(1) else 0.5
+        if node.has_input(2) and node.constant_scalar(2):
+            return sampling.dropout_training(node, float(ratio))
         return cls._dropout(node, float(ratio))
 
 
