@@ -35,6 +35,8 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryAllocEffect, MemoryFreeEffect, MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
+from xtvm.dtypes import storage_nbytes
+
 DEFAULT_ALIGNMENT = 64
 """Byte alignment of storage (the runtime's ``NDArray`` alignment)."""
 
@@ -55,13 +57,16 @@ def format_bytes(n: int) -> str:
 
 def tensor_nbytes(ty: Attribute) -> int | None:
     """Bytes of a statically shaped tensor with a fixed-width element type
-    (``tensor<1x256xf32>`` -> 1024); ``None`` for any other type."""
+    (``tensor<1x256xf32>`` -> 1024; sub-byte elements packed:
+    ``tensor<5xi4>`` -> 3); ``None`` for any other type."""
     if not isinstance(ty, TensorType) or not ty.has_static_shape():
         return None
     element = ty.element_type
     if not isinstance(element, FixedBitwidthType):
         return None
-    return math.prod(ty.get_shape()) * element.size
+    count = math.prod(ty.get_shape())
+    packed = storage_nbytes(element, count)
+    return count * element.size if packed is None else packed
 
 
 @irdl_attr_definition

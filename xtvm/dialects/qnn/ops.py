@@ -52,8 +52,9 @@ from xtvm.dialects.relay.base import (
 )
 from xtvm.dialects.relay.transform import ConcatenateOp as RelayConcatenateOp
 
-QUANTIZED_DTYPES = ("int8", "uint8", "int16", "uint16", "int32")
-"""The element types a quantized tensor may have (ONNX's QuantizeLinear)."""
+QUANTIZED_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "int4", "uint4", "int2", "uint2")
+"""The element types a quantized tensor may have (ONNX's QuantizeLinear;
+the sub-byte ones are packed in buffers, docs/sub-byte-types.md)."""
 
 
 def _is_int(ty: Attribute) -> bool:

@@ -81,6 +81,7 @@ from xtvm.lowering.memory_to_llvm.graph_json import (
     returned_values,
 )
 from xtvm.passes.memory.liveness import check_straight_line
+from xtvm.runtime import packing
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -372,7 +373,9 @@ class LowerConst(RewritePattern):
         array = np.ascontiguousarray(numpy_from_const(op))
         data = array.astype(np.int8) if array.dtype == np.bool_ else array
         element = IntegerType(8) if array.dtype == np.bool_ else op.result.type.element_type
-        size = max(array.size, 1)
+        if packing.is_packed(array.dtype.name):  # int4, ...: the bytes kernels read
+            data, element = packing.pack(array), IntegerType(8)
+        size = max(data.size, 1)
         if array.size and data is array and isinstance(op.value, DenseIntOrFPElementsAttr):
             raw = op.value.data  # the constant's bytes, shared (weights are large)
         else:

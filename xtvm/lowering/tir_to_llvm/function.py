@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, MemRefType, UnitAttr, i32, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, MemRefType, UnitAttr, i8, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xtvm.arith import row_major_offset
@@ -54,6 +54,7 @@ from xtvm.dialects.tir import (
     StoreOp,
     YieldOp,
 )
+from xtvm.dtypes import storage_nbytes
 from xtvm.lowering.tir_to_llvm import sub_byte
 from xtvm.lowering.tir_to_llvm.emitter import Emitter, Externs
 from xtvm.lowering.tir_to_llvm.scalar import LOWERINGS
@@ -349,6 +350,8 @@ class BodyLowering:
         assert isinstance(ty, MemRefType)
         element = llvm_type(ty.element_type)
         count = math.prod(ty.get_shape())
+        if (packed := storage_nbytes(ty.element_type, count)) is not None:
+            element, count = i8, packed  # sub-byte elements: their packed bytes
         nbytes = max(count * byte_size(element), 1)
         entry = self.prologue
         if nbytes <= STACK_LIMIT_BYTES:

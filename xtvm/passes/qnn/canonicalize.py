@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from ml_dtypes import iinfo
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
@@ -128,7 +129,7 @@ class _Builder:
         rank = len(_shape(real))
         rounded = self(RoundOp(real))
         shifted = self(AddOp(rounded, self.cast(self.along(zero_point, axis, rank), "float32")))
-        info = np.iinfo(out_dtype)
+        info = iinfo(out_dtype)  # ml_dtypes': int4 and int2 too
         return self.cast(self(ClipOp(shifted, float(info.min), float(info.max))), out_dtype)
 
     def requantize(
@@ -204,7 +205,7 @@ def _requantize_int64(root: qnn.RequantizeOp) -> list[Operation]:
     nudged = b(AddOp(product, b.const(along(np.int64(1) << (total - 1), axis, rank))))
     shifted = b(RightShiftOp(nudged, b.const(along(total, axis, rank))))
     zp = b.cast(b.along(root.output_zero_point, axis, rank), "int64")
-    info = np.iinfo(a["out_dtype"])
+    info = iinfo(a["out_dtype"])
     clipped = b(ClipOp(b(AddOp(shifted, zp)), float(info.min), float(info.max)))
     b.cast(clipped, a["out_dtype"])
     return b.ops

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from ml_dtypes import iinfo
 
 F32 = np.float32
 
@@ -42,7 +43,7 @@ def blocks(param: np.ndarray, axis: int, block_size: int, size: int) -> np.ndarr
 
 def saturate(values: np.ndarray, dtype: str | np.dtype) -> np.ndarray:
     """``values`` (already rounded) clipped to ``dtype``'s range and cast."""
-    info = np.iinfo(dtype)
+    info = iinfo(dtype)  # ml_dtypes': int4 and int2 too
     return np.clip(values, info.min, info.max).astype(dtype)
 
 

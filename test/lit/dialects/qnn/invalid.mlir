@@ -27,7 +27,7 @@ func.func @quantize_per_axis_size(%x: tensor<1x8xf32>, %s: tensor<4xf32>, %z: te
 // -----
 
 func.func @quantize_out_dtype(%x: tensor<1x8xf32>, %s: tensor<f32>, %z: tensor<i64>) {
-  // expected-error @+1 {{'qnn.quantize' out_dtype must be one of int8, uint8, int16, uint16, int32, got 'int64'}}
+  // expected-error @+1 {{'qnn.quantize' out_dtype must be one of int8, uint8, int16, uint16, int32, int4, uint4, int2, uint2, got 'int64'}}
   %q = qnn.quantize %x, %s, %z {out_dtype = "int64"} : (tensor<1x8xf32>, tensor<f32>, tensor<i64>) -> tensor<1x8xi64>
   func.return
 }
