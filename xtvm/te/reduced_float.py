@@ -55,8 +55,11 @@ _F32_MANTISSA = 23
 
 def bits_dtype(dtype: str) -> str:
     """The unsigned dtype holding one value of ``dtype``'s bits (``uint16``
-    for bfloat16, ``uint8`` for the float8 types and a float4 nibble)."""
-    return "uint16" if dtypes.float_semantics(dtype).bitwidth > 8 else "uint8"
+    for bfloat16, ``uint8`` for the float8 types, ``uint4`` for float4: a
+    reinterpret keeps the width, and float4 is 4 bits in llvm and packed in
+    buffers, docs/sub-byte-types.md)."""
+    width = dtypes.float_semantics(dtype).bitwidth
+    return "uint16" if width > 8 else "uint8" if width == 8 else "uint4"
 
 
 def _u32(value: int) -> PrimExpr:
