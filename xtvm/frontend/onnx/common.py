@@ -14,17 +14,21 @@ NumPy ↔ xDSL half is :mod:`xtvm.dtypes`):
 | ``BOOL`` | ``bool`` | ``i1`` |
 | ``INT4``, ``UINT4``, ``INT2``, ``UINT2`` | ``int4`` … (``ml_dtypes``) | ``i4``, ``ui4``, ``i2``, ``ui2`` |
 | ``FLOAT4E2M1`` | ``float4_e2m1fn`` (``ml_dtypes``) | ``f4E2M1FN`` |
+| ``BFLOAT16`` | ``bfloat16`` (``ml_dtypes``) | ``bf16`` |
+| ``FLOAT8E4M3FN``, ``FLOAT8E4M3FNUZ`` | ``float8_e4m3fn``, ``float8_e4m3fnuz`` | ``f8E4M3FN``, ``f8E4M3FNUZ`` |
+| ``FLOAT8E5M2``, ``FLOAT8E5M2FNUZ`` | ``float8_e5m2``, ``float8_e5m2fnuz`` | ``f8E5M2``, ``f8E5M2FNUZ`` |
+| ``FLOAT8E8M0`` | ``float8_e8m0fnu`` | ``f8E8M0FNU`` |
 
 The sub-byte types are packed in buffers (docs/sub-byte-types.md).
-Strings, complex numbers, bfloat16 and the float8 family are not
-imported.
+bfloat16 and float8 are storage-only: ops compute on them in float32
+(docs/element-types.md). Strings and complex numbers are not imported.
 """
 
 from __future__ import annotations
 
 import re
 
-import ml_dtypes  # noqa: F401 (gives NumPy the int4, int2 and float4_e2m1fn dtype names)
+import ml_dtypes  # noqa: F401 (gives NumPy the int4, int2, bfloat16 and float8 dtype names)
 import numpy as np
 from onnx import TensorProto
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
@@ -102,6 +106,12 @@ _ONNX_DTYPES: list[tuple[int, str]] = [
     (TensorProto.INT2, "int2"),
     (TensorProto.UINT2, "uint2"),
     (TensorProto.FLOAT4E2M1, "float4_e2m1fn"),
+    (TensorProto.BFLOAT16, "bfloat16"),
+    (TensorProto.FLOAT8E4M3FN, "float8_e4m3fn"),
+    (TensorProto.FLOAT8E4M3FNUZ, "float8_e4m3fnuz"),
+    (TensorProto.FLOAT8E5M2, "float8_e5m2"),
+    (TensorProto.FLOAT8E5M2FNUZ, "float8_e5m2fnuz"),
+    (TensorProto.FLOAT8E8M0, "float8_e8m0fnu"),
 ]
 _NAME_BY_ONNX = dict(_ONNX_DTYPES)
 _BY_NUMPY = {np.dtype(name): dtypes.element_type(name) for _, name in _ONNX_DTYPES}

@@ -333,20 +333,41 @@ class Mean(_Variadic):
         return node.emit(DivideOp(total, count))
 
 
+FLOAT8_DTYPES = (
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+)
+"""The targets ``Cast``'s ``saturate`` and ``round_mode`` apply to."""
+
+
 def _cast(node: OnnxNode, x: SSAValue, dtype: str) -> SSAValue:
-    """``x`` converted to ``dtype`` (nothing to emit when it already is)."""
+    """``x`` converted to ``dtype`` (nothing to emit when it already is); to
+    a float8 type with the node's ``saturate`` (default 1: clamp to the
+    largest finite value) and ``round_mode`` (``float8_e8m0fnu``; default
+    ``up``)."""
     if element_dtype(x) == np.dtype(dtype):
         return x
-    return node.emit(CastOp(x, dtype))
+    if dtype not in FLOAT8_DTYPES:
+        return node.emit(CastOp(x, dtype))
+    round_mode = node.attrs.get("round_mode", "up")
+    if isinstance(round_mode, bytes):
+        round_mode = round_mode.decode()
+    if round_mode not in ("up", "down", "nearest"):
+        raise node.unsupported_attr("round_mode", "expected up, down or nearest")
+    saturate = bool(node.attrs.get("saturate", 1))
+    return node.emit(CastOp(x, dtype, saturate, round_mode))
 
 
 class Cast(OnnxOpConverter):
     """``Cast`` → ``relay.cast`` to the type ``to`` (a cast to the input's
     own type emits nothing): float → integer truncates toward zero and
-    saturates, to ``bool`` is ``!= 0``. ``saturate`` (v19) and
-    ``round_mode`` (v24) apply only to the float8 types, which are not
-    supported (nor are strings, bfloat16 and the 4-bit and 2-bit types: the
-    error names the type)."""
+    saturates, to ``bool`` is ``!= 0``. To bfloat16 and float8 the value
+    rounds to nearest even (docs/element-types.md); ``saturate`` (v19) and
+    ``round_mode`` (v24) apply to the float8 types as ONNX specifies.
+    Strings are not supported (the error names the type)."""
 
     @classmethod
     def _impl_v1(cls, node: OnnxNode) -> SSAValue:
@@ -364,7 +385,8 @@ class Cast(OnnxOpConverter):
 
 class CastLike(OnnxOpConverter):
     """``CastLike``: ``Cast`` of input 0 to the element type of input 1
-    (whose values are not read)."""
+    (whose values are not read), with ``Cast``'s ``saturate`` and
+    ``round_mode``."""
 
     @classmethod
     def _impl_v15(cls, node: OnnxNode) -> SSAValue:
