@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -21,6 +22,8 @@ from xdsl.transforms.common_subexpression_elimination import cse
 
 from xtvm.arith import (
     BINARY_FOLDERS,
+    UNKNOWN,
+    Bound,
     const_int_bound,
     int_constant,
     int_width,
@@ -225,6 +228,117 @@ class DivModByBound(RewritePattern):
                 return
 
 
+def _linear_terms(value: SSAValue, depth: int = 8) -> tuple[list[tuple[SSAValue, int]], int]:
+    """``value`` as ``sum(coeff * term) + offset`` through `arith.addi` and
+    multiplications by constants (``(terms, offset)``); anything else is a
+    term of coefficient 1."""
+    c = _const(value)
+    if c is not None:
+        return [], c
+    op = value.owner
+    if depth and isinstance(op, arith.AddiOp):
+        lhs_terms, lhs_offset = _linear_terms(op.lhs, depth - 1)
+        rhs_terms, rhs_offset = _linear_terms(op.rhs, depth - 1)
+        return lhs_terms + rhs_terms, lhs_offset + rhs_offset
+    if depth and isinstance(op, arith.MuliOp) and _const(op.rhs) is not None:
+        terms, offset = _linear_terms(op.lhs, depth - 1)
+        k = _const(op.rhs)
+        return [(t, coeff * k) for t, coeff in terms], offset * k
+    return [(value, 1)], 0
+
+
+def _build_sum(
+    terms: list[tuple[SSAValue, int]], offset: int, ty, ops: list[Operation]
+) -> SSAValue:
+    """Ops (appended to ``ops``) computing ``sum(coeff * term) + offset``."""
+    total: SSAValue | None = None
+    for term, coeff in terms:
+        if coeff != 1:
+            k = make_int_constant(coeff, ty)
+            mul = arith.MuliOp(term, k)
+            ops += [k, mul]
+            term = mul.result
+        if total is None:
+            total = term
+        else:
+            add = arith.AddiOp(total, term)
+            ops.append(add)
+            total = add.result
+    if offset or total is None:
+        k = make_int_constant(offset, ty)
+        ops.append(k)
+        if total is None:
+            return k.result
+        add = arith.AddiOp(total, k)
+        ops.append(add)
+        total = add.result
+    return total
+
+
+class DivModLinearSum(RewritePattern):
+    """Division and remainder of a non-negative linear sum by a constant `c`
+    (TVM's canonical simplification of flattened indices), on `index`:
+    with the terms split into those whose coefficients a divisor `a` of `c`
+    divides (`A`) and the rest (`R`, with the constant offset) where
+    `0 <= R < a` and `A >= 0`:
+
+    (A + R) / c -> (A / a) / (c / a)        (A / a: coefficients divided)
+    (A + R) % c -> ((A / a) % (c / a)) * a + R
+
+    and with `a = c` simply `A / c` and `R`. `(i*3136 + j*56 + k) / 56`
+    with `j < 56`, `k < 56` is `i*56 + j`; `... % 56` is `k`: the index
+    arithmetic of a reshape composed with a transpose (a channel shuffle)
+    collapses to the loop variables, so the row is a ramp again."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, _FLOOR_DIVS + _REMS) or not isinstance(op.results[0].type, IndexType):
+            return
+        num, den = op.operands
+        c = _const(den)
+        if c is None or c <= 1:
+            return
+        terms, offset = _linear_terms(num)
+        if not offset and len(terms) == 1 and terms[0][1] == 1:
+            return  # no sum: DivModByBound's cases
+        if any(coeff <= 0 or not const_int_bound(t).nonneg() for t, coeff in terms):
+            return
+        ty = num.type
+        is_div = isinstance(op, _FLOOR_DIVS)
+        for a in sorted({math.gcd(coeff, c) for _, coeff in terms} - {1}, reverse=True):
+            big = [(t, coeff // a) for t, coeff in terms if coeff % a == 0]
+            small = [(t, coeff) for t, coeff in terms if coeff % a]
+            if not _sum_bound(small, offset).within(0, a - 1):
+                continue
+            ops: list[Operation] = []
+            quotient = _build_sum(big, 0, ty, ops)  # A / a
+            if a != c:
+                k = make_int_constant(c // a, ty)
+                inner = (arith.DivUIOp if is_div else arith.RemUIOp)(quotient, k)
+                ops += [k, inner]
+                quotient = inner.result
+            if is_div:
+                rewriter.replace(op, ops, [quotient])
+                return
+            if a == c:  # the remainder is R
+                ops, parts = [], []
+            else:  # ((A / a) % (c / a)) * a + R
+                parts = [(quotient, a)]
+            result = _build_sum(parts + small, offset, ty, ops)
+            rewriter.replace(op, ops, [result])
+            return
+
+
+def _sum_bound(terms: list[tuple[SSAValue, int]], offset: int) -> Bound:
+    """The constant bound of ``sum(coeff * term) + offset`` (coefficients positive)."""
+    lo, hi = offset, offset
+    for term, coeff in terms:
+        bound = const_int_bound(term)
+        if bound.lo is None or bound.hi is None:
+            return UNKNOWN
+        lo, hi = lo + coeff * bound.lo, hi + coeff * bound.hi
+    return Bound(lo, hi)
+
+
 class DivModRecombine(RewritePattern):
     """`x + (q / c) * c + q % c` -> `x + q` (unsigned division and remainder,
     either operand order): the flattened index of two loops fused back into
@@ -353,6 +467,7 @@ SIMPLIFY_PATTERNS: tuple[RewritePattern, ...] = (
     BoundDecidedCompare(),
     BoundDecidedMinMax(),
     DivModByBound(),
+    DivModLinearSum(),
     DivModRecombine(),
     FoldSelect(),
     FoldIntCast(),
@@ -372,8 +487,10 @@ class TirSimplifyPass(ModulePass):
     zero left alone); identities (x+0, x*1, x*0, x-x, ...); constants moved
     right and reassociated ((x*c1)*c2, (x+c1)+c2, (x+c1)*c2, x-c -> x+(-c));
     comparisons, min/max, division and remainder decided by constant bounds
-    from loop ranges (`xtvm.arith`); `x + (q / c) * c + q % c` -> `x + q`
-    (unsigned); `select` on constants; loops of extent
+    from loop ranges (`xtvm.arith`); division and remainder of a
+    non-negative linear sum by a constant split at a divisor of it
+    (`(i*3136 + j*56 + k) / 56` -> `i*56 + j` for `j, k < 56`);
+    `x + (q / c) * c + q % c` -> `x + q` (unsigned); `select` on constants; loops of extent
     0 erased and of extent 1 replaced by their body with the loop variable
     substituted; `tir.if` on a constant condition resolved; `tir.assert` of
     true erased. Then dead pure ops are removed and equal expressions are

@@ -190,3 +190,63 @@ tir.prim_func @div_mod_recombine(%A: memref<128xf32>, %B: memref<64xf32>, %x: in
   }
   tir.return
 }
+
+// DivModLinearSum: a linear sum over loop variables divided by a constant.
+// With j, k in [0, 56): (i*3136 + j*56 + k) / 56 -> i*56 + j and % 56 -> k;
+// / 12544 -> i / 4 (3136 divides 12544, j*56 + k < 3136); % 12544 ->
+// (i % 4) * 3136 + j*56 + k; a negative offset is left alone. (An
+// argument of unknown sign is left alone too: nothing proves it non-negative.)
+// CHECK-LABEL: tir.prim_func @div_mod_linear_sum(%A: memref<4096xindex>) {
+// CHECK:         tir.for %i = %c0 to %c8 kind "serial" {
+// CHECK-NEXT:      tir.for %j = %c0 to %c56 kind "serial" {
+// CHECK-NEXT:        tir.for %k = %c0 to %c56 kind "serial" {
+// CHECK-NEXT:          %[[I56:.*]] = arith.muli %i, %c56 : index
+// CHECK-NEXT:          %[[Q:.*]] = arith.addi %[[I56]], %j : index
+// CHECK-NEXT:          tir.store %[[Q]], %A[%c0] : memref<4096xindex>
+// CHECK-NEXT:          tir.store %k, %A[%c1] : memref<4096xindex>
+// CHECK-NEXT:          %[[D:.*]] = arith.divui %i, %c4 : index
+// CHECK-NEXT:          tir.store %[[D]], %A[%c2] : memref<4096xindex>
+// CHECK-NEXT:          %[[R:.*]] = arith.remui %i, %c4 : index
+// CHECK-NEXT:          %[[C3136:.*]] = arith.constant 3136 : index
+// CHECK-NEXT:          %[[R1:.*]] = arith.muli %[[R]], %[[C3136]] : index
+// CHECK-NEXT:          %[[J56:.*]] = arith.muli %j, %c56 : index
+// CHECK-NEXT:          %[[S:.*]] = arith.addi %[[R1]], %[[J56]] : index
+// CHECK-NEXT:          %[[S2:.*]] = arith.addi %[[S]], %k : index
+// CHECK-NEXT:          tir.store %[[S2]], %A[%c3] : memref<4096xindex>
+// CHECK-NEXT:          %[[T:.*]] = arith.addi %[[J56]], %cm1 : index
+// CHECK-NEXT:          %{{.*}} = arith.divsi %[[T]], %c56 : index
+tir.prim_func @div_mod_linear_sum(%A: memref<4096xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c56 = arith.constant 56 : index
+  %c3136 = arith.constant 3136 : index
+  %c12544 = arith.constant 12544 : index
+  %c8 = arith.constant 8 : index
+  %cm1 = arith.constant -1 : index
+  tir.for %i = %c0 to %c8 kind "serial" {
+  tir.for %j = %c0 to %c56 kind "serial" {
+    tir.for %k = %c0 to %c56 kind "serial" {
+      %ii = arith.muli %i, %c3136 : index
+      %jj = arith.muli %j, %c56 : index
+      %s0 = arith.addi %ii, %jj : index
+      %s = arith.addi %s0, %k : index
+      %q = arith.divsi %s, %c56 : index
+      tir.store %q, %A[%c0] : memref<4096xindex>
+      %r = arith.remsi %s, %c56 : index
+      tir.store %r, %A[%c1] : memref<4096xindex>
+      %d = arith.divui %s, %c12544 : index
+      tir.store %d, %A[%c2] : memref<4096xindex>
+      %m = arith.remui %s, %c12544 : index
+      tir.store %m, %A[%c3] : memref<4096xindex>
+      %t0 = arith.muli %j, %c56 : index
+      %t = arith.addi %t0, %cm1 : index
+      %n = arith.divsi %t, %c56 : index
+      tir.store %n, %A[%c4] : memref<4096xindex>
+    }
+  }
+  }
+  tir.return
+}
