@@ -36,6 +36,7 @@ from xtvm.dialects.relay import (
     MinimumOp,
     MinOp,
     MultiplyOp,
+    ReshapeOp,
     RoundOp,
     SigmoidOp,
     SoftmaxOp,
@@ -44,7 +45,7 @@ from xtvm.dialects.relay import (
     WhereOp,
 )
 from xtvm.dialects.relay.base import shape_str
-from xtvm.dtypes import dtype_name
+from xtvm.dtypes import dtype_name, is_reduced_float
 from xtvm.frontend.onnx import conv as onnx_conv
 from xtvm.frontend.onnx import nn as onnx_nn
 from xtvm.frontend.onnx.conv import _group, spatial_rank, window
@@ -91,6 +92,20 @@ def _axis(node: OnnxNode, rank: int, param: SSAValue) -> int:
     return axis % rank if rank else 0
 
 
+def _along(node: OnnxNode, param: SSAValue, axis: int, data: SSAValue, block_size: int) -> SSAValue:
+    """A per-tensor or per-axis parameter shaped to broadcast against
+    ``data`` along ``axis`` (the float8/float4 path, which has no
+    ``qnn`` op to do it)."""
+    if block_size:
+        raise node.error("block-wise parameters of a float8/float4 quantization are not supported")
+    shape, rank = static_shape(param), len(static_shape(data))
+    if not shape or shape[0] == 1 or rank <= 1:
+        return param if len(shape) <= rank else node.emit(ReshapeOp(param, []))
+    target = [1] * rank
+    target[axis] = shape[0]
+    return node.emit(ReshapeOp(param, target))
+
+
 def _block_size(node: OnnxNode) -> int:
     """Attribute ``block_size`` (opset 21): 0, or block-wise parameters."""
     size = node.attr("block_size", 0)
@@ -120,6 +135,11 @@ class QuantizeLinear(OnnxOpConverter):
             dtype = dtype_from_onnx(node.attr("output_dtype"), f"{node.label} output_dtype")
         zp = _zero_point(node, 2, dtype, static_shape(scale))
         axis = _param_axis(node, len(static_shape(x)), scale, block_size)
+        if is_reduced_float(_dtype(zp)):  # float8/float4: no rounding to integers
+            real = node.emit(DivideOp(x, _along(node, scale, axis, x, block_size)))
+            shifted = node.emit(AddOp(real, _f32(node, _along(node, zp, axis, x, block_size))))
+            saturate = bool(node.attr("saturate", 1))
+            return node.emit(CastOp(shifted, _dtype(zp), saturate=saturate))
         op = qnn.QuantizeOp(x, scale, zp, axis=axis, out_dtype=_dtype(zp), block_size=block_size)
         return node.emit(op)
 
@@ -143,7 +163,12 @@ class DequantizeLinear(OnnxOpConverter):
         scale = _scale(node, 1, block_size)
         zp = _zero_point(node, 2, _dtype(x), static_shape(scale))
         axis = _param_axis(node, len(static_shape(x)), scale, block_size)
-        y = node.emit(qnn.DequantizeOp(x, scale, zp, axis=axis, block_size=block_size))
+        if is_reduced_float(_dtype(x)):  # float8/float4: computed in float32
+            zp_f32 = _f32(node, _along(node, zp, axis, x, block_size))
+            centred = node.emit(SubtractOp(_f32(node, x), zp_f32))
+            y = node.emit(MultiplyOp(centred, _along(node, scale, axis, x, block_size)))
+        else:
+            y = node.emit(qnn.DequantizeOp(x, scale, zp, axis=axis, block_size=block_size))
         return y if out_dtype == "float32" else node.emit(CastOp(y, out_dtype))
 
 
