@@ -58,6 +58,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnx.backend.base import Backend, BackendRep
 
+from xtvm.frontend.onnx import strings
 from xtvm.frontend.onnx.common import OnnxConstantInputRequired, OnnxImportError
 from xtvm.frontend.onnx.importer import check_model, from_onnx
 from xtvm.runtime import isolated
@@ -146,7 +147,8 @@ def _check_input(name: str, array: np.ndarray, dtype: np.dtype, dims: list[int |
     """An input must have the model's dtype and fit its declared shape:
     compiling for another dtype would silently change the model (a float Div
     on int32 arrays computes integers)."""
-    if array.dtype != dtype:
+    text = dtype == object and array.dtype.kind in "OSU"  # a string tensor: str or bytes
+    if array.dtype != dtype and not text:
         raise OnnxImportError(
             f"graph input '{name}' is {dtype.name} in the model, got a {array.dtype.name} array"
         )
@@ -265,6 +267,11 @@ class XtvmBackendRep(BackendRep):
         self._sequences = _sequence_inputs(model)
         """Sequence graph inputs → their element dtype (NumPy name)."""
         self._optionals = _optional_inputs(model)
+        self._string_outputs = [
+            k for k, o in enumerate(model.graph.output)
+            if o.type.tensor_type.elem_type == TensorProto.STRING
+        ]
+        """Graph outputs that are string tensors: decoded from bytes (``strings``)."""
 
     def run(self, inputs: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:  # noqa: ARG002
         """Runs the model on ``inputs`` (a sequence in graph-input order, a
@@ -280,7 +287,15 @@ class XtvmBackendRep(BackendRep):
         gmod["run"]()
         count = gmod["get_num_outputs"]()
         flat = [gmod["get_output"](i).numpy() for i in range(count)]
-        return _regroup(compiled, flat)
+        return self._decoded(_regroup(compiled, flat))
+
+    def _decoded(self, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``outputs`` with each string output's bytes decoded to ``str``."""
+        if not self._string_outputs:
+            return outputs
+        return tuple(
+            strings.decode(o) if k in self._string_outputs else o for k, o in enumerate(outputs)
+        )
 
     def _run_isolated(
         self, compiled: _Compiled, arrays: Sequence[np.ndarray]
@@ -293,7 +308,7 @@ class XtvmBackendRep(BackendRep):
             what=f"model '{name}'",
             test_hook=self._test_hook,
         )
-        return _regroup(compiled, list(outputs))
+        return self._decoded(_regroup(compiled, list(outputs)))
 
     def close(self) -> None:
         """Ends the child process of an isolated rep (a later run starts one)."""
@@ -315,6 +330,8 @@ class XtvmBackendRep(BackendRep):
                 d.HasField("dim_value") for d in dims
             ):
                 return
+            if tensor_type.elem_type == TensorProto.STRING:
+                return  # the byte width of string inputs comes with their values
             shapes.append(tuple(d.dim_value for d in dims))
             try:
                 dtypes.append(helper.tensor_dtype_to_np_dtype(tensor_type.elem_type).name)
@@ -369,6 +386,11 @@ class XtvmBackendRep(BackendRep):
                 array = np.asarray(value)
             if declared is not None:
                 _check_input(name, array, *declared)
+            if array.dtype == object or array.dtype.kind in "SU":
+                try:
+                    array = strings.encode(array)  # a string tensor runs as its bytes
+                except (ValueError, UnicodeError, TypeError) as e:
+                    raise OnnxImportError(f"graph input '{name}': {e}") from None
             arrays.append(array if array.flags.c_contiguous else array.copy(order="C"))
         return arrays
 

@@ -314,8 +314,8 @@ def run_case(
             warnings.simplefilter("ignore")
             data_sets = [
                 (
-                    [_to_numpy(v, f"input {i}") for i, v in enumerate(inputs)],
-                    [_to_numpy(v, f"expected output {i}") for i, v in enumerate(outputs)],
+                    [_to_numpy(v, f"input {i}", strings=True) for i, v in enumerate(inputs)],
+                    [_to_numpy(v, f"expected output {i}", strings=True) for i, v in enumerate(outputs)],
                 )
                 for inputs, outputs in case.data_sets or []
             ]

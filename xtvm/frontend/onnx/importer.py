@@ -69,7 +69,7 @@ from xtvm.frontend.onnx import (
 from xtvm.frontend.onnx import control, creation, image, layout, quantization, rnn, sequence
 from xtvm.frontend.onnx import dynamic
 from xtvm.frontend.onnx import attention, bitcast, col2im, grid, loss, ml, signal, unpool
-from xtvm.frontend.onnx import sampling, tfidf, training
+from xtvm.frontend.onnx import sampling, strings, tfidf, training
 from xtvm.frontend.onnx import causal_conv, flex_attention, linear_attention, rotary
 from xtvm.frontend.onnx import swiglu, tensor_scatter
 from xtvm.frontend.onnx.common import (
@@ -124,13 +124,14 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **tensor_scatter.CONVERTERS,
     **tfidf.CONVERTERS,
     **sampling.CONVERTERS,
+    **strings.CONVERTERS,
 }
 """ONNX op type (default domain) → its converter: the one table of supported ops."""
 
 DOMAIN_CONVERTERS: dict[str, dict[str, type[OnnxOpConverter]]] = {
     "": CONVERTERS,
     "com.microsoft": quantization.MS_CONVERTERS,
-    "ai.onnx.ml": ml.CONVERTERS,
+    "ai.onnx.ml": {**ml.CONVERTERS, **strings.ML_CONVERTERS},
     "ai.onnx.preview.training": training.CONVERTERS,
     "ai.onnx.preview": flex_attention.PREVIEW_CONVERTERS,
 }
@@ -321,6 +322,9 @@ class _GraphImporter:
                     continue
                 if kind == "sequence_type":
                     self._add_sequence_input(scope, value_info.name, value_info.type.sequence_type)
+                    continue
+                if value_info.type.tensor_type.elem_type == onnx.TensorProto.STRING:
+                    strings.add_string_input(scope, value_info.name, self.shape.get(value_info.name))
                     continue
                 ty = self._input_type(value_info)
                 if value_info.name in self.input_values:

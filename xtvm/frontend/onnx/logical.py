@@ -29,12 +29,20 @@ from xtvm.dialects.relay import (
     RightShiftOp,
     WhereOp,
 )
+from xtvm.frontend.onnx import strings
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 from xtvm.frontend.onnx.tensor import BinaryConverter, UnaryConverter
 
 
 class Equal(BinaryConverter):
     OP = EqualOp
+
+    @classmethod
+    def _impl_v19(cls, node: OnnxNode) -> SSAValue:
+        # Opset 19 adds string inputs (byte tensors, see `strings`).
+        if strings.is_string(node.input(0)):
+            return strings.string_equal(node)
+        return cls._impl_v7(node)
 
 
 class Less(BinaryConverter):

@@ -142,7 +142,7 @@ class TreeEnsemble(OnnxOpConverter):
 
     @classmethod
     def _paths(
-        cls, node: OnnxNode, x: SSAValue, tree: "_TreeArrays", root: int
+        cls, node: OnnxNode, x: SSAValue, tree: _TreeArrays, root: int
     ) -> list[tuple[SSAValue | None, int]]:
         """Each leaf under ``root`` with the AND of the conditions leading
         to it (walked depth first; a cycle is an error)."""

@@ -25,6 +25,8 @@ tensors.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
@@ -58,7 +60,7 @@ def pool_ngrams(node: OnnxNode, pool: np.ndarray) -> list[tuple[int, np.ndarray]
         raise node.unsupported_attr("ngram_counts", "expected ascending starts from 0 in the pool")
     bounds = [*starts, len(pool)]
     groups = []
-    for n, (begin, end) in enumerate(zip(bounds, bounds[1:]), start=1):
+    for n, (begin, end) in enumerate(itertools.pairwise(bounds), start=1):
         if (end - begin) % n:
             raise node.error(f"the pool's {n}-grams hold {end - begin} items, not a multiple of {n}")
         groups.append((n, pool[begin:end].reshape(-1, n)))

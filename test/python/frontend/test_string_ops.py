@@ -1,0 +1,105 @@
+"""String tensors (NUL-padded UTF-8 byte tensors, xtvm/frontend/onnx/strings.py)
+through the ONNX backend, compiled, against onnxruntime: StringConcat,
+StringNormalizer, Equal of strings, LabelEncoder in both directions."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+from onnx_testing import run_ort, tensor
+
+from xtvm.frontend.onnx import strings
+from xtvm.frontend.onnx.backend import XtvmBackend
+from xtvm.frontend.onnx.common import OnnxImportError
+
+
+def _model(op, inputs, outputs, domain="", opset=20, **attrs):
+    node = helper.make_node(op, [i.name for i in inputs], [o.name for o in outputs], domain=domain, **attrs)
+    graph = helper.make_graph([node], op.lower(), inputs, outputs)
+    opsets = [helper.make_opsetid("", opset)] + ([helper.make_opsetid(domain, 4)] if domain else [])
+    model = helper.make_model(graph, opset_imports=opsets)
+    model.ir_version = 9
+    return model
+
+
+def _both(model: onnx.ModelProto, feeds: dict) -> tuple[list, list]:
+    got = list(XtvmBackend.prepare(model).run(list(feeds.values())))
+    return got, run_ort(model, feeds)
+
+
+def _same(got, want):
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype, (g, w)
+        assert g.tolist() == w.tolist()
+
+
+def test_encode_decode_round_trip():
+    values = np.array([["", "a"], ["héllo", "的中"]], object)
+    data = strings.encode(values)
+    assert data.dtype == np.uint8 and data.shape == (2, 2, len("的中".encode()))
+    assert strings.decode(data).tolist() == values.tolist()
+    with pytest.raises(ValueError, match="NUL"):
+        strings.encode(np.array(["a\0b"], object))
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    (["abc", "", "的"], ["", "xyz", "中中"]),
+    ([["x", "yy"], ["zzz", ""]], ["-", "+"]),
+])
+def test_string_concat(a, b):
+    a, b = np.array(a, object), np.array(b, object)
+    out = np.broadcast_shapes(a.shape, b.shape)
+    model = _model("StringConcat", [tensor("a", a.shape, TensorProto.STRING),
+                                    tensor("b", b.shape, TensorProto.STRING)],
+                   [tensor("y", out, TensorProto.STRING)])
+    _same(*_both(model, {"a": a, "b": b}))
+
+
+@pytest.mark.parametrize("action", ["NONE", "LOWER", "UPPER"])
+@pytest.mark.parametrize("sensitive", [0, 1])
+@pytest.mark.parametrize("shape", [(5,), (1, 5)])
+def test_string_normalizer(action, sensitive, shape):
+    x = np.array(["Stop", "go", "STOP", "Mixed Case", "stop"], object).reshape(shape)
+    model = _model("StringNormalizer", [tensor("x", shape, TensorProto.STRING)],
+                   [tensor("y", [1, "n"] if len(shape) == 2 else ["n"], TensorProto.STRING)],
+                   case_change_action=action, is_case_sensitive=sensitive, stopwords=["stop"],
+                   locale="C")  # onnxruntime needs an installed locale
+    _same(*_both(model, {"x": x}))
+
+
+def test_string_normalizer_all_removed_gives_one_empty_string():
+    model = _model("StringNormalizer", [tensor("x", [2], TensorProto.STRING)],
+                   [tensor("y", ["n"], TensorProto.STRING)], stopwords=["a"], is_case_sensitive=1, locale="C")
+    _same(*_both(model, {"x": np.array(["a", "a"], object)}))
+
+
+def test_equal_strings_broadcast():
+    a = np.array([["ab", "b"], ["", "abc"]], object)
+    b = np.array(["ab", "abc"], object)
+    model = _model("Equal", [tensor("a", [2, 2], TensorProto.STRING), tensor("b", [2], TensorProto.STRING)],
+                   [tensor("y", [2, 2], TensorProto.BOOL)])
+    _same(*_both(model, {"a": a, "b": b}))
+
+
+def test_label_encoder_string_to_float_and_int_to_string():
+    x = np.array([["a", "bb"], ["zz", ""]], object)
+    model = _model("LabelEncoder", [tensor("x", [2, 2], TensorProto.STRING)],
+                   [tensor("y", [2, 2], TensorProto.FLOAT)], domain="ai.onnx.ml",
+                   keys_strings=["a", "bb", ""], values_floats=[0.5, -2.0, 7.0], default_float=9.0)
+    _same(*_both(model, {"x": x}))
+    ints = np.array([3, 1, 4, 1, 5], np.int64)
+    model = _model("LabelEncoder", [tensor("x", [5], TensorProto.INT64)],
+                   [tensor("y", [5], TensorProto.STRING)], domain="ai.onnx.ml",
+                   keys_int64s=[1, 4], values_strings=["one", "four"], default_string="?")
+    _same(*_both(model, {"x": ints}))
+
+
+def test_label_encoder_key_type_mismatch_is_an_error():
+    model = _model("LabelEncoder", [tensor("x", [2], TensorProto.INT64)],
+                   [tensor("y", [2], TensorProto.INT64)], domain="ai.onnx.ml",
+                   keys_strings=["a"], values_int64s=[1])
+    with pytest.raises(OnnxImportError, match="the keys are string"):
+        XtvmBackend.prepare(model).run([np.array([1, 2], np.int64)])

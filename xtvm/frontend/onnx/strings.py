@@ -1,0 +1,329 @@
+"""String tensors: how xtvm represents them, and the converters of the ops
+that take them (``StringConcat``, ``StringNormalizer``, ``Equal`` of
+strings, ``ai.onnx.ml.LabelEncoder``).
+
+Representation at run time: a string tensor of shape ``S`` is a ``uint8``
+tensor of shape ``S + [W]``: each string's UTF-8 bytes, padded with NUL
+bytes to the width ``W`` of the longest one (at least 1), as NumPy's ``S``
+dtype stores bytes. The backend (:func:`encode`, :func:`decode`) converts
+at the boundary: a string graph input is fed as such a byte tensor, and
+compilation specializes on its width as it does on shapes; a string graph
+output comes back as a NumPy object array of ``str``. Inside, string ops
+are ordinary byte-tensor computations compiled like any other op (no
+callback into Python): a string's length is its count of non-NUL bytes,
+equality is equality of all bytes, concatenation a gather of the two byte
+rows at positions shifted by the first's length, ASCII case changes are
+byte arithmetic. Consequences: a string cannot hold a NUL character, the
+memory of a tensor is its count times the longest string, and case changes
+(``StringNormalizer``) touch ASCII letters only.
+
+The frontend knows which values are strings by marking them
+(:func:`mark`): string graph inputs and the string results of the
+converters here; ``is_string`` asks.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType, Signedness, TensorType
+from xdsl.ir import SSAValue
+
+from xtvm.constants import numpy_dtype
+from xtvm.dialects.relay import (
+    AddOp,
+    ArangeOp,
+    BroadcastToOp,
+    CastOp,
+    ClipOp,
+    CompressOp,
+    CompressShapeOp,
+    ConcatenateOp,
+    EqualOp,
+    ExpandDimsOp,
+    GatherOp,
+    GreaterEqualOp,
+    GreaterOp,
+    LessEqualOp,
+    LessOp,
+    LogicalAndOp,
+    LogicalNotOp,
+    NotEqualOp,
+    PadOp,
+    SqueezeOp,
+    SubtractOp,
+    SumOp,
+    WhereOp,
+)
+from xtvm.frontend.onnx.common import OnnxImportError
+from xtvm.frontend.onnx.converter import GraphScope, OnnxNode, OnnxOpConverter
+
+_STRINGS: weakref.WeakSet[SSAValue] = weakref.WeakSet()
+"""The SSA values that hold string tensors (byte tensors, module docstring)."""
+
+
+def mark(value: SSAValue) -> SSAValue:
+    """Records that ``value`` is a string tensor; returns it."""
+    _STRINGS.add(value)
+    return value
+
+
+def is_string(value: SSAValue) -> bool:
+    return value in _STRINGS
+
+
+def encode(array: np.ndarray) -> np.ndarray:
+    """A NumPy array of ``str`` (or ``bytes``) → its ``uint8`` byte tensor,
+    shape ``array.shape + (W,)``. A NUL character is an error."""
+    flat = [s.encode() if isinstance(s, str) else bytes(s) for s in np.asarray(array).reshape(-1)]
+    if any(b"\0" in s for s in flat):
+        raise ValueError("a string holds a NUL character, which xtvm's string tensors cannot")
+    width = max([1, *(len(s) for s in flat)])
+    out = np.zeros((len(flat), width), np.uint8)
+    for k, s in enumerate(flat):
+        out[k, : len(s)] = np.frombuffer(s, np.uint8)
+    return out.reshape(*np.shape(array), width)
+
+
+def decode(array: np.ndarray) -> np.ndarray:
+    """A ``uint8`` byte tensor → the object array of ``str`` it holds."""
+    rows = np.ascontiguousarray(array, np.uint8).reshape(-1, array.shape[-1])
+    out = np.empty(len(rows), object)
+    for k, row in enumerate(rows):
+        out[k] = row.tobytes().rstrip(b"\0").decode("utf-8", errors="replace")
+    return out.reshape(array.shape[:-1])
+
+
+def add_string_input(scope: GraphScope, name: str, shape: Sequence[int] | None) -> None:
+    """The string graph input ``name`` as a ``uint8`` argument of ``shape``
+    (the strings' shape plus the byte width; :func:`encode`)."""
+    if shape is None or any(d is None for d in shape) or len(shape) < 1:
+        raise OnnxImportError(
+            f"input '{name}' is a string tensor: pass its byte shape (the strings' shape "
+            "and the longest string's UTF-8 length), as the ONNX backend does"
+        )
+    scope.add_input(name, TensorType(IntegerType(8, Signedness.UNSIGNED), [int(d) for d in shape]))
+    mark(scope.lookup(name))
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    ty = value.type
+    assert isinstance(ty, TensorType)
+    return tuple(ty.get_shape())
+
+
+def _dtype(value: SSAValue) -> np.dtype:
+    ty = value.type
+    assert isinstance(ty, TensorType)
+    return numpy_dtype(ty.get_element_type())
+
+
+def string_input(node: OnnxNode, i: int) -> SSAValue:
+    """Input ``i``, which must be a string tensor."""
+    value = node.input(i)
+    if not is_string(value):
+        raise node.error(f"{node.input_label(i)} must be a string tensor, got {_dtype(value)}")
+    return value
+
+
+def widen(node: OnnxNode, value: SSAValue, width: int) -> SSAValue:
+    """``value`` (bytes) padded with NULs to ``width`` bytes."""
+    shape = _shape(value)
+    if shape[-1] >= width:
+        return value
+    pads = [0, 0] * (len(shape) - 1) + [0, width - shape[-1]]
+    return node.emit(PadOp(value, node.const(np.array(0, np.uint8)), pads))
+
+
+def lengths(node: OnnxNode, value: SSAValue) -> SSAValue:
+    """The byte length of each string, int64, the strings' shape."""
+    nonzero = node.emit(NotEqualOp(value, node.const(np.array(0, np.uint8))))
+    return node.emit(SumOp(node.emit(CastOp(nonzero, "int64")), [len(_shape(value)) - 1]))
+
+
+def equal_bytes(node: OnnxNode, a: SSAValue, b: SSAValue) -> SSAValue:
+    """Where (broadcast) strings ``a`` and ``b`` are equal, bool."""
+    width = max(_shape(a)[-1], _shape(b)[-1])
+    a, b = widen(node, a, width), widen(node, b, width)
+    differ = node.emit(CastOp(node.emit(NotEqualOp(a, b)), "int32"))
+    count = node.emit(SumOp(differ, [max(len(_shape(a)), len(_shape(b))) - 1]))
+    return node.emit(EqualOp(count, node.const(np.array(0, np.int32))))
+
+
+def constant_strings(node: OnnxNode, strings: Sequence[str], width: int = 1) -> tuple[SSAValue, int]:
+    """``strings`` as a constant byte tensor ``[K, W]`` (W at least
+    ``width``) and W."""
+    data = encode(np.array(list(strings), object))
+    if data.shape[-1] < width:
+        data = np.pad(data, [(0, 0), (0, width - data.shape[-1])])
+    return mark(node.const(data)), data.shape[-1]
+
+
+def string_equal(node: OnnxNode) -> SSAValue:
+    """``Equal`` of two string tensors (broadcasting)."""
+    return equal_bytes(node, string_input(node, 0), string_input(node, 1))
+
+
+class StringConcat(OnnxOpConverter):
+    """``StringConcat(X, Y)``: the (broadcast) concatenation of each pair:
+    position ``j`` of the result reads ``X``'s byte ``j`` while ``j <
+    len(x)``, then ``Y``'s byte ``j - len(x)``, then NUL (a
+    ``relay.gather`` on the two rows side by side)."""
+
+    @classmethod
+    def _impl_v20(cls, node: OnnxNode) -> SSAValue:
+        a, b = string_input(node, 0), string_input(node, 1)
+        (sa, wa), (sb, wb) = ((s[:-1], s[-1]) for s in (_shape(a), _shape(b)))
+        batch = tuple(np.broadcast_shapes(sa, sb))
+        a = a if sa == batch else node.emit(BroadcastToOp(a, [*batch, wa]))
+        b = b if sb == batch else node.emit(BroadcastToOp(b, [*batch, wb]))
+        width, axis = wa + wb, len(batch)
+        both = node.emit(ConcatenateOp([a, b], axis))
+        first = node.emit(ExpandDimsOp(lengths(node, a), axis))  # [..., 1]
+        j = node.emit(ArangeOp(0, width, 1, "int64"))
+        in_first = node.emit(LessOp(j, first))
+        # In Y: position j - len(x) of Y, at j - len(x) + wa of `both`.
+        shift = node.emit(SubtractOp(node.const(np.array(wa, np.int64)), first))
+        index = node.emit(WhereOp(in_first, node.emit(BroadcastToOp(j, [*batch, width])),
+                                  node.emit(AddOp(j, shift))))
+        inside = node.emit(LessOp(index, node.const(np.array(width, np.int64))))
+        safe = node.emit(ClipOp(index, 0.0, float(width - 1)))
+        picked = node.emit(GatherOp(both, safe, axis))
+        return mark(node.emit(WhereOp(inside, picked, node.const(np.array(0, np.uint8)))))
+
+
+def _ascii_case(node: OnnxNode, value: SSAValue, upper: bool) -> SSAValue:
+    """ASCII letters of ``value`` (bytes) moved to upper or lower case."""
+    lo, hi = (ord("a"), ord("z")) if upper else (ord("A"), ord("Z"))
+    u8 = lambda v: node.const(np.array(v, np.uint8))
+    letter = node.emit(LogicalAndOp(node.emit(GreaterEqualOp(value, u8(lo))),
+                                    node.emit(LessEqualOp(value, u8(hi)))))
+    moved = node.emit(SubtractOp(value, u8(32)) if upper else AddOp(value, u8(32)))
+    return node.emit(WhereOp(letter, moved, value))
+
+
+class StringNormalizer(OnnxOpConverter):
+    """``StringNormalizer(X)``: X ``[C]`` or ``[1, C]`` → the strings that
+    are not ``stopwords`` (compared case-insensitively unless
+    ``is_case_sensitive``), in ``case_change_action`` case (``NONE``,
+    ``LOWER``, ``UPPER``; ASCII letters). Removing stopwords gives a
+    run-time length (``relay.compress``, the VM); when every string is
+    removed the result is one empty string, as the spec says."""
+
+    @classmethod
+    def _impl_v10(cls, node: OnnxNode) -> SSAValue:
+        x = string_input(node, 0)
+        shape = _shape(x)
+        if not (len(shape) == 2 or (len(shape) == 3 and shape[0] == 1)):
+            raise node.error(f"expected X of shape [C] or [1, C], got {list(shape[:-1])}")
+        action = node.attr("case_change_action", "NONE")
+        if action not in ("NONE", "LOWER", "UPPER"):
+            raise node.unsupported_attr("case_change_action", "expected NONE, LOWER or UPPER")
+        stopwords = node.attr("stopwords") or []
+        sensitive = bool(node.attr("is_case_sensitive", 0))
+        out = x if action == "NONE" else _ascii_case(node, x, action == "UPPER")
+        if not stopwords:
+            return mark(out)
+        probe = x if sensitive else _ascii_case(node, x, True)
+        words = stopwords if sensitive else [w.upper() for w in stopwords]
+        table, width = constant_strings(node, words, shape[-1])
+        axis = len(shape) - 2
+        probe = node.emit(ExpandDimsOp(widen(node, probe, width), axis + 1))  # [.., C, 1, W]
+        hits = node.emit(CastOp(equal_bytes(node, probe, table), "int32"))  # [.., C, K]
+        stop = node.emit(GreaterOp(node.emit(SumOp(hits, [axis + 1])), node.const(np.array(0, np.int32))))
+        keep = node.emit(LogicalNotOp(stop))
+        # One extra empty string, kept only when nothing else is.
+        none_kept = node.emit(EqualOp(node.emit(SumOp(node.emit(CastOp(keep, "int32")), [axis],
+                                                     keepdims=True)), node.const(np.array(0, np.int32))))
+        if axis == 1:
+            keep = node.emit(SqueezeOp(keep, [0]))
+            none_kept = node.emit(SqueezeOp(none_kept, [0]))
+        condition = node.emit(ConcatenateOp([keep, none_kept], 0))
+        empty = node.const(np.zeros((*shape[:-2], 1, shape[-1]), np.uint8))
+        data = node.emit(ConcatenateOp([out, empty], axis))
+        size = node.emit(CompressShapeOp(data, condition, axis=axis))
+        return mark(node.emit(CompressOp(data, condition, size, axis=axis)))
+
+
+_DEFAULTS = {"int64": ("default_int64", -1), "float32": ("default_float", -0.0),
+             "string": ("default_string", "_Unused")}
+
+
+def _label_table(node: OnnxNode, kind: str) -> tuple[np.ndarray, str]:
+    """LabelEncoder's ``keys`` or ``values`` and their type (``string`` or a
+    NumPy dtype name), from the ``*_tensor``, ``*_strings``, ``*_int64s`` or
+    ``*_floats`` attribute."""
+    tensor = node.attr(f"{kind}_tensor")
+    if tensor is not None:
+        array = np.asarray(tensor).reshape(-1)
+        if array.dtype == object or array.dtype.kind in "SU":
+            return np.array([v.decode() if isinstance(v, bytes) else str(v) for v in array], object), "string"
+        return array, array.dtype.name
+    for suffix, dtype in (("strings", "string"), ("int64s", "int64"), ("floats", "float32")):
+        values = node.attr(f"{kind}_{suffix}")
+        if values is not None:
+            return (np.array(values, object) if dtype == "string" else np.array(values, dtype)), dtype
+    raise node.error(f"missing attribute '{kind}_*' (the {kind} of the mapping)")
+
+
+class LabelEncoder(OnnxOpConverter):
+    """``ai.onnx.ml.LabelEncoder(X)``: each element replaced by the value of
+    its key, or the default. Keys and values may be strings, integers or
+    floats (attribute lists or, from opset 4, tensors). Each element is
+    compared with every key (``[..., K]``, all bytes for strings); as keys
+    are distinct at most one matches, so the result is the sum of the
+    matching values (exact: the other terms are 0), or the default where
+    nothing matches; string values sum byte rows the same way."""
+
+    @classmethod
+    def _impl_v2(cls, node: OnnxNode) -> SSAValue:
+        keys, key_type = _label_table(node, "keys")
+        values, value_type = _label_table(node, "values")
+        if len(keys) != len(values) or len(keys) == 0:
+            raise node.error(f"expected as many keys as values (at least one), got {len(keys)} and {len(values)}")
+        x = node.input(0)
+        if (key_type == "string") != is_string(x):
+            raise node.error(f"the keys are {key_type} but {node.input_label(0)} is "
+                             f"{'string' if is_string(x) else _dtype(x)}")
+        default = node.attr("default_tensor")
+        if default is not None:
+            default = np.asarray(default).reshape(-1)[0]
+            if isinstance(default, bytes):
+                default = default.decode()
+        else:
+            attr, fallback = _DEFAULTS.get(value_type, ("", 0))
+            default = node.attr(attr, fallback) if attr else fallback
+        if key_type == "string":
+            table, width = constant_strings(node, [str(k) for k in keys], _shape(x)[-1])
+            probe = node.emit(ExpandDimsOp(widen(node, x, width), len(_shape(x)) - 1))
+            match = equal_bytes(node, probe, table)  # [..., K]
+        else:
+            table = node.const(keys.astype(_dtype(x)))
+            match = node.emit(EqualOp(node.emit(ExpandDimsOp(x, len(_shape(x)))), table))
+        axis = len(_shape(match)) - 1
+        hit = node.emit(GreaterOp(node.emit(SumOp(node.emit(CastOp(match, "int32")), [axis])),
+                                  node.const(np.array(0, np.int32))))
+        if value_type == "string":
+            rows, width = constant_strings(node, [str(v) for v in values])
+            fallback, _ = constant_strings(node, [str(default)], width)
+            rows = widen(node, rows, _shape(fallback)[-1])
+            wide = node.emit(CastOp(rows, "int32"))  # [K, W]
+            chosen = node.emit(WhereOp(node.emit(ExpandDimsOp(match, axis + 1)), wide,
+                                       node.const(np.array(0, np.int32))))
+            summed = node.emit(CastOp(node.emit(SumOp(chosen, [axis])), "uint8"))  # [..., W]
+            out = node.emit(WhereOp(node.emit(ExpandDimsOp(hit, axis)), summed,
+                                    node.emit(SqueezeOp(fallback, [0]))))
+            return mark(out)
+        dtype = np.dtype(value_type)
+        chosen = node.emit(WhereOp(match, node.const(values.astype(dtype)), node.const(np.array(0, dtype))))
+        summed = node.emit(SumOp(chosen, [axis]))
+        return node.emit(WhereOp(hit, summed, node.const(np.array(default, dtype))))
+
+
+CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    "StringConcat": StringConcat,
+    "StringNormalizer": StringNormalizer,
+}
+ML_CONVERTERS: dict[str, type[OnnxOpConverter]] = {"LabelEncoder": LabelEncoder}
