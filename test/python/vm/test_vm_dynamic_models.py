@@ -123,16 +123,6 @@ def test_transformer_wrong_ids_shape_names_the_input(transformer):
         vm.invoke("main", np.zeros((2, 7), np.int64))
 
 
-def test_shape_of_a_dynamic_size_is_a_clear_error():
-    # PyTorch's exporter computes the heads' Reshape shapes with Shape; a `?`
-    # size has no compile-time value (and no run-time Shape exists yet).
-    model = make_transformer(shapes_at_run_time=True)
-    with pytest.raises(
-        Exception, match=r"node 'layer0\.q\.heads\.input_shape' \(Shape.*1x\?x64\) includes a '\?' size"
-    ):
-        from_onnx(model, shape={"ids": (1, None)})
-
-
 @pytest.mark.slow
 def test_transformer_from_the_command_line(tmp_path):
     """``xtvm-compile --shape ids=1,?`` then ``xtvm-run`` at length 33."""

@@ -41,9 +41,19 @@ from xtvm.dialects.relay.dynamic import (
     DynTopKOp,
     DynTopKShapeOp,
 )
-from xtvm.frontend.onnx import algorithm, creation, image, layout, shape, transform
+from xtvm.frontend.onnx import (
+    algorithm,
+    creation,
+    image,
+    indexing,
+    layout,
+    shape,
+    tensor,
+    transform,
+)
 from xtvm.frontend.onnx.common import OnnxConstantInputRequired
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
+from xtvm.frontend.onnx.symbolic_shape import propagate, run_time_shape, symbolic_reshape
 
 
 class NonZero(OnnxOpConverter):
@@ -274,7 +284,59 @@ def _or_dynamic(
     return AtRunTime
 
 
+class Shape(shape.Shape):
+    """``Shape``: a constant when the sizes asked for are static; else the
+    run-time ``relay.shape_of`` with a symbolic value (symbolic_shape.py)."""
+
+    @classmethod
+    def _impl_v1(cls, node: OnnxNode) -> Any:
+        result = run_time_shape(node, 0, None)
+        return super()._impl_v1(node) if result is None else result
+
+    @classmethod
+    def _impl_v15(cls, node: OnnxNode) -> Any:
+        start, end = node.attr("start", 0), node.attr("end", None)
+        result = run_time_shape(node, start, end)
+        return super()._impl_v15(node) if result is None else result
+
+
+def _tracking(static: type[OnnxOpConverter], first: Callable[[OnnxNode], Any] | None = None
+              ) -> type[OnnxOpConverter]:
+    """``static``'s converter, carrying a symbolic shape value through the
+    node (symbolic_shape.propagate); with ``first``, that conversion is
+    tried before (None: not taken)."""
+
+    class Tracking(static):  # type: ignore[misc, valid-type]
+        @classmethod
+        def get_converter(cls, opset: int) -> Any:
+            convert = static.get_converter(opset)
+            if convert is None:
+                return None
+
+            def run(node: OnnxNode) -> Any:
+                result = first(node) if first is not None and not node.folding else None
+                if result is not None:
+                    return result
+                result = convert(node)
+                if isinstance(result, SSAValue) and not node.folding:
+                    propagate(node, result)
+                return result
+
+            return run
+
+    Tracking.__name__ = Tracking.__qualname__ = static.__name__
+    Tracking.__doc__ = f"{static.__doc__}\n\nSymbolic shape values: symbolic_shape.py."
+    return Tracking
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
+    "Shape": Shape,
+    "Slice": _tracking(indexing.Slice),
+    "Gather": _tracking(indexing.Gather),
+    "Concat": _tracking(transform.Concat),
+    "Unsqueeze": _tracking(transform.Unsqueeze),
+    "Squeeze": _tracking(transform.Squeeze),
+    "Cast": _tracking(tensor.Cast),
     "NonZero": NonZero,
     "Compress": Compress,
     "Unique": Unique,
@@ -283,7 +345,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "ConstantOfShape": _or_dynamic(shape.ConstantOfShape, _constant_of_shape),
     "Expand": _or_dynamic(layout.Expand, _expand),
     "Tile": _or_dynamic(layout.Tile, _tile),
-    "Reshape": _or_dynamic(transform.Reshape, _reshape),
+    "Reshape": _tracking(_or_dynamic(transform.Reshape, _reshape), symbolic_reshape),
     "TopK": _or_dynamic(algorithm.TopK, _topk),
     "Resize": _or_dynamic(image.Resize, _resize),
 }
