@@ -1,9 +1,11 @@
 """The auto_scheduler's search (Ansor's ``SketchPolicy`` and task
 scheduler, simplified).
 
-:class:`SketchPolicy` searches one task: its first batch is random
-annotations of the sketch (:mod:`.sketch`); then each batch comes from an
-evolutionary search — a population of the fastest measured programs and
+:class:`SketchPolicy` searches one task: its first batch is the
+rule-based seeds (:func:`~.sketch.seeds`), then random annotations of the
+sketch (:mod:`.sketch`); then each batch starts with a quarter of
+unmeasured neighbours of the three fastest programs and the rest comes
+from an evolutionary search — a population of the fastest measured programs and
 fresh random ones, ``generations`` rounds of mutation and crossover, the
 survivors ranked by a learned cost model (XGBoost on the programs'
 features, refit after every batch) — of which the model's top picks not
@@ -15,7 +17,8 @@ the baseline), gets a random batch and a model-guided one, and each later
 batch goes to the task whose share of the estimated latency (weight × best
 time) times its recent relative improvement (plus 0.1), divided by the
 square root of its batches so far, is largest — Ansor's gradient rule,
-simplified, with a bonus for tasks searched less.
+simplified, with a bonus for tasks searched less. With a ``deadline`` (a
+:func:`time.monotonic` time) no batch starts after it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -35,6 +39,7 @@ from xtvm.auto_scheduler.sketch import (
     kernel_shape,
     mutate,
     sample,
+    seeds,
 )
 from xtvm.autotvm.dispatch import TraceConfig
 from xtvm.schedule import Schedule, ScheduleError
@@ -144,11 +149,30 @@ class SketchPolicy:
             ]
         return [p for p in pool if p not in self.proposed][:count]
 
+    def _neighbours(self, count: int) -> list[SketchParams]:
+        """Unmeasured mutations of the fastest measured programs (a local
+        search the model's ranking does not filter: on a few measurements
+        its ranking of unseen programs is weak)."""
+        ranked = sorted(self.measured, key=lambda p: self.measured[p])[:3]
+        out: list[SketchParams] = []
+        for _ in range(20 * count):
+            if len(out) >= count or not ranked:
+                break
+            p = mutate(self.shape, self.rng.choice(ranked), self.rng)
+            if p not in self.proposed and p not in out:
+                out.append(p)
+        return out
+
     def next_batch(self, batch_size: int) -> list[TraceConfig]:
         """Up to ``batch_size`` programs never proposed before."""
         picks: list[SketchParams] = []
-        if self.booster is not None:
-            picks = self._evolve(batch_size - int(self.epsilon * batch_size))
+        if not self.measured:  # the first batch: the rule-based seeds first
+            picks = [p for p in seeds(self.shape) if p not in self.proposed][:batch_size]
+        else:  # neighbours of the fastest programs, then the model's picks
+            picks = self._neighbours(batch_size // 4)
+            if self.booster is not None:
+                evolved = self._evolve(batch_size - int(self.epsilon * batch_size))
+                picks += [p for p in evolved if p not in picks][: batch_size - len(picks)]
         tries = 0
         while len(picks) < batch_size and tries < 50 * batch_size:
             tries += 1
@@ -215,6 +239,7 @@ def tune_tasks(
     batch_size: int = 8,
     on_batch: Callable | None = None,
     use_model: bool = True,
+    deadline: float | None = None,
 ):
     """Search ``tasks`` with ``trials`` measurements in total (see the
     module); returns one :class:`~xtvm.autotvm.driver.TaskSummary` per task."""
@@ -227,6 +252,9 @@ def tune_tasks(
     runner = runner or LocalRunner()
     states = [TaskState(SketchPolicy(t, seed=i, model=use_model)) for i, t in enumerate(tasks)]
     spent = 0
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.monotonic() > deadline
 
     def measure(state: TaskState, configs) -> list:
         inputs = [MeasureInput(state.policy.task, c) for c in configs]
@@ -243,10 +271,10 @@ def tune_tasks(
             done = [r for r in history if r.key == task.key and r.config.get("index") == 0]
             if done:
                 state.baseline = min(r.cost for r in done)
-            elif spent < trials:
+            elif spent < trials and not out_of_time():
                 (result,) = measure(state, [task.config_space.get(0)])
                 state.baseline, spent = result.cost, spent + 1
-        while spent < trials:
+        while spent < trials and not out_of_time():
 
             def priority(s: TaskState) -> float:
                 if s.exhausted:

@@ -7,6 +7,8 @@ task's trials are spent, its space is exhausted or ``early_stopping``
 trials brought nothing faster. Every measurement is appended to the
 records file as it completes, so an interrupted run loses at most one
 batch, and ``resume=True`` counts a task's earlier records as measured.
+With a ``deadline`` (a :func:`time.monotonic` time) no batch starts after
+it: the tasks not reached keep their hand-written schedules.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ class TaskSummary:
         return self.baseline / self.best if math.isfinite(self.best) and self.best > 0 else 0.0
 
 
+class BudgetSpent(Exception):
+    """The search's deadline passed before a batch (ends the search)."""
+
+
 def _baseline(tuner: Tuner) -> float:
     """The measured time of config 0 (the hand-written schedule), if known."""
     for index, speed in zip(tuner.xs, tuner.ys):
@@ -61,6 +67,7 @@ def tune_tasks(
     batch_size: int | None = None,
     early_stopping: int | None = None,
     on_batch: Callable[[Task, Tuner, list[MeasureInput], list[MeasureResult]], None] | None = None,
+    deadline: float | None = None,
 ) -> list[TaskSummary]:
     """Tune every task with ``trials`` measurements at most (see the
     module); ``on_batch`` is called after each batch (progress)."""
@@ -74,6 +81,8 @@ def tune_tasks(
     try:
 
         def measure(inputs: list[MeasureInput]) -> list[MeasureResult]:
+            if deadline is not None and time.monotonic() > deadline:
+                raise BudgetSpent
             results = runner.run(inputs, builder.build(inputs))
             save_records(records, [encode(i, r) for i, r in zip(inputs, results)])
             return results
@@ -81,15 +90,22 @@ def tune_tasks(
         for task in tasks:
             search = TUNERS[tuner](task)
             done = search.load_history(history)
-            if 0 not in search.visited:  # the hand-written schedule first
-                base = [MeasureInput(task, task.config_space.get(0))]
-                result = measure(base)
-                search.update([0], [result[0].cost])
-                done += 1
-                if on_batch:
-                    on_batch(task, search, base, result)
-            callbacks = [lambda t, i, r, task=task: on_batch(task, t, i, r)] if on_batch else []
-            search.tune(max(trials - done, 0), measure, batch_size, callbacks, early_stopping)
+            try:
+                if 0 not in search.visited:  # the hand-written schedule first
+                    base = [MeasureInput(task, task.config_space.get(0))]
+                    result = measure(base)
+                    search.update([0], [result[0].cost])
+                    done += 1
+                    if on_batch:
+                        on_batch(task, search, base, result)
+                callbacks = [lambda t, i, r, task=task: on_batch(task, t, i, r)] if on_batch else []
+                search.tune(max(trials - done, 0), measure, batch_size, callbacks, early_stopping)
+            except BudgetSpent:
+                if search.xs:
+                    summaries.append(
+                        TaskSummary(task, _baseline(search), search.best_cost, len(search.xs))
+                    )
+                break
             summaries.append(TaskSummary(task, _baseline(search), search.best_cost, len(search.xs)))
     finally:
         builder.close()

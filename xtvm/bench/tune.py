@@ -1,159 +1,324 @@
-"""Tuning benchmark: ``python -m xtvm.bench.tune [--model resnet50] [--first-conv]``.
+"""Tuning benchmark: ``python -m xtvm.bench.tune`` (``python -m xtvm.bench
+--tuned`` runs it).
 
-Extracts the tasks of a light model (the onnx package's, seeded random
-weights), tunes them with AutoTVM (``--trials`` per task, ``--tasks`` the
-heaviest N, or only the first convolution, the 3-channel one, with
-``--first-conv``), appending to ``--records``; then re-measures each tuned
-task's hand-written and best configs side by side (interleaved, in one
-runner) and prints their GFLOP/s. With ``--model-latency`` it also builds
-the whole model with and without the records and times both at 1 thread
-(median of ``--repeat`` runs each, alternating, on the calling thread's CPU
-time); ``--measure-only`` skips the tuning. Absolute numbers on a shared machine are
-noisy; the ratios, measured in one run, are the measure.
+For each model (``--models``, the onnx package's light models with seeded
+random weights), in one run:
+
+1. extract its tasks and search them within ``--budget`` minutes: the
+   first ``--autotvm-share`` of it with AutoTVM (the ``xgb`` tuner; each
+   task, most FLOPs × calls first, gets a slice of the time in proportion
+   to its share of the model's FLOPs, at least an equal share's quarter),
+   the rest with the auto_scheduler on the same number of trials (its task
+   scheduler spreads them). Every search measures the hand-written schedule
+   first (config 0: the baseline record); records go to
+   ``--records-dir/MODEL.autotvm.json`` and ``MODEL.ansor.json``;
+2. build the model with and without both records files
+   (``apply_history_best``: a task gets its fastest record only when that
+   beat its hand-written baseline by 2%) and time both and onnxruntime at
+   1 thread, interleaved, on the calling thread's CPU time (onnxruntime at
+   one intra-op thread runs in the caller too): the median of
+   ``--repeat`` runs each;
+3. print the model row (hand-written, tuned and onnxruntime ms, the
+   ratios, the budget and the search time spent) and the per-task table:
+   the hand-written time, AutoTVM's and the auto_scheduler's best programs
+   of their own (the baseline excluded) with their trial counts, which is
+   better, and what the build applied.
+
+``--resume`` continues from the records files (their trials count as
+spent); ``--measure-only`` skips the search and times the model with the
+records there. Absolute numbers on a shared machine are noisy; the
+ratios, measured side by side in one run, are the measure.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import re
+import os
+import statistics
 import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from xtvm.bench.models import LIGHT_MODELS
 
 
-def main() -> None:
+@dataclass
+class SearchTime:
+    """What one search spent: trials measured and seconds."""
+
+    trials: int = 0
+    seconds: float = 0.0
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m xtvm.bench.tune",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--model", default="resnet50")
-    parser.add_argument("--records", default="tune_records.json")
-    parser.add_argument("--trials", type=int, default=32)
+    parser.add_argument("--models", default="resnet50,squeezenet")
     parser.add_argument(
-        "--tasks", type=int, default=None, help="tune the N heaviest tasks (default: all)"
+        "--budget", type=float, default=30.0, help="minutes of search per model (default 30)"
     )
-    parser.add_argument(
-        "--first-conv", action="store_true", help="tune only the 3-input-channel convolution"
-    )
-    parser.add_argument(
-        "--tuner", default="xgb", help="the AutoTVM tuner, or 'ansor' for the auto_scheduler"
-    )
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--autotvm-share", type=float, default=0.5)
+    parser.add_argument("--records-dir", default="tune_records")
+    parser.add_argument("--jobs", type=int, default=2, help="build workers")
     parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--model-latency", action="store_true")
-    parser.add_argument(
-        "--measure-only", action="store_true", help="no tuning: time the model with --records"
-    )
+    parser.add_argument("--measure-only", action="store_true")
     parser.add_argument("--repeat", type=int, default=20)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    for name in args.models.split(","):
+        if name not in LIGHT_MODELS:
+            parser.error(f"unknown model '{name}' (models: {', '.join(LIGHT_MODELS)})")
+    records_dir = Path(args.records_dir)
+    records_dir.mkdir(parents=True, exist_ok=True)
+    load = os.getloadavg()
+    print(
+        f"# xtvm tuning, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"{os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; "
+        f"1 thread, CPU time of the measuring thread, median of {args.repeat} runs"
+    )
+    for name in args.models.split(","):
+        run_model(name, args, records_dir)
 
-    from xtvm.autotvm.driver import format_table, tune_tasks
+
+def run_model(name: str, args, records_dir: Path) -> None:
+    """Search one model's tasks, then time it (see the module)."""
     from xtvm.bench.timing import light_model
     from xtvm.frontend import from_onnx
-    from xtvm.tuning.measure import LocalBuilder, LocalRunner, MeasureInput
-    from xtvm.tuning.record import best_records, load_records
     from xtvm.tuning.task import extract_tasks
 
-    start = time.perf_counter()
-    model, input_name, x = light_model(args.model)
+    model, input_name, x = light_model(name)
     mod, params = from_onnx(model)
-    if args.measure_only:
-        model_latency(mod, params, input_name, x, args.records, args.repeat, args.model)
-        return
     tasks = extract_tasks(mod, params)
-    print(
-        f"{args.model}: {len(tasks)} tunable tasks ({time.perf_counter() - start:.1f} s to extract)"
-    )
-    if args.first_conv:
-        tasks = [
-            t for t in tasks if "conv2d" in t.name and re.search(r"%p0: tensor<\d+x3x", t.func)
-        ][:1]
-    elif args.tasks:
-        tasks = tasks[: args.tasks]
-    if args.tuner == "ansor":
-        from xtvm.auto_scheduler.search import tune_tasks as ansor_tune
-
-        tuned = ansor_tune(
-            tasks, args.records, trials=args.trials * len(tasks), jobs=args.jobs, resume=args.resume
+    paths = {s: records_dir / f"{name}.{s}.json" for s in ("autotvm", "ansor")}
+    spent = {"autotvm": SearchTime(), "ansor": SearchTime()}
+    if not args.measure_only:
+        if not args.resume:
+            for path in paths.values():
+                path.unlink(missing_ok=True)
+        budget = args.budget * 60
+        spent["autotvm"] = search_autotvm(
+            tasks, paths["autotvm"], budget * args.autotvm_share, args.jobs, args.resume
         )
-    else:
-        tuned = tune_tasks(
+        spent["ansor"] = search_ansor(
             tasks,
-            args.records,
-            trials=args.trials,
-            tuner=args.tuner,
-            jobs=args.jobs,
-            resume=args.resume,
+            paths,
+            budget - spent["autotvm"].seconds,
+            spent["autotvm"].trials,
+            args.jobs,
         )
-    print(format_table(tuned))
-    print(f"tuning time: {time.perf_counter() - start:.0f} s")
+    existing = [str(p) for p in paths.values() if p.exists()]
+    times, applied = model_latency(model, mod, params, input_name, x, existing, args.repeat)
+    hand, tuned, ort = times["hand-written"], times["tuned"], times["onnxruntime"]
+    print(f"\n## {name}: {len(tasks)} tasks, budget {args.budget:.0f} min")
+    print(
+        "\n| model | hand-written ms | tuned ms | ort ms | hand-written / tuned | tuned / ort "
+        "| tuned kernels | AutoTVM trials, s | auto_scheduler trials, s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        f"| {name} | {hand * 1e3:.2f} | {tuned * 1e3:.2f} | {ort * 1e3:.2f} | "
+        f"{hand / tuned:.2f}x | {tuned / ort:.2f} | {len(applied)} of {len(tasks)} | "
+        f"{spent['autotvm'].trials}, {spent['autotvm'].seconds:.0f} | "
+        f"{spent['ansor'].trials}, {spent['ansor'].seconds:.0f} |"
+    )
+    print()
+    print(task_table(tasks, paths, applied))
 
-    # side by side: hand-written vs best, interleaved in one runner
-    best = best_records(load_records(args.records))
-    from xtvm.autotvm.dispatch import config_from_json, target_key
 
-    builder, runner = LocalBuilder(jobs=args.jobs), LocalRunner(repeat=5, min_repeat_ms=100)
-    print("\ntask  hand-written GFLOP/s  tuned GFLOP/s  speedup")
+def task_seconds(tasks, budget: float) -> list[float]:
+    """Each task's slice of ``budget``: in proportion to its share of the
+    model's FLOPs (× calls), at least a quarter of an equal share, scaled
+    to sum to ``budget``."""
+    work = [t.flop * t.weight for t in tasks]
+    total = sum(work) or 1.0
+    floor = 0.25 / len(tasks)
+    shares = [max(w / total, floor) for w in work]
+    return [budget * s / sum(shares) for s in shares]
+
+
+def search_autotvm(tasks, path: Path, budget: float, jobs: int, resume: bool) -> SearchTime:
+    """AutoTVM (xgb) on every task, each within its slice of ``budget``
+    seconds (time left over by one task passes to the next)."""
+    from xtvm.autotvm.driver import tune_tasks
+    from xtvm.tuning.measure import LocalBuilder, LocalRunner
+
+    start = time.monotonic()
+    trials, builder, runner = 0, LocalBuilder(jobs=jobs), LocalRunner()
+    end = start + budget
+    slices = task_seconds(tasks, budget)
     try:
-        for task in tasks:
-            record = best.get((target_key(task.target), task.key))
-            if record is None:
-                continue
-            space = task.config_space
-            pair = [
-                MeasureInput(task, space.get(0)),
-                MeasureInput(task, config_from_json(record.config)),
-            ]
-            builds = builder.build(pair)
-            times = {0: [], 1: []}
-            for _ in range(3):
-                for k in (0, 1):
-                    (r,) = runner.run([pair[k]], [builds[k]])
-                    times[k].append(r.cost)
-            hand, tuned_s = min(times[0]), min(times[1])
-            gf = [task.flop / s / 1e9 if math.isfinite(s) else 0.0 for s in (hand, tuned_s)]
-            print(f"{task.name}  {gf[0]:.1f}  {gf[1]:.1f}  {hand / tuned_s:.2f}x")
+        for k, task in enumerate(tasks):
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            share = left * slices[k] / sum(slices[k:])
+            (summary,) = tune_tasks(
+                [task],
+                path,
+                trials=10_000,
+                jobs=jobs,
+                resume=resume,
+                builder=_Kept(builder),
+                runner=_Kept(runner),
+                deadline=time.monotonic() + share,
+            ) or [None]
+            trials += summary.trials if summary else 0
+            print(
+                f"autotvm {k + 1}/{len(tasks)} {task.name}: {summary.trials if summary else 0} "
+                f"trials, {summary.speedup if summary else 0:.2f}x",
+                flush=True,
+            )
     finally:
         builder.close()
         runner.close()
-
-    if args.model_latency:
-        model_latency(mod, params, input_name, x, args.records, args.repeat, args.model)
+    return SearchTime(trials, time.monotonic() - start)
 
 
-def model_latency(mod, params, input_name, x, records, repeat: int, name: str) -> None:
-    """Build the model with and without the records and time both at 1
-    thread, alternating, on the CPU time of the calling thread (one
-    thread runs in the caller; the wall clock of a loaded machine mostly
-    measures the load): the median of ``repeat`` runs each."""
-    import statistics
+def search_ansor(
+    tasks, paths: dict[str, Path], budget: float, trials: int, jobs: int
+) -> SearchTime:
+    """The auto_scheduler on ``trials`` measurements (AutoTVM's count) or
+    ``budget`` seconds, whichever ends first; it starts from the baselines
+    AutoTVM measured (copied into its records)."""
+    from xtvm.auto_scheduler.search import tune_tasks
+    from xtvm.tuning.record import is_baseline, save_records
 
+    start = time.monotonic()
+    if paths["autotvm"].exists() and not paths["ansor"].exists():
+        lines = [line for line, r in _lines(paths["autotvm"]) if is_baseline(r)]
+        save_records(paths["ansor"], lines)
+    summaries = tune_tasks(
+        tasks,
+        paths["ansor"],
+        trials=max(trials, len(tasks)),
+        jobs=jobs,
+        resume=True,
+        deadline=start + max(budget, 0.0),
+    )
+    own = sum(s.trials for s in summaries)
+    print(f"auto_scheduler: {own} trials", flush=True)
+    return SearchTime(own, time.monotonic() - start)
+
+
+def _lines(path: Path):
+    """(line, record) of each well-formed record line of ``path``."""
+    import json
+
+    from xtvm.tuning.record import decode
+
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                yield line.rstrip("\n"), decode(line)
+            except (ValueError, TypeError, KeyError, json.JSONDecodeError):
+                continue
+
+
+class _Kept:
+    """A builder or runner lent to one ``tune_tasks`` call: its ``close``
+    does nothing, so the next task reuses the worker processes."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    def close(self) -> None:
+        pass
+
+
+def model_latency(model, mod, params, input_name, x, records, repeat: int):
+    """The model with the hand-written schedules, with ``records`` applied,
+    and onnxruntime, each at 1 thread, timed interleaved on the calling
+    thread's CPU time: the median of ``repeat`` runs each; and the
+    workload keys the tuned build took a record for."""
     import xtvm
+    from xtvm.bench.timing import ort_session
     from xtvm.tuning.record import apply_history_best
 
     xtvm.runtime.set_num_threads(1)
-    runs = {}
     context = apply_history_best(records)
     with xtvm.transform.PassContext(opt_level=3):  # the level extract_tasks fused at
         with context:
             tuned = xtvm.build(mod, params=params)
         hand = xtvm.build(mod, params=params)
+    runs = {}
     for label, lib in (("hand-written", hand), ("tuned", tuned)):
         gmod = lib["default"](xtvm.cpu(0))
         gmod.set_input(input_name, x)
-        gmod.run()
-        runs[label] = gmod
+        runs[label] = gmod.run
+    session = ort_session(model, 1)
+    runs["onnxruntime"] = lambda: session.run(None, {input_name: x})
+    for run in runs.values():
+        run()
     times: dict[str, list[float]] = {label: [] for label in runs}
     for _ in range(repeat):
-        for label, gmod in runs.items():
+        for label, run in runs.items():
             start = time.thread_time()
-            gmod.run()
+            run()
             times[label].append(time.thread_time() - start)
-    hand, tuned_s = (statistics.median(times[k]) for k in ("hand-written", "tuned"))
-    print(
-        f"\n{name} at 1 thread ({len(context.applied)} kernels from the records): "
-        f"hand-written {hand * 1e3:.2f} ms, tuned {tuned_s * 1e3:.2f} ms ({hand / tuned_s:.2f}x)"
+    return {k: statistics.median(v) for k, v in times.items()}, dict(context.applied)
+
+
+def task_table(tasks, paths: dict[str, Path], applied: dict[str, str]) -> str:
+    """Per task: calls, hand-written µs, each search's own best µs and
+    trials (the baseline excluded), the better search, what was applied;
+    then how many tasks the auto_scheduler matched or beat AutoTVM on."""
+    from xtvm.tuning.record import is_baseline, load_records
+
+    found: dict[str, dict[str, list[float]]] = {}
+    hand: dict[str, float] = {}
+    for search, path in paths.items():
+        if not path.exists():
+            continue
+        for r in load_records(path):
+            if is_baseline(r):
+                hand[r.key] = min(hand.get(r.key, math.inf), r.cost)
+            else:
+                found.setdefault(r.key, {}).setdefault(search, []).append(r.cost)
+    rows = [
+        (
+            "| task | calls | GFLOP | hand-written µs | AutoTVM µs (trials) "
+            "| auto_scheduler µs (trials) | better | applied |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    wins = compared = 0
+    for task in tasks:
+        own = found.get(task.key, {})
+        best = {s: min(own.get(s, [math.inf])) for s in paths}
+        count = {s: len(own.get(s, [])) for s in paths}
+        if not any(count.values()) and task.key not in hand:
+            continue
+        better = "-"
+        if count["autotvm"] and count["ansor"]:
+            compared += 1
+            if best["ansor"] <= best["autotvm"]:
+                wins += 1
+                better = "auto_scheduler"
+            else:
+                better = "AutoTVM"
+        config = applied.get(task.key)
+        what = "hand-written" if config is None else ("trace" if "trace" in config else "AutoTVM")
+        rows.append(
+            f"| {task.name.removeprefix('fused_nn_contrib_')} | {task.weight} | "
+            f"{task.flop / 1e9:.3f} | {_us(hand.get(task.key, math.inf))} | "
+            f"{_us(best['autotvm'])} ({count['autotvm']}) | {_us(best['ansor'])} "
+            f"({count['ansor']}) | {better} | {what} |"
+        )
+    rows.append(
+        f"\nThe auto_scheduler matched or beat AutoTVM on {wins} of the {compared} tasks "
+        "both searched."
     )
+    return "\n".join(rows)
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:.0f}" if math.isfinite(seconds) else "-"
 
 
 if __name__ == "__main__":

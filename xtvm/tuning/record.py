@@ -21,7 +21,10 @@ names the file and line.
 :func:`apply_history_best` is a dispatch context (``with``) under which
 ``xtvm.build`` schedules every kernel that has a successful record for
 the target's CPU with its fastest config; other kernels keep the
-hand-written schedule.
+hand-written schedule. A tuned config is used only when it beat the
+hand-written schedule's own measurement (config 0, measured first as
+every search's baseline) by ``min_gain`` (2% by default): a kernel whose
+search found nothing clearly faster keeps its hand-written schedule.
 """
 
 from __future__ import annotations
@@ -168,28 +171,55 @@ def best_records(records: Iterable[Record]) -> dict[tuple[str, str], Record]:
     return best
 
 
+def is_baseline(record: Record) -> bool:
+    """Whether a record measured the hand-written schedule (config 0)."""
+    return record.config.get("index") == 0 and "trace" not in record.config
+
+
+def baseline_records(records: Iterable[Record]) -> dict[tuple[str, str], Record]:
+    """The fastest successful hand-written (config 0) record of each
+    (target CPU, workload key)."""
+    return best_records(r for r in records if is_baseline(r))
+
+
+DEFAULT_MIN_GAIN = 0.02
+"""How much faster than the hand-written schedule's measurement a tuned
+config must have measured to be applied (a smaller gain is within the
+noise of a shared machine and of a kernel timed alone)."""
+
+
 class ApplyHistoryBest(DispatchContext):
     """The best config of each workload in ``records`` (paths or records)
-    for the current target's CPU (see the module)."""
+    for the current target's CPU, when it beat the hand-written schedule's
+    measurement by ``min_gain`` (see the module)."""
 
-    def __init__(self, records: str | os.PathLike[str] | Iterable[Record | str | os.PathLike[str]]):
+    def __init__(
+        self,
+        records: str | os.PathLike[str] | Iterable[Record | str | os.PathLike[str]],
+        min_gain: float = DEFAULT_MIN_GAIN,
+    ):
         if isinstance(records, str | os.PathLike):
             records = [records]
         loaded: list[Record] = []
         for item in records:
             loaded.extend([item] if isinstance(item, Record) else load_records(item))
         self.best = best_records(loaded)
+        self.baselines = baseline_records(loaded)
+        self.min_gain = min_gain
         self.applied: dict[str, str] = {}
         """Workload key → the config applied (what the build used)."""
 
     def config(self, key: str, fn: Any) -> ConfigBase | None:
         record = self.best.get((target_key(), key))
-        if record is None:
+        if record is None or is_baseline(record):
+            return None
+        baseline = self.baselines.get((target_key(), key))
+        if baseline is not None and record.cost > baseline.cost * (1 - self.min_gain):
             return None
         self.applied[key] = str(record.config)
         return config_from_json(record.config, strict=False)
 
 
-def apply_history_best(records) -> ApplyHistoryBest:
+def apply_history_best(records, min_gain: float = DEFAULT_MIN_GAIN) -> ApplyHistoryBest:
     """``with apply_history_best("records.json"): lib = xtvm.build(...)``."""
-    return ApplyHistoryBest(records)
+    return ApplyHistoryBest(records, min_gain)

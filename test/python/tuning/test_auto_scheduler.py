@@ -13,7 +13,7 @@ from tuning_models import conv_model, relay_of
 
 import xtvm
 from xtvm.auto_scheduler.search import SketchPolicy, tune_tasks
-from xtvm.auto_scheduler.sketch import crossover, mutate, sample, valid
+from xtvm.auto_scheduler.sketch import SketchParams, crossover, mutate, sample, seeds, valid
 from xtvm.tuning.measure import BuildResult, LocalBuilder, LocalRunner, MeasureInput, MeasureResult
 from xtvm.tuning.record import apply_history_best, encode, load_records
 from xtvm.tuning.task import extract_tasks
@@ -123,3 +123,44 @@ def test_the_task_scheduler_spends_the_budget_and_measures_each_baseline(tasks, 
     for s in summaries:
         assert s.best <= 1e-3 * (1 + 1)  # found a tile within 4x of the best volume
     assert len(list(load_records(tmp_path / "r.json"))) == 40
+
+
+def test_a_strided_stage_is_packed_and_every_seed_computes_the_reference(tasks):
+    (task,) = tasks["first-layer"][-1:]
+    policy = SketchPolicy(task)
+    assert policy.shape.packable is not None and policy.shape.packable[1] == 2
+    assert SketchPolicy(tasks["grouped"][-1]).shape.packable is None  # stride 1
+    found = seeds(policy.shape)
+    assert found and all(valid(policy.shape, p) for p in found)
+    assert {p.pack for p in found} == {1, 2}
+    assert {p.vector_axis for p in found} == {1, 3}  # channels, and along the row
+    configs = policy.next_batch(4)  # the first batch: seeds
+    assert [SketchParams.from_json(c.sketch) for c in configs] == found[:4]
+    assert any("transform_layout" in line for c in configs for line in c.trace)
+    inputs = [MeasureInput(task, c) for c in configs]
+    builder, runner = LocalBuilder(jobs=2), LocalRunner(check=True, repeat=1, min_repeat_ms=0)
+    try:
+        results = runner.run(inputs, builder.build(inputs))
+    finally:
+        builder.close()
+        runner.close()
+    assert not [(i.config.sketch, r.costs) for i, r in zip(inputs, results) if r.error_no]
+
+
+def test_a_passed_deadline_stops_both_searches_before_measuring(tasks, tmp_path):
+    from xtvm.autotvm.driver import tune_tasks as autotvm_tune
+
+    fake = SyntheticMeasure()
+    chosen = [tasks["dense"][0], tasks["first-layer"][0]]
+    past = time.monotonic() - 1
+    assert (
+        tune_tasks(chosen, str(tmp_path / "a.json"), 40, runner=fake, builder=fake, deadline=past)[
+            0
+        ].trials
+        == 0
+    )
+    assert (
+        autotvm_tune(chosen, str(tmp_path / "b.json"), 40, runner=fake, builder=fake, deadline=past)
+        == []
+    )
+    assert fake.calls == []

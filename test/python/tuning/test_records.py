@@ -124,3 +124,28 @@ def test_records_of_other_kernels_leave_the_build_unchanged(model, tmp_path):
         text = _tir_text(mod, params)
     assert context.applied == {}
     assert text == _tir_text(mod, params)
+
+
+@pytest.mark.parametrize(
+    ("tuned_cost", "applied"),
+    [(0.5e-3, True), (0.99e-3, False), (1.5e-3, False)],
+    ids=["faster", "within-the-margin", "slower"],
+)
+def test_a_tuned_config_applies_only_when_it_beat_the_hand_written_baseline(
+    model, tmp_path, tuned_cost, applied
+):
+    _, task = model
+    space = task.config_space
+    other = space.get(len(space) - 1)
+    path = tmp_path / "records.json"
+    save_records(
+        path,
+        [
+            encode(MeasureInput(task, space.get(0)), MeasureResult([1e-3], 0, 1.0, 0.0)),
+            encode(MeasureInput(task, other), MeasureResult([tuned_cost], 0, 1.0, 0.0)),
+        ],
+    )
+    context = apply_history_best(str(path))
+    with context:
+        _tir_text(*relay_of(model[0]))
+    assert context.applied == ({task.key: str(other.to_json())} if applied else {})
