@@ -22,6 +22,9 @@ measure.
 onnxruntime taken against the same onnxruntime run; ``--models mlp`` is the
 example MLP.
 
+``--tuned`` tunes ResNet-50 and SqueezeNet (or ``--models``) within
+``--budget`` minutes each and times them tuned, hand-written and in
+onnxruntime at 1 thread (:mod:`xtvm.bench.tune`, docs/tuning.md);
 ``--int8`` runs the quantized models instead (:mod:`xtvm.bench.int8`);
 ``--vm`` times the VM against the graph executor (:mod:`xtvm.bench.vm`,
 ResNet-50 by default).
@@ -155,6 +158,10 @@ def main(argv: list[str] | None = None) -> None:
         "--vm", action="store_true", help="the VM against the graph executor (xtvm.bench.vm)"
     )
     parser.add_argument(
+        "--tuned", action="store_true", help="tuned vs hand-written vs onnxruntime (xtvm.bench.tune)"
+    )
+    parser.add_argument("--budget", type=float, default=30.0, help="with --tuned: minutes a model")
+    parser.add_argument(
         "--model-dir", help="with --int8: where the quantized models are (made when missing)"
     )
     parser.add_argument("--model", help=argparse.SUPPRESS)  # child: one model, JSON out
@@ -163,6 +170,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--gemm", type=int, help=argparse.SUPPRESS)  # child: one GEMM run
     args = parser.parse_args(argv)
     threads = [int(t) for t in args.threads.split(",")]
+    if args.tuned:
+        from xtvm.bench import tune
+
+        models = args.models if args.models != ",".join(MODELS) else "resnet50,squeezenet"
+        tune.main(["--models", models, "--budget", str(args.budget), "--repeat", str(args.repeat)])
+        return
     if args.vm:
         from xtvm.bench import vm
 
