@@ -138,6 +138,11 @@ def _check_computable(e: PrimExpr) -> None:
                 f"{type(e).__name__ if not isinstance(e, Call) else e.op} does not compute on "
                 f"{dtype} (a storage-only type): cast to float32 first"
             )
+        if dtype in dt.SUB_BYTE_INT_DTYPES:  # packed storage, as ONNX: computed wider
+            raise ValueError(
+                f"{type(e).__name__ if not isinstance(e, Call) else e.op} does not compute on "
+                f"{dtype} (a sub-byte storage type): cast to int8 or int32 first"
+            )
 
 class ConstantPool:
     """One ``arith.constant`` per (value, dtype), placed at the top of a block."""
