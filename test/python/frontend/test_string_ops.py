@@ -103,3 +103,33 @@ def test_label_encoder_key_type_mismatch_is_an_error():
                    keys_strings=["a"], values_int64s=[1])
     with pytest.raises(OnnxImportError, match="the keys are string"):
         XtvmBackend.prepare(model).run([np.array([1, 2], np.int64)])
+
+
+@pytest.mark.parametrize(("values", "attrs"), [
+    (["a,b,,c", ",", "", "abc"], {"delimiter": ","}),
+    (["xaby", "abab", "ab"], {"delimiter": "ab"}),
+    ([["a,b,c,d", "e"], ["f,g", ",,,"]], {"delimiter": ",", "maxsplit": 2}),
+    (["  one\ttwo \n three ", "", "   ", "x"], {}),
+    ([["a b c  ", "d"], [" e  f g ", "h i"]], {"maxsplit": 1}),
+])
+def test_string_split(values, attrs):
+    x = np.array(values, object)
+    model = _model("StringSplit", [tensor("x", x.shape, TensorProto.STRING)],
+                   [tensor("y", [*x.shape, "n"], TensorProto.STRING),
+                    tensor("z", x.shape, TensorProto.INT64)], **attrs)
+    # onnx's reference (Python's str.split, as the node tests): onnxruntime
+    # differs on an empty string with a delimiter (0 substrings, not 1).
+    from onnx.reference import ReferenceEvaluator
+
+    got = list(XtvmBackend.prepare(model).run([x]))
+    _same(got, ReferenceEvaluator(model).run(None, {"x": x}))
+    python = [s.split(attrs.get("delimiter") or None, attrs.get("maxsplit", -1)) for s in x.reshape(-1)]
+    assert got[1].reshape(-1).tolist() == [len(p) for p in python]
+
+
+def test_string_split_refuses_self_overlapping_delimiter():
+    model = _model("StringSplit", [tensor("x", [1], TensorProto.STRING)],
+                   [tensor("y", [1, "n"], TensorProto.STRING), tensor("z", [1], TensorProto.INT64)],
+                   delimiter="aa")
+    with pytest.raises(OnnxImportError, match="overlap"):
+        XtvmBackend.prepare(model).run([np.array(["aaa"], object)])

@@ -41,6 +41,7 @@ from xtvm.dialects.relay import (
     CompressOp,
     CompressShapeOp,
     ConcatenateOp,
+    CumsumOp,
     EqualOp,
     ExpandDimsOp,
     GatherOp,
@@ -50,9 +51,11 @@ from xtvm.dialects.relay import (
     LessOp,
     LogicalAndOp,
     LogicalNotOp,
+    LogicalOrOp,
     NotEqualOp,
     PadOp,
     SqueezeOp,
+    StridedSliceOp,
     SubtractOp,
     SumOp,
     WhereOp,
@@ -322,8 +325,156 @@ class LabelEncoder(OnnxOpConverter):
         return node.emit(WhereOp(hit, summed, node.const(np.array(default, dtype))))
 
 
+_WHITESPACE = (9, 10, 11, 12, 13, 32)
+"""The bytes ``StringSplit`` splits on without a delimiter (ASCII whitespace)."""
+
+
+class StringSplit(OnnxOpConverter):
+    """``StringSplit(X)`` → ``Y`` (the substrings, padded with empty strings
+    to the largest count) and ``Z`` (each count, int64), as Python's
+    ``str.split(delimiter, maxsplit)``; without a delimiter, on runs of
+    ASCII whitespace, leading and trailing whitespace dropped.
+
+    On bytes: the delimiter's start positions (all its bytes equal; a
+    delimiter that can overlap itself is refused), limited to the first
+    ``maxsplit``; the ``s``-th substring starts after the ``s``-th
+    delimiter and ends at the next (without a delimiter: token starts and
+    ends, where a byte and its neighbour differ in being whitespace). Each
+    substring is gathered into a ``[..., P, W]`` tensor, ``P`` the most
+    substrings ``W`` bytes can hold, and ``relay.compress`` keeps the first
+    ``max(Z)`` of the ``P`` (a run-time length: the VM)."""
+
+    @classmethod
+    def _impl_v20(cls, node: OnnxNode) -> list[SSAValue]:
+        x = string_input(node, 0)
+        shape = _shape(x)
+        batch, width, axis = shape[:-1], shape[-1], len(shape) - 1
+        delimiter = (node.attr("delimiter") or "").encode()
+        maxsplit = node.attr("maxsplit")
+        if maxsplit is not None and maxsplit < 0:
+            maxsplit = None
+        length = lengths(node, x)  # [...]
+        i64 = lambda v: node.const(np.array(v, np.int64))
+        position = node.emit(ArangeOp(0, width, 1, "int64"))  # [W]
+        if delimiter:
+            size = len(delimiter)
+            if any(delimiter[:k] == delimiter[-k:] for k in range(1, size)):
+                raise node.unsupported_attr(
+                    "delimiter", "a delimiter whose start can overlap its end is not supported"
+                )
+            starts = cls._matches(node, x, delimiter)  # bool [..., W]
+            starts, count = cls._limit(node, starts, axis, maxsplit)
+            cuts = count  # delimiters used
+            count = node.emit(AddOp(cuts, i64(1)))
+            most = width // size + 1 if maxsplit is None else min(maxsplit, width // size) + 1
+            # s-th substring: from the end of delimiter s (none for s = 0) to
+            # the start of delimiter s + 1, or the string's end.
+            found = cls._nth_positions(node, starts, axis, most)  # [..., most]: delimiter s+1
+            begin = node.emit(ConcatenateOp(
+                [node.emit(BroadcastToOp(i64(0), [*batch, 1])),
+                 node.emit(StridedSliceOp(node.emit(AddOp(found, i64(size))), [0], [most - 1], [1], [axis]))],
+                axis,
+            ))
+            s = node.emit(ArangeOp(0, most, 1, "int64"))
+            last = node.emit(GreaterEqualOp(s, node.emit(ExpandDimsOp(cuts, axis))))
+            end = node.emit(WhereOp(last, node.emit(ExpandDimsOp(length, axis)), found))
+        else:
+            byte = x
+            space = None
+            for w in _WHITESPACE:
+                eq = node.emit(EqualOp(byte, node.const(np.array(w, np.uint8))))
+                space = eq if space is None else node.emit(LogicalOrOp(space, eq))
+            nul = node.emit(EqualOp(byte, node.const(np.array(0, np.uint8))))
+            word = node.emit(LogicalNotOp(node.emit(LogicalOrOp(space, nul))))  # [..., W]
+            false = node.const(np.zeros((*batch, 1), bool))
+            before = node.emit(ConcatenateOp([false, node.emit(StridedSliceOp(word, [0], [width - 1], [1], [axis]))], axis))
+            after = node.emit(ConcatenateOp([node.emit(StridedSliceOp(word, [1], [width], [1], [axis])), false], axis))
+            first = node.emit(LogicalAndOp(word, node.emit(LogicalNotOp(before))))
+            final = node.emit(LogicalAndOp(word, node.emit(LogicalNotOp(after))))
+            most = (width + 1) // 2 if maxsplit is None else min(maxsplit + 1, (width + 1) // 2)
+            tokens = node.emit(SumOp(node.emit(CastOp(first, "int64")), [axis]))
+            limited, count = cls._limit(node, first, axis, None if maxsplit is None else maxsplit + 1)
+            begin = cls._nth_positions(node, limited, axis, most)
+            end = node.emit(AddOp(cls._nth_positions(node, final, axis, most), i64(1)))
+            if maxsplit is not None:
+                # The last substring of a limited split runs to the string's end.
+                s = node.emit(ArangeOp(0, most, 1, "int64"))
+                is_last = node.emit(EqualOp(s, node.emit(ExpandDimsOp(
+                    node.emit(SubtractOp(count, i64(1))), axis))))
+                cut = node.emit(ExpandDimsOp(node.emit(GreaterOp(tokens, count)), axis))
+                end = node.emit(WhereOp(node.emit(LogicalAndOp(is_last, cut)),
+                                        node.emit(ExpandDimsOp(length, axis)), end))
+        # Gather substring s's bytes: x[begin[s] + p] while below end[s].
+        s = node.emit(ArangeOp(0, most, 1, "int64"))
+        used = node.emit(LessOp(s, node.emit(ExpandDimsOp(count, axis))))  # [..., most]
+        index = node.emit(AddOp(node.emit(ExpandDimsOp(begin, axis + 1)), position))  # [..., most, W]
+        inside = node.emit(LogicalAndOp(
+            node.emit(LessOp(index, node.emit(ExpandDimsOp(end, axis + 1)))),
+            node.emit(ExpandDimsOp(used, axis + 1)),
+        ))
+        rows = node.emit(BroadcastToOp(node.emit(ExpandDimsOp(x, axis)), [*batch, most, width]))
+        picked = node.emit(GatherOp(rows, node.emit(ClipOp(index, 0.0, float(width - 1))), axis + 1))
+        parts = node.emit(WhereOp(inside, picked, node.const(np.array(0, np.uint8))))
+        # Keep the first max(count) substrings: k where some count exceeds k.
+        over = node.emit(CastOp(node.emit(GreaterOp(node.emit(ExpandDimsOp(count, axis)), s)), "int64"))
+        if axis:  # over every string: [P]
+            over = node.emit(SumOp(over, list(range(axis))))
+        keep = node.emit(GreaterOp(over, i64(0)))
+        size = node.emit(CompressShapeOp(parts, keep, axis=axis))
+        return [mark(node.emit(CompressOp(parts, keep, size, axis=axis))), count]
+
+    @staticmethod
+    def _matches(node: OnnxNode, x: SSAValue, delimiter: bytes) -> SSAValue:
+        """Where ``delimiter`` starts in each string, bool ``[..., W]``."""
+        shape = _shape(x)
+        width, axis, size = shape[-1], len(shape) - 1, len(delimiter)
+        if size > width:
+            return node.const(np.zeros(shape, bool))
+        starts = width - size + 1
+        match = None
+        for k, b in enumerate(delimiter):
+            window = node.emit(StridedSliceOp(x, [k], [k + starts], [1], [axis]))
+            eq = node.emit(EqualOp(window, node.const(np.array(b, np.uint8))))
+            match = eq if match is None else node.emit(LogicalAndOp(match, eq))
+        assert match is not None
+        if starts == width:
+            return match
+        tail = node.const(np.zeros((*shape[:-1], width - starts), bool))
+        return node.emit(ConcatenateOp([match, tail], axis))
+
+    @staticmethod
+    def _limit(
+        node: OnnxNode, flags: SSAValue, axis: int, limit: int | None
+    ) -> tuple[SSAValue, SSAValue]:
+        """``flags`` keeping only the first ``limit`` (all when None), and
+        how many are kept (int64, one axis less)."""
+        wide = node.emit(CastOp(flags, "int64"))
+        if limit is not None:
+            seen = node.emit(CumsumOp(wide, axis))
+            within = node.emit(LessEqualOp(seen, node.const(np.array(limit, np.int64))))
+            flags = node.emit(LogicalAndOp(flags, within))
+            wide = node.emit(CastOp(flags, "int64"))
+        return flags, node.emit(SumOp(wide, [axis]))
+
+    @staticmethod
+    def _nth_positions(node: OnnxNode, flags: SSAValue, axis: int, count: int) -> SSAValue:
+        """The position of the ``s + 1``-th set flag, for ``s < count``
+        (int64 ``[..., count]``; 0 where there is none)."""
+        width = _shape(flags)[-1]
+        rank = node.emit(CumsumOp(node.emit(CastOp(flags, "int64")), axis))  # [..., W]
+        nth = node.const(np.arange(1, count + 1, dtype=np.int64).reshape(count, 1))  # [count, 1]
+        hit = node.emit(LogicalAndOp(
+            node.emit(EqualOp(node.emit(ExpandDimsOp(rank, axis)), nth)),
+            node.emit(ExpandDimsOp(flags, axis)),
+        ))  # [..., count, W]
+        where = node.emit(WhereOp(hit, node.emit(ArangeOp(0, width, 1, "int64")),
+                                  node.const(np.array(0, np.int64))))
+        return node.emit(SumOp(where, [axis + 1]))
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "StringConcat": StringConcat,
     "StringNormalizer": StringNormalizer,
+    "StringSplit": StringSplit,
 }
 ML_CONVERTERS: dict[str, type[OnnxOpConverter]] = {"LabelEncoder": LabelEncoder}
