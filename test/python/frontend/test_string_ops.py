@@ -133,3 +133,44 @@ def test_string_split_refuses_self_overlapping_delimiter():
                    delimiter="aa")
     with pytest.raises(OnnxImportError, match="overlap"):
         XtvmBackend.prepare(model).run([np.array(["aaa"], object)])
+
+
+PATTERNS = [
+    r"www\.[\w.-]+\.\bcom\b",
+    r"(\W|^)[\w.\-]{0,25}@(yahoo|gmail)\.com(\W|$)",
+    r"a(b|cd)*e?",
+    r"\d{2,4}-\s*x",
+    r"[^a-c]+\b.",
+    r"(ab)+|c{3}|\Bq",
+]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_regex_dfa_agrees_with_python(pattern):
+    import random
+    import re
+
+    from xtvm.frontend.onnx.regex import compile_dfa, full_match
+
+    table, accept = compile_dfa(pattern)
+    rng = random.Random(pattern)
+    words = ["www.google.com", "www.bbc.co.uk", "a@gmail.com", " x@yahoo.com!", "", "12- x", "é@gmail.com"]
+    words += ["".join(rng.choice("abcde.-@ 12_xwq!é") for _ in range(rng.randint(0, 8))) for _ in range(500)]
+    for word in words:
+        assert full_match(table, accept, word.encode()) == bool(re.fullmatch(pattern, word, re.ASCII)), word
+
+
+def test_regex_refuses_backreferences():
+    from xtvm.frontend.onnx.regex import RegexError, compile_dfa
+
+    with pytest.raises(RegexError, match="unsupported"):
+        compile_dfa(r"(a)\1")
+
+
+@pytest.mark.parametrize("pattern", PATTERNS[:2])
+def test_regex_full_match(pattern):
+    x = np.array([["www.google.com", "www.bbc.co.uk", "account@gmail.com"],
+                  ["not email", " me@yahoo.com ", "wwwxgoogle.com"]], object)
+    model = _model("RegexFullMatch", [tensor("x", [2, 3], TensorProto.STRING)],
+                   [tensor("y", [2, 3], TensorProto.BOOL)], pattern=pattern)
+    _same(*_both(model, {"x": x}))

@@ -52,12 +52,14 @@ from xtvm.dialects.relay import (
     LogicalAndOp,
     LogicalNotOp,
     LogicalOrOp,
+    MultiplyOp,
     NotEqualOp,
     PadOp,
     SqueezeOp,
     StridedSliceOp,
     SubtractOp,
     SumOp,
+    TakeOp,
     WhereOp,
 )
 from xtvm.frontend.onnx.common import OnnxImportError
@@ -248,6 +250,38 @@ class StringNormalizer(OnnxOpConverter):
         data = node.emit(ConcatenateOp([out, empty], axis))
         size = node.emit(CompressShapeOp(data, condition, axis=axis))
         return mark(node.emit(CompressOp(data, condition, size, axis=axis)))
+
+
+class RegexFullMatch(OnnxOpConverter):
+    """``RegexFullMatch(X)``: whether each string matches ``pattern`` as a
+    whole. The pattern, an attribute, is compiled at import time into a
+    byte DFA (:mod:`~xtvm.frontend.onnx.regex`); the DFA then runs over the
+    bytes in compiled code: one ``relay.take`` of the transition table per
+    byte position (the NUL padding keeps the state), then one of the
+    accepting states."""
+
+    @classmethod
+    def _impl_v20(cls, node: OnnxNode) -> SSAValue:
+        from xtvm.frontend.onnx.regex import RegexError, compile_dfa
+
+        x = string_input(node, 0)
+        shape = _shape(x)
+        pattern = node.attr("pattern")
+        if pattern is None:
+            raise node.error("missing attribute 'pattern'")
+        try:
+            table, accept = compile_dfa(pattern)
+        except RegexError as e:
+            raise node.unsupported_attr("pattern", str(e)) from None
+        axis = len(shape) - 1
+        flat = node.const(table.reshape(-1).astype(np.int64))
+        state = node.const(np.zeros(shape[:-1], np.int64))  # the start state, 0
+        for k in range(shape[-1]):
+            byte = node.emit(SqueezeOp(node.emit(StridedSliceOp(x, [k], [k + 1], [1], [axis])), [axis]))
+            at = node.emit(MultiplyOp(state, node.const(np.array(256, np.int64))))
+            at = node.emit(AddOp(at, node.emit(CastOp(byte, "int64"))))
+            state = node.emit(TakeOp(flat, at, axis=0, mode="clip"))
+        return node.emit(TakeOp(node.const(accept), state, axis=0, mode="clip"))
 
 
 _DEFAULTS = {"int64": ("default_int64", -1), "float32": ("default_float", -0.0),
@@ -476,5 +510,6 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "StringConcat": StringConcat,
     "StringNormalizer": StringNormalizer,
     "StringSplit": StringSplit,
+    "RegexFullMatch": RegexFullMatch,
 }
 ML_CONVERTERS: dict[str, type[OnnxOpConverter]] = {"LabelEncoder": LabelEncoder}
