@@ -82,6 +82,27 @@ def test_ci_subset_takes_first_passing_per_op():
     assert conformance.summary(results).endswith("passed 4 of 6")
 
 
+def test_ci_subset_keeps_each_ops_first_case_per_sub_byte_type():
+    results = [
+        _result("test_cast_FLOAT_to_DOUBLE", "Cast", "pass"),
+        _result("test_cast_FLOAT_to_INT4", "Cast", "pass"),
+        _result("test_cast_FLOAT_to_UINT4", "Cast", "fail"),
+        _result("test_cast_INT4_to_FLOAT", "Cast", "pass"),
+        _result("test_cast_UINT4_to_FLOAT", "Cast", "pass"),
+        _result("test_cast_UINT4_to_UINT8", "Cast", "pass"),
+        _result("test_quantizelinear_int4", "QuantizeLinear", "pass"),
+        _result("test_quantizelinear_int16", "QuantizeLinear", "pass"),
+    ]
+    assert conformance.ci_subset(results, per_op=1) == [
+        "test_cast_FLOAT_to_DOUBLE",
+        "test_cast_FLOAT_to_INT4",
+        "test_cast_INT4_to_FLOAT",
+        "test_cast_UINT4_to_FLOAT",
+        "test_quantizelinear_int16",
+        "test_quantizelinear_int4",
+    ]
+
+
 def _crash_on_abs(case, op="", verbose=False, target=None):
     if case.name == "test_abs":
         os.kill(os.getpid(), signal.SIGKILL)  # as a segfault would, silently

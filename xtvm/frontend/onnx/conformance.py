@@ -512,13 +512,32 @@ def summary(results: Sequence[CaseResult]) -> str:
     return "\n".join(lines)
 
 
+CI_DTYPE_TOKENS = ("int4", "uint4", "int2", "uint2", "float4e2m1")
+"""Element types whose cases the CI subset covers per operator beyond the
+first ones: a case name holding a token (case-insensitive, as a whole word
+part: ``test_cast_INT4_to_FLOAT``, ``test_quantizelinear_uint4``) is kept
+when it is its operator's first passing case with that token (on that side
+of ``_to_``: a cast from the type and one to it)."""
+
+_TOKEN_RE = re.compile(
+    rf"(?<![a-z0-9])({'|'.join(CI_DTYPE_TOKENS)})(?![a-z0-9])", re.IGNORECASE
+)
+
+
 def ci_subset(results: Iterable[CaseResult], per_op: int = CI_CASES_PER_OP) -> list[str]:
-    """The first ``per_op`` passing cases (by name) of each operator, sorted."""
+    """The first ``per_op`` passing cases (by name) of each operator, and its
+    first passing case of each :data:`CI_DTYPE_TOKENS` element type, sorted."""
     chosen: dict[str, list[str]] = {}
     for r in sorted(results, key=lambda r: r.name):
-        if r.status == "pass" and len(chosen.setdefault(r.op, [])) < per_op:
+        if r.status != "pass":
+            continue
+        if len(chosen.setdefault(r.op, [])) < per_op:
             chosen[r.op].append(r.name)
-    return sorted(name for names in chosen.values() for name in names)
+        source, _, target = r.name.partition("_to_")
+        for side, part in (("from", source), ("to", target)):
+            for token in {t.lower() for t in _TOKEN_RE.findall(part)}:
+                chosen.setdefault(f"{r.op} {side} {token}", [r.name])
+    return sorted({name for names in chosen.values() for name in names})
 
 
 def read_ci_cases(path: Path = CI_CASES_FILE) -> list[str]:
