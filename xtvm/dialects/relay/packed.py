@@ -183,6 +183,21 @@ def _check_int8_operands(cls: type[RelayOp], data: TensorType, weight: TensorTyp
         )
 
 
+def data_channel_block(cls: type[RelayOp], layout: str) -> int:
+    """``c`` of an int8 conv's data layout ``"NCHW<c>c"`` (a multiple of 4:
+    whole words of four channels), 0 for ``"NCHW"``."""
+    if layout == "NCHW":
+        return 0
+    parsed = _layout(cls, layout, "data layout")
+    subs = parsed.axes[4:]
+    if parsed.primal != "NCHW" or len(subs) != 1 or subs[0][0] != "c" or subs[0][1] % 4:
+        raise RelayTypeError(
+            f"'{cls.name}' expects data layout 'NCHW' or 'NCHW<c>c' with c a multiple of 4, "
+            f"got '{layout}'"
+        )
+    return subs[0][1]
+
+
 @irdl_op_definition
 class Conv2dInt8PackedOp(RelayOp):
     """``relay.nn.conv2d`` of ``ui8`` data (NCHW) and an ``i8`` weight, accumulated in ``i32`` (TVM's ``contrib_conv2d_NCHWc_int8``
@@ -193,8 +208,16 @@ class Conv2dInt8PackedOp(RelayOp):
     the weight operand of an AVX-512 VNNI ``vpdpbusd``. Attributes as
     ``relay.nn.conv2d`` (``groups = 1``); the result is ``i32``.
 
+    ``data_layout`` ``"NCHW<c>c"`` (``c`` a multiple of 4; TVM's
+    ``conv2d_NCHWc_int8``) takes the data blocked, ``[N, C/c, H, W, c]``, so
+    that each 4-channel word is four adjacent bytes, and gives the result
+    blocked by the weight's ``b``: ``[N, O/b, OH, OW, b]`` (``NCHW<b>c``),
+    each pixel's ``b`` channels one vector (``relay-int8-nchwc`` keeps int8
+    activations so between the convs).
+
     ```mlir
     %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x32x8x8xi32>
+    %z = relay.nn.contrib_conv2d_int8_packed %b, %p {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x1x8x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x2x6x6x16xi32>
     ```
     """
 
@@ -207,6 +230,7 @@ class Conv2dInt8PackedOp(RelayOp):
     strides = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
     padding = prop_def(DenseArrayBase, default_value=int_array([0, 0, 0, 0]))
     dilation = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
+    data_layout = prop_def(StringAttr, default_value=StringAttr("NCHW"))
     traits = traits_def(Pure())
     assembly_format = functional_format("data", "weight")
 
@@ -218,6 +242,7 @@ class Conv2dInt8PackedOp(RelayOp):
         strides: Sequence[int] | None = None,
         padding: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
+        data_layout: str | None = None,
     ):
         super().__init__(
             data,
@@ -226,6 +251,7 @@ class Conv2dInt8PackedOp(RelayOp):
             strides=strides,
             padding=padding,
             dilation=dilation,
+            data_layout=data_layout,
         )
 
     @classmethod
@@ -234,16 +260,29 @@ class Conv2dInt8PackedOp(RelayOp):
         weight = tensor_type(cls, operand_types[1], "weight")
         block = _int8_block(cls, attrs["kernel_layout"])
         _check_int8_operands(cls, data, weight)
+        chans = data_channel_block(cls, attrs["data_layout"])
         ds, ws = data.get_shape(), weight.get_shape()
-        if len(ds) != 4 or len(ws) != 5 or ws[4] != block or ws[1] != -(-ds[1] // 4):
+        rank = 5 if chans else 4
+        nchw = [ds[0], ds[1] * chans, *ds[2:4]] if chans and len(ds) == 5 else ds
+        if (
+            len(ds) != rank
+            or (chans and ds[4] != chans)
+            or len(ws) != 5
+            or ws[4] != block
+            or ws[1] != -(-nchw[1] // 4)
+        ):
             raise RelayTypeError(
-                f"'{cls.name}' data {shape_str(ds)} (NCHW) does not fit the packed weight "
-                f"{shape_str(ws)} ([O/{block}, ceil(C/4), KH, KW, {block}])"
+                f"'{cls.name}' data {shape_str(ds)} ({attrs['data_layout']}) does not fit the "
+                f"packed weight {shape_str(ws)} ([O/{block}, ceil(C/4), KH, KW, {block}])"
             )
-        oihw = TensorType(data.element_type, [product([ws[0], block]), ds[1], ws[2], ws[3]])
+        oihw = TensorType(data.element_type, [product([ws[0], block]), nchw[1], ws[2], ws[3]])
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation")}
         conv_attrs |= {"groups": 1, "out_dtype": "int32"}
-        return Conv2dOp.infer([data, oihw], conv_attrs)
+        (out,) = Conv2dOp.infer([TensorType(data.element_type, nchw), oihw], conv_attrs)
+        if not chans:
+            return [out]
+        n, o, oh, ow = out.get_shape()
+        return [TensorType(out.element_type, [n, ws[0], oh, ow, block])]
 
 
 @irdl_op_definition

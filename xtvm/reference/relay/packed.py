@@ -78,8 +78,11 @@ def unpack_int8_words(words: np.ndarray, kernel_layout: str, channels: int) -> n
 
 def conv2d_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:
     data, words = ins
+    blocked = attrs.get("data_layout", "NCHW") != "NCHW"
+    if blocked:  # NCHW<c>c data, NCHW<b>c result
+        data = layout_transform(data, attrs["data_layout"], "NCHW")
     oihw = unpack_int8_words(words, attrs["kernel_layout"], data.shape[1])
-    return conv2d(
+    out = conv2d(
         data,
         oihw,
         strides=attrs["strides"],
@@ -87,6 +90,7 @@ def conv2d_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> n
         dilation=attrs["dilation"],
         out_dtype="int32",
     )
+    return layout_transform(out, "NCHW", f"NCHW{words.shape[4]}c") if blocked else out
 
 
 def dense_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:

@@ -114,7 +114,11 @@ def conv2d_int8_packed(
 ) -> te.Tensor:
     """2-d convolution: u8 data ``[N, C, H, W]``, s8 weight packed
     ``OIHW<b>o4i`` as i32 words (``[O/b, ceil(C/4), KH, KW, b]``) →
-    ``[N, O, OH, OW]`` i32."""
+    ``[N, O, OH, OW]`` i32. Blocked data ``[N, C/c, H, W, c]``
+    (``NCHW<c>c``) gives the blocked result ``[N, O/b, OH, OW, b]``
+    (:func:`conv2d_int8_nchwc`)."""
+    if data.ndim == 5 and data.dtype == "uint8" and weight.ndim == 5:
+        return conv2d_int8_nchwc(data, weight, strides, padding, dilation)
     if data.ndim != 4 or weight.ndim != 5 or data.dtype != "uint8" or weight.dtype != "int32":
         raise ValueError(
             f"conv2d_int8_packed: data {list(data.shape)} {data.dtype} must be 4-d uint8 and "
@@ -157,6 +161,86 @@ def conv2d_int8_packed(
             "block": b,
             "pointwise": (kh, kw, sh, sw) == (1, 1, 1, 1) and not any(padding),
         },
+    )
+
+
+def blocked_words(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
+    """Blocked u8 ``[N, C/c, H, W, c]`` → i32 ``[N, C/c, H', W', c/4]``
+    with zero borders ``[top, left, bottom, right]``: four adjacent
+    channels a little-endian word. Padded, it is materialized (one pass,
+    the borders written once); unpadded, it is read where the reduction
+    needs a word (no copy: LLVM merges the four byte loads into one word
+    load, broadcast to the ``vpdpbusd``; it does not when they read a
+    padded copy, hence the padded words are built here)."""
+    top, left, bottom, right = padding
+    n, cb, h, w, c = data.shape
+
+    def fcompute(b: PrimExpr, g: PrimExpr, y: PrimExpr, x: PrimExpr, j: PrimExpr) -> PrimExpr:
+        word: PrimExpr | None = None
+        for k in range(4):
+            byte = te.cast("int32", data[b, g, y - top, x - left, j * 4 + k])
+            term = byte if k == 0 else te.shift_left(byte, te.const(8 * k, "int32"))
+            word = term if word is None else te.bitwise_or(word, term)
+        assert word is not None
+        if not any(padding):
+            return word
+        inside = (y >= top) & (y < top + h) & (x >= left) & (x < left + w)
+        return te.if_then_else(inside, word, te.const(0, "int32"))
+
+    shape = (n, cb, h + top + bottom, w + left + right, c // 4)
+    attrs = {"materialize": True} if any(padding) else {}
+    return te.compute(shape, fcompute, name="T_pack_words", tag="pack", attrs=attrs)
+
+
+def conv2d_int8_nchwc(
+    data: te.Tensor,
+    weight: te.Tensor,
+    strides: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> te.Tensor:
+    """The int8 conv on blocked activations (TVM's ``conv2d_NCHWc_int8``):
+    u8 data ``[N, C/c, H, W, c]`` (``c`` a multiple of 4), the weight as
+    :func:`conv2d_int8_packed` → ``[N, O/b, OH, OW, b]`` i32.
+
+    Input channels ``4·g .. 4·g+3`` are four adjacent bytes of a pixel's
+    block (:func:`blocked_words` reads them as one word); each output pixel's
+    ``b`` channels are one vector, stored whole by the epilogue."""
+    blocks, groups, kh, kw, b = weight.shape
+    n, outer, _, _, chans = data.shape
+    if chans % 4 or groups != outer * chans // 4 or weight.dtype != "int32":
+        raise ValueError(
+            f"conv2d_int8_packed: blocked data {list(data.shape)} (NCHW<c>c, c a multiple of 4) "
+            f"does not fit the packed weight {list(weight.shape)} {weight.dtype}"
+        )
+    (sh, sw), (dh, dw) = strides, dilation
+    words = blocked_words(data, padding)
+    oh, ow = window_positions(words, (kh, kw), strides, dilation)
+    words_a_block = chans // 4
+    rco = te.reduce_axis((0, outer), name="rco")
+    ry = te.reduce_axis((0, kh), name="ry")
+    rx = te.reduce_axis((0, kw), name="rx")
+    rci = te.reduce_axis((0, words_a_block), name="rci")
+    vnni = has_vnni()
+    intrinsic = VPDPBUSD.get(b)
+    if vnni and intrinsic is None:
+        raise ValueError(f"conv2d_int8_packed: no VNNI form for blocks of {b} channels")
+
+    def fcompute(i: PrimExpr, fo: PrimExpr, y: PrimExpr, x: PrimExpr, fi: PrimExpr) -> PrimExpr:
+        pixel = words[i, rco, y * sh + ry * dh, x * sw + rx * dw, rci]
+        kernel = weight[fo, rco * words_a_block + rci, ry, rx, fi]
+        if vnni:
+            product = te.call_intrin("int32", intrinsic, te.const(0, "int32"), pixel, kernel)
+        else:
+            product = dot4(pixel, kernel)
+        return te.sum(product, axis=[rco, ry, rx, rci])
+
+    return te.compute(
+        (n, blocks, oh, ow, b),
+        fcompute,
+        name="T_conv2d_int8",
+        tag="conv2d_int8_packed",
+        attrs={"schedule": schedule_conv2d_int8_packed, "block": b, "pointwise": False},
     )
 
 
@@ -216,12 +300,42 @@ def _schedule_pixel_vectors(sch, conv: te.Tensor, out: te.Tensor) -> None:
     schedule_injective(sch, words)
 
 
+def _schedule_blocked(sch, conv: te.Tensor, out: te.Tensor) -> None:
+    """Blocked data and result (:func:`conv2d_int8_nchwc`): an output row's
+    pixels in register tiles of ``b``-channel vectors, each reduction step
+    one word of a pixel broadcast against a weight row::
+
+        parallel for (n, fo, y) fused:
+          for xo:
+            acc[R][b] = 0
+            for rco, ry, rx, rci:
+              for xi in R (unrolled):
+                for fi in b (vectorized):    # acc[xi] = vpdpbusd(acc[xi], bcast(word), w[fo, rco·c/4 + rci, ry, rx, :])
+            for xi in R (unrolled):
+              for fi in b (vectorized):      # out[n, fo, y, x, :] = epilogue(acc[xi])
+    """
+    n, fo, y, x, fi = sch.get_loops(out.name)
+    xo, xi = sch.split(x, [None, row_block(out.shape[3])])
+    sch.reorder(n, fo, y, xo, xi, fi)
+    tile = sch.fuse(n, fo, y)
+    vectorize_tile(sch, sch.cache_write(out.name, xo))
+    accumulate_into_call(sch.func, VPDPBUSD[conv.op.attrs["block"]])
+    if use_threads():
+        sch.parallel(tile)
+    words = conv.op.input_tensors[0]
+    if words.op.attrs.get("materialize"):
+        schedule_injective(sch, words, vectorize=False)
+
+
 def schedule_conv2d_int8_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
     """The register-blocked schedule (see the module) of the kernel's one
     output, whose loop nest computes ``conv`` (attached) and its epilogue."""
     if len(outputs) != 1:
         return  # several outputs: the default loop nests (correct, not tiled)
     (out,) = outputs
+    if out.ndim == 5:
+        _schedule_blocked(sch, conv, out)
+        return
     n, f, y, x = sch.get_loops(out.name)
     width, block = out.shape[3], conv.op.attrs["block"]
     if conv.op.attrs["pointwise"] and (out.shape[2] * width) % block == 0:

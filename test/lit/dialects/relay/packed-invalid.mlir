@@ -61,3 +61,19 @@ func.func @dense_int8_layout(%x: tensor<2x12xui8>, %p: tensor<2x3x16xi32>) -> te
   %y = relay.nn.contrib_dense_int8_packed %x, %p {weight_layout = "NK16n"} : (tensor<2x12xui8>, tensor<2x3x16xi32>) -> tensor<2x32xi32>
   func.return %y : tensor<2x32xi32>
 }
+
+// -----
+
+func.func @int8_nchwc_block_not_words(%x: tensor<1x1x8x8x6xui8>, %p: tensor<2x2x1x1x16xi32>) -> tensor<1x2x8x8x16xi32> {
+  // expected-error @+1 {{'relay.nn.contrib_conv2d_int8_packed' expects data layout 'NCHW' or 'NCHW<c>c' with c a multiple of 4, got 'NCHW6c'}}
+  %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", data_layout = "NCHW6c"} : (tensor<1x1x8x8x6xui8>, tensor<2x2x1x1x16xi32>) -> tensor<1x2x8x8x16xi32>
+  func.return %y : tensor<1x2x8x8x16xi32>
+}
+
+// -----
+
+func.func @int8_nchwc_data_not_blocked(%x: tensor<1x8x8x8xui8>, %p: tensor<2x2x1x1x16xi32>) -> tensor<1x2x8x8x16xi32> {
+  // expected-error @+1 {{'relay.nn.contrib_conv2d_int8_packed' data 1x8x8x8 (NCHW8c) does not fit the packed weight 2x2x1x1x16 ([O/16, ceil(C/4), KH, KW, 16])}}
+  %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x8x8x8xui8>, tensor<2x2x1x1x16xi32>) -> tensor<1x2x8x8x16xi32>
+  func.return %y : tensor<1x2x8x8x16xi32>
+}

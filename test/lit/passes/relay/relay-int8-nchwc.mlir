@@ -1,0 +1,104 @@
+// RUN: xtvm-opt %s -p relay-int8-nchwc | filecheck %s
+// RUN: xtvm-opt %s -p relay-int8-nchwc,relay-fold-constant | filecheck %s --check-prefix=FOLD
+
+// A conv, its requantize epilogue and the next (padded) conv, then a
+// residual add: int8-conv-nchwc blocks both convs; sink-unblocking-bias-add,
+// sink-unblocking-cast, sink-unblocking-multiply (per-channel scale on the
+// left), sink-unblocking-round, sink-unblocking-add (scalar),
+// sink-unblocking-clip move the transform back down to the second conv,
+// where layout-transform-cancel removes the pair; after it
+// sink-unblocking-subtract, sink-unblocking-divide, sink-unblocking-add (a
+// full-shape residual on the left, transformed), sink-unblocking-maximum,
+// sink-unblocking-minimum, sink-unblocking-floor, sink-unblocking-relu: one
+// transform back, at the end.
+// CHECK-LABEL: func.func @block
+// CHECK-NEXT: %a = relay.layout_transform %x {src_layout = "NCHW", dst_layout = "NCHW16c"} : (tensor<1x16x8x8xui8>) -> tensor<1x1x8x8x16xui8>
+// CHECK-NEXT: %a_1 = relay.nn.contrib_conv2d_int8_packed %a, %w1 {kernel_layout = "OIHW16o4i", data_layout = "NCHW16c"} : (tensor<1x1x8x8x16xui8>, tensor<2x4x1x1x16xi32>) -> tensor<1x2x8x8x16xi32>
+// CHECK-NEXT: %ab = relay.reshape %b {newshape = array<i64: 1, 32, 1, 1>} : (tensor<32xi32>) -> tensor<1x32x1x1xi32>
+// CHECK-NEXT: %ab_1 = relay.layout_transform %ab {src_layout = "NCHW", dst_layout = "NCHW16c"} : (tensor<1x32x1x1xi32>) -> tensor<1x2x1x1x16xi32>
+// CHECK-NEXT: %ab_2 = relay.add %a_1, %ab_1 : (tensor<1x2x8x8x16xi32>, tensor<1x2x1x1x16xi32>) -> tensor<1x2x8x8x16xi32>
+// CHECK-NEXT: %af = relay.cast %ab_2 {dtype = "float32"} : (tensor<1x2x8x8x16xi32>) -> tensor<1x2x8x8x16xf32>
+// CHECK-NEXT: %am = relay.layout_transform %s {src_layout = "NCHW", dst_layout = "NCHW16c"} : (tensor<1x32x1x1xf32>) -> tensor<1x2x1x1x16xf32>
+// CHECK-NEXT: %am_1 = relay.multiply %am, %af : (tensor<1x2x1x1x16xf32>, tensor<1x2x8x8x16xf32>) -> tensor<1x2x8x8x16xf32>
+// CHECK-NEXT: %ar = relay.round %am_1 : tensor<1x2x8x8x16xf32>
+// CHECK-NEXT: %az = relay.add %ar, %zp : (tensor<1x2x8x8x16xf32>, tensor<f32>) -> tensor<1x2x8x8x16xf32>
+// CHECK-NEXT: %ac = relay.clip %az {a_min = 0.000000e+00 : f64, a_max = 2.550000e+02 : f64} : tensor<1x2x8x8x16xf32>
+// CHECK-NEXT: %q = relay.cast %ac {dtype = "uint8"} : (tensor<1x2x8x8x16xf32>) -> tensor<1x2x8x8x16xui8>
+// CHECK-NEXT: %c = relay.nn.contrib_conv2d_int8_packed %q, %w2 {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>, data_layout = "NCHW16c"} : (tensor<1x2x8x8x16xui8>, tensor<1x8x3x3x16xi32>) -> tensor<1x1x8x8x16xi32>
+// CHECK-NEXT: %cf = relay.cast %c {dtype = "float32"} : (tensor<1x1x8x8x16xi32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %cs = relay.subtract %cf, %zp : (tensor<1x1x8x8x16xf32>, tensor<f32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %cd = relay.divide %cs, %zp : (tensor<1x1x8x8x16xf32>, tensor<f32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %res = relay.layout_transform %r {src_layout = "NCHW", dst_layout = "NCHW16c"} : (tensor<1x16x8x8xf32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %res_1 = relay.add %res, %cd : (tensor<1x1x8x8x16xf32>, tensor<1x1x8x8x16xf32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %mx = relay.maximum %res_1, %zp : (tensor<1x1x8x8x16xf32>, tensor<f32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %mn = relay.minimum %mx, %zp : (tensor<1x1x8x8x16xf32>, tensor<f32>) -> tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %fl = relay.floor %mn : tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %rl = relay.nn.relu %fl : tensor<1x1x8x8x16xf32>
+// CHECK-NEXT: %o = relay.cast %rl {dtype = "uint8"} : (tensor<1x1x8x8x16xf32>) -> tensor<1x1x8x8x16xui8>
+// CHECK-NEXT: %o_1 = relay.layout_transform %o {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x1x8x8x16xui8>) -> tensor<1x16x8x8xui8>
+// CHECK-NEXT: func.return %o_1 : tensor<1x16x8x8xui8>
+func.func @block(%x: tensor<1x16x8x8xui8>, %w1: tensor<2x4x1x1x16xi32>, %w2: tensor<1x8x3x3x16xi32>, %b: tensor<32xi32>, %s: tensor<1x32x1x1xf32>, %zp: tensor<f32>, %r: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xui8> {
+  %a = relay.nn.contrib_conv2d_int8_packed %x, %w1 {kernel_layout = "OIHW16o4i"} : (tensor<1x16x8x8xui8>, tensor<2x4x1x1x16xi32>) -> tensor<1x32x8x8xi32>
+  %ab = relay.nn.bias_add %a, %b : (tensor<1x32x8x8xi32>, tensor<32xi32>) -> tensor<1x32x8x8xi32>
+  %af = relay.cast %ab {dtype = "float32"} : (tensor<1x32x8x8xi32>) -> tensor<1x32x8x8xf32>
+  %am = relay.multiply %s, %af : (tensor<1x32x1x1xf32>, tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %ar = relay.round %am : tensor<1x32x8x8xf32>
+  %az = relay.add %ar, %zp : (tensor<1x32x8x8xf32>, tensor<f32>) -> tensor<1x32x8x8xf32>
+  %ac = relay.clip %az {a_min = 0.000000e+00 : f64, a_max = 2.550000e+02 : f64} : tensor<1x32x8x8xf32>
+  %q = relay.cast %ac {dtype = "uint8"} : (tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xui8>
+  %c = relay.nn.contrib_conv2d_int8_packed %q, %w2 {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x8x8xui8>, tensor<1x8x3x3x16xi32>) -> tensor<1x16x8x8xi32>
+  %cf = relay.cast %c {dtype = "float32"} : (tensor<1x16x8x8xi32>) -> tensor<1x16x8x8xf32>
+  %cs = relay.subtract %cf, %zp : (tensor<1x16x8x8xf32>, tensor<f32>) -> tensor<1x16x8x8xf32>
+  %cd = relay.divide %cs, %zp : (tensor<1x16x8x8xf32>, tensor<f32>) -> tensor<1x16x8x8xf32>
+  %res = relay.add %r, %cd : (tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %mx = relay.maximum %res, %zp : (tensor<1x16x8x8xf32>, tensor<f32>) -> tensor<1x16x8x8xf32>
+  %mn = relay.minimum %mx, %zp : (tensor<1x16x8x8xf32>, tensor<f32>) -> tensor<1x16x8x8xf32>
+  %fl = relay.floor %mn : tensor<1x16x8x8xf32>
+  %rl = relay.nn.relu %fl : tensor<1x16x8x8xf32>
+  %o = relay.cast %rl {dtype = "uint8"} : (tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xui8>
+  func.return %o : tensor<1x16x8x8xui8>
+}
+
+// The constant per-channel operands are blocked once, at compile time.
+// FOLD-LABEL: func.func @folded_scale
+// FOLD: relay.const dense<{{.*}}> : tensor<1x2x1x1x16xf32>
+// FOLD: relay.multiply %{{.*}}, %{{.*}} : (tensor<1x2x8x8x16xf32>, tensor<1x2x1x1x16xf32>)
+func.func @folded_scale(%x: tensor<1x16x8x8xui8>, %w: tensor<2x4x1x1x16xi32>) -> tensor<1x32x8x8xf32> {
+  %s = relay.const dense<0.5> : tensor<1x32x1x1xf32>
+  %a = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i"} : (tensor<1x16x8x8xui8>, tensor<2x4x1x1x16xi32>) -> tensor<1x32x8x8xi32>
+  %f = relay.cast %a {dtype = "float32"} : (tensor<1x32x8x8xi32>) -> tensor<1x32x8x8xf32>
+  %m = relay.multiply %f, %s : (tensor<1x32x8x8xf32>, tensor<1x32x1x1xf32>) -> tensor<1x32x8x8xf32>
+  func.return %m : tensor<1x32x8x8xf32>
+}
+
+// Near misses of int8-conv-nchwc: 6 input channels (not whole words) and a
+// conv already blocked stay; data that is a transform back from NCHW8c is
+// read in NCHW8c (the transforms cancel).
+// CHECK-LABEL: func.func @conv_near_misses
+// CHECK-NEXT: %a = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i"} : (tensor<1x6x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x16x8x8xi32>
+// CHECK-NEXT: %b = relay.nn.contrib_conv2d_int8_packed %y, %v {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x1x8x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
+// CHECK-NEXT: %c = relay.nn.contrib_conv2d_int8_packed %y, %v {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x1x8x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
+// CHECK-NEXT: %c_1 = relay.layout_transform %c {src_layout = "NCHW16c", dst_layout = "NCHW"}
+func.func @conv_near_misses(%x: tensor<1x6x8x8xui8>, %w: tensor<1x2x1x1x16xi32>, %y: tensor<1x1x8x8x8xui8>, %v: tensor<1x2x1x1x16xi32>) -> (tensor<1x16x8x8xi32>, tensor<1x1x8x8x16xi32>, tensor<1x16x8x8xi32>) {
+  %a = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i"} : (tensor<1x6x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x16x8x8xi32>
+  %b = relay.nn.contrib_conv2d_int8_packed %y, %v {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x1x8x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
+  %u = relay.layout_transform %y {src_layout = "NCHW8c", dst_layout = "NCHW"} : (tensor<1x1x8x8x8xui8>) -> tensor<1x8x8x8xui8>
+  %c = relay.nn.contrib_conv2d_int8_packed %u, %v {kernel_layout = "OIHW16o4i"} : (tensor<1x8x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x16x8x8xi32>
+  func.return %a, %b, %c : tensor<1x16x8x8xi32>, tensor<1x1x8x8x16xi32>, tensor<1x16x8x8xi32>
+}
+
+// Near misses of the sinking rules and of layout-transform-cancel: an
+// operand varying along H (not per channel), a bias add on axis 3, and a
+// transform back followed by one to another block stay.
+// CHECK-LABEL: func.func @sink_near_misses
+// CHECK-NEXT: %u = relay.layout_transform %x {src_layout = "NCHW16c", dst_layout = "NCHW"}
+// CHECK-NEXT: %a = relay.add %u, %h : (tensor<1x16x8x8xi32>, tensor<1x1x8x1xi32>) -> tensor<1x16x8x8xi32>
+// CHECK-NEXT: %b = relay.nn.bias_add %u, %k {axis = 3 : i64} : (tensor<1x16x8x8xi32>, tensor<8xi32>) -> tensor<1x16x8x8xi32>
+// CHECK-NEXT: %c = relay.layout_transform %u {src_layout = "NCHW", dst_layout = "NCHW8c"} : (tensor<1x16x8x8xi32>) -> tensor<1x2x8x8x8xi32>
+func.func @sink_near_misses(%x: tensor<1x1x8x8x16xi32>, %h: tensor<1x1x8x1xi32>, %k: tensor<8xi32>) -> (tensor<1x16x8x8xi32>, tensor<1x16x8x8xi32>, tensor<1x2x8x8x8xi32>) {
+  %u = relay.layout_transform %x {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x1x8x8x16xi32>) -> tensor<1x16x8x8xi32>
+  %a = relay.add %u, %h : (tensor<1x16x8x8xi32>, tensor<1x1x8x1xi32>) -> tensor<1x16x8x8xi32>
+  %b = relay.nn.bias_add %u, %k {axis = 3 : i64} : (tensor<1x16x8x8xi32>, tensor<8xi32>) -> tensor<1x16x8x8xi32>
+  %c = relay.layout_transform %u {src_layout = "NCHW", dst_layout = "NCHW8c"} : (tensor<1x16x8x8xi32>) -> tensor<1x2x8x8x8xi32>
+  func.return %a, %b, %c : tensor<1x16x8x8xi32>, tensor<1x16x8x8xi32>, tensor<1x2x8x8x8xi32>
+}
