@@ -535,9 +535,14 @@ def ci_subset(results: Iterable[CaseResult], per_op: int = CI_CASES_PER_OP) -> l
             chosen[r.op].append(r.name)
         source, _, target = r.name.partition("_to_")
         for side, part in (("from", source), ("to", target)):
-            for token in {t.lower() for t in _TOKEN_RE.findall(part)}:
+            for token in dtype_tokens(part):
                 chosen.setdefault(f"{r.op} {side} {token}", [r.name])
     return sorted({name for names in chosen.values() for name in names})
+
+
+def dtype_tokens(name: str) -> set[str]:
+    """The :data:`CI_DTYPE_TOKENS` a case name holds, lower-cased."""
+    return {t.lower() for t in _TOKEN_RE.findall(name)}
 
 
 def read_ci_cases(path: Path = CI_CASES_FILE) -> list[str]:
