@@ -138,6 +138,13 @@ STAGES: tuple[Stage, ...] = (
                 executor="vm",
             ),
             Step(
+                "vm-share-dynamic-storage",
+                0,
+                "a ? tensor reuses the storage of a dead one provably as large (executor='vm' only)",
+                graph_only=True,
+                executor="vm",
+            ),
+            Step(
                 "memory-manifest-alloc",
                 0,
                 "every intermediate tensor an explicit allocation",

@@ -62,6 +62,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "vm-manifest-value-shapes": _lazy(
         "xtvm.lowering.memory_to_vm.value_shapes", "ManifestValueShapesPass"
     ),
+    "vm-share-dynamic-storage": _lazy(
+        "xtvm.lowering.memory_to_vm.share_storage", "ShareDynamicStoragePass"
+    ),
     "apply-pdl": _lazy("xtvm.rewrite.apply_pdl", "ApplyPdlPass"),
     "relay-merge-composite": _lazy(
         "xtvm.passes.relay.partition.merge_composite", "MergeCompositePass"
