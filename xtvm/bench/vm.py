@@ -25,6 +25,7 @@ import argparse
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -119,10 +120,11 @@ def measure_transformer(threads: list[int], repeat: int, lengths=LENGTHS) -> lis
         sess = ort_session(model, n)
         for length in lengths:
             ids = np.random.default_rng(length).integers(0, 1000, (1, length)).astype(np.int64)
+            calls = {"vm": partial(vm.invoke, "main", ids), "ort": partial(sess.run, None, {"ids": ids})}
             times: dict[str, list[float]] = {"vm": [], "ort": []}
             for _ in range(repeat + 1):  # the first round warms up
-                times["vm"].append(_seconds(lambda: vm.invoke("main", ids)))
-                times["ort"].append(_seconds(lambda: sess.run(None, {"ids": ids})))
+                for key, call in calls.items():
+                    times[key].append(_seconds(call))
             out = vm.invoke("main", ids).numpy()
             (ref,) = sess.run(None, {"ids": ids})
             rows.append({
