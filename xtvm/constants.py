@@ -22,6 +22,8 @@ reading it raises :class:`~xtvm.ir.resources.ElidedConstantError`.
 from __future__ import annotations
 
 import ml_dtypes  # noqa: F401 (gives NumPy the sub-byte dtype names)
+import ctypes
+
 import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
@@ -67,8 +69,32 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
         array = array.astype(np.int8)  # sign-extended bytes, as xDSL's parser stores them
     data = _backing_bytes(array)
     if data is None:
-        data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
+        data = _bytes_of(array)
     return DenseIntOrFPElementsAttr(attr_type, BytesAttr(data))
+
+
+_new_bytes = ctypes.pythonapi.PyBytes_FromStringAndSize
+_new_bytes.restype = ctypes.py_object
+_new_bytes.argtypes = (ctypes.c_char_p, ctypes.c_ssize_t)
+
+
+def _bytes_of(array: np.ndarray) -> bytes:
+    """``array``'s values as little-endian C-order ``bytes``, written in one
+    pass into a new ``bytes`` object. ``tobytes()`` of a strided view (a
+    weight ``relay.layout_transform`` packs: a transpose) would first make a
+    contiguous copy and then copy that: twice the weight's size at once,
+    hundreds of MB for VGG-19's first dense. The object comes from
+    ``PyBytes_FromStringAndSize(NULL, n)``, which CPython documents for
+    exactly this: uninitialised contents the caller fills before anyone
+    else sees the object (its hash is not computed yet)."""
+    dtype = array.dtype.newbyteorder("<")
+    if array.size == 0:
+        return b""
+    data = _new_bytes(None, array.nbytes)
+    address = np.frombuffer(data, np.uint8).ctypes.data
+    target = np.ctypeslib.as_array((ctypes.c_uint8 * array.nbytes).from_address(address))
+    np.copyto(target.view(dtype).reshape(array.shape), array, casting="equiv")
+    return data
 
 
 def _backing_bytes(array: np.ndarray) -> bytes | None:

@@ -46,11 +46,12 @@ def _from_primal(array: np.ndarray, primal: str, layout: Layout) -> np.ndarray:
 
 def layout_transform(data: np.ndarray, src_layout: str, dst_layout: str) -> np.ndarray:
     """``data`` (in ``src_layout``) converted to ``dst_layout`` (a reshape and a
-    transpose each way: no index arrays, so packing a 400 MB weight costs one
-    copy)."""
+    transpose each way: no index arrays). Usually a strided view of ``data``,
+    not a copy: ``relay-fold-constant`` writes it straight into the new
+    constant's bytes, so packing a 400 MB weight costs that one copy."""
     src, dst = Layout.parse(src_layout), Layout.parse(dst_layout)
     transform_shape(data.shape, src_layout, dst_layout)  # checks compatibility and divisibility
-    return np.ascontiguousarray(_from_primal(_to_primal(np.asarray(data), src), src.primal, dst))
+    return _from_primal(_to_primal(np.asarray(data), src), src.primal, dst)
 
 
 def conv2d_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:
