@@ -1,14 +1,18 @@
 """Compile time, ONNX → exported ``.so``: ``python -m xtvm.bench.compile``.
 
 For each light model (seeded random weights, written once to an ``.onnx``
-file by this process) it runs, each in a fresh process, ``onnx.load`` +
-``from_onnx`` + ``xtvm.build`` + ``export_library`` with an empty kernel
+file by this process) it runs, each in a fresh process, ``from_onnx(path)``
++ ``xtvm.build`` + ``export_library`` as ``xtvm-compile`` does them (the
+``ModelProto`` is dropped once imported, the imported module and its
+parameters once built) with an empty kernel
 cache (cold), then again with the cache the first run filled (warm),
 ``--repeat`` times each, and prints the median wall time, the median CPU
 time (user + system, the compile's worker processes included: on a shared
-machine the wall time is mostly the other processes' load), the peak
-resident memory (the larger of the process and its workers, the ONNX model
-and the parameters the caller holds included) and the load average. The
+machine the wall time is mostly the other processes' load), the peak memory
+of the process and its workers together (:class:`TreeMemory`: summed
+proportional set sizes; the parameters the caller holds included), the
+largest resident size of any one of them (``max rss``: it counts the pages
+a forked worker shares with the parent again) and the load average. The
 cache is a temporary ``XTVM_CACHE_DIR``, removed after.
 """
 
@@ -22,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 MODELS = ("resnet50", "vgg19", "squeezenet", "bvlc_alexnet")
@@ -29,21 +34,81 @@ MODELS = ("resnet50", "vgg19", "squeezenet", "bvlc_alexnet")
 
 def measure(model_path: str, path: str) -> dict:
     """Compile the ONNX file ``model_path`` to ``path`` once in this process
-    (the child's job), as a user would: load, import, build, export."""
-    import onnx
-
+    (the child's job), as ``xtvm-compile`` does: load and import, build,
+    export."""
     import xtvm
     from xtvm.frontend import from_onnx
 
     t0, c0 = time.perf_counter(), os.times()
-    model = onnx.load(model_path)
-    mod, params = from_onnx(model)
-    lib = xtvm.build(mod, params=params)
-    lib.export_library(path)
+    with TreeMemory() as tree:
+        mod, params = from_onnx(model_path)  # as xtvm-compile: the ModelProto goes once imported
+        lib = xtvm.build(mod, params=params)
+        del mod, params  # as xtvm-compile: the imported weights go before the link
+        lib.export_library(path)
     t1, c1 = time.perf_counter(), os.times()
     cpu = sum(c1[:4]) - sum(c0[:4])  # user, system, children's user, children's system
-    peak = max(own_peak_kb(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-    return {"wall_s": t1 - t0, "cpu_s": cpu, "peak_mb": peak / 1024}
+    rss = max(own_peak_kb(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return {"wall_s": t1 - t0, "cpu_s": cpu, "peak_mb": tree.peak_kb / 1024, "rss_mb": rss / 1024}
+
+
+class TreeMemory:
+    """The peak memory of this process and its descendants together, sampled
+    every 20 ms: the sum of their proportional set sizes (``Pss`` of
+    ``/proc/<pid>/smaps_rollup``), in which a page shared by n processes
+    counts 1/n in each. The compile's worker processes are forked: each one's
+    resident size counts every page it shares with the parent, so the largest
+    resident size of any one process (the ``rss`` column) overstates what
+    they use together once a worker forks from a large parent, and
+    understates it when several large processes run at once."""
+
+    def __init__(self, interval: float = 0.02):
+        self.interval, self.peak_kb = interval, 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self) -> "TreeMemory":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        while True:
+            self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in _tree(os.getpid())))
+            if self._done.wait(self.interval):
+                return
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants (read from ``/proc/<pid>/stat``)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                    ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += parents.get(pid, [])
+    return found
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def own_peak_kb() -> int:
@@ -117,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# xtvm compile time, ONNX → exported .so, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"{os.cpu_count()} cores, median of {args.repeat}, load average at start "
           f"{os.getloadavg()[0]:.1f}")
-    header = ("model", "cache", "wall s", "cpu s", "peak MB", "load")
+    header = ("model", "cache", "wall s", "cpu s", "peak MB", "max rss MB", "load")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for name in args.models.split(","):
@@ -128,6 +193,7 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             print(f"| {name} | {kind} | {_median(runs, 'wall_s'):.1f} | "
                   f"{_median(runs, 'cpu_s'):.1f} | {max(r['peak_mb'] for r in runs):.0f} | "
+                  f"{max(r['rss_mb'] for r in runs):.0f} | "
                   f"{os.getloadavg()[0]:.1f} |", flush=True)
 
 

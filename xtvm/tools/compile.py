@@ -246,6 +246,9 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None) -> None:
     with PassContext(opt_level=args.opt_level, config=config), Target.of(args.target), tuning:
         if args.emit is None:
             lib = build(module, target=args.target, params=params, executor=executor)
+            # The library holds what it runs; the imported weights (in their
+            # layouts before packing) need not stay in memory beside the linker's.
+            del module, params
             lib.export_library(str(args.output))
             print(f"wrote {args.output}")
             if args.header is not None:
