@@ -8,9 +8,13 @@ A float ``relay.nn.conv2d`` becomes ``relay.nn.contrib_conv2d_packed`` on a
 ``b`` is :func:`xtvm.topi.x86.config.conv2d_block` / ``dense_block`` of the
 target (one vector register of output channels; the pass option ``lanes``
 sets the register's f32 lanes, 0 = those of ``Target.current()``). With constant weights,
-``relay-fold-constant`` then packs them once at compile time. Convolutions
-whose block would be under 4 channels (depthwise ones) keep the generic
-kernel.
+``relay-fold-constant`` then packs them once at compile time. An f32 conv
+whose groups' output channels the register does not divide has them
+zero-padded to a multiple of it when its block would otherwise be under 4
+channels (ShuffleNet's groups of 34) or the padding is small (SqueezeNet's
+1000 classes): the padded channels are computed and sliced off
+(``conv2d-packed-padded``). Convolutions whose block would be under 4
+channels otherwise (depthwise ones) keep the generic kernel.
 
 On targets with AVX-512 VNNI, a ``conv2d`` of ``ui8`` data and an ``i8``
 weight (or a constant one whose values fit in ``i8``) accumulating in ``i32`` (``groups = 1``, 16 or else 8 dividing the
@@ -87,6 +91,63 @@ def conv2d_packed(x: SSAValue, w: SSAValue, root: Conv2dOp, block: int) -> list[
     )
     return [packed, conv]
 
+
+
+MAX_PADDING = 1 / 8
+"""Largest share of padded (computed, then dropped) output channels
+``conv2d-packed-padded`` accepts when the conv would have packed without it."""
+
+
+def _padded_channels(w: SSAValue, root: Conv2dOp, vector_lanes: int) -> int | None:
+    """The output channels per group a float conv is padded to, so that a
+    whole vector register of channels is one block: when ``lanes`` does not
+    divide a group's channels (at least half a register of them) and either
+    the block would be under ``MIN_BLOCK`` (the generic kernel) or the
+    padding is at most ``MAX_PADDING`` of the padded channels (SqueezeNet's
+    1000 classes: 8-channel blocks, half a register, without it); else None."""
+    groups = root.attrs["groups"]
+    per_group = w.type.get_shape()[0] // groups
+    if str(w.type.element_type) != "f32":
+        return None
+    if per_group % vector_lanes == 0 or 2 * per_group < vector_lanes:
+        return None
+    padded = -(-per_group // vector_lanes) * vector_lanes
+    block = _conv_block(w, root, vector_lanes)
+    if block >= MIN_BLOCK and padded - per_group > MAX_PADDING * padded:
+        return None
+    return padded
+
+
+def conv2d_packed_padded(
+    x: SSAValue, w: SSAValue, root: Conv2dOp, vector_lanes: int
+) -> list[Operation]:
+    """The conv on its weight with each group's output channels zero-padded
+    to :func:`_padded_channels` (constants once folded), packed with a
+    whole register a block; the padded channels dropped from the output
+    (a group at a time: reshape, slice, reshape)."""
+    padded = _padded_channels(w, root, vector_lanes)
+    assert padded is not None
+    groups = root.attrs["groups"]
+    o, cg, kh, kw = w.type.get_shape()
+    per_group = o // groups
+    grouped = ReshapeOp(w, [groups, per_group, cg, kh, kw])
+    zero = _const(np.array(0, np.float32))
+    width = [0] * 10
+    width[3] = padded - per_group  # after axis 1: the group's channels
+    pad = PadOp(grouped.result, zero.result, width)
+    flat = ReshapeOp(pad.results[0], [groups * padded, cg, kh, kw])
+    flat.result.name_hint = f"{w.name_hint}_padded" if w.name_hint else None
+    ops: list[Operation] = [grouped, zero, pad, flat]
+    ops += conv2d_packed(x, flat.result, root, vector_lanes)
+    out = ops[-1].results[0]
+    n, _, oh, ow = out.type.get_shape()
+    if groups == 1:
+        ops.append(StridedSliceOp(out, [0], [per_group], axes=[1]))
+    else:
+        split = ReshapeOp(out, [n, groups, padded, oh, ow])
+        kept = StridedSliceOp(split.result, [0], [per_group], axes=[2])
+        ops += [split, kept, ReshapeOp(kept.result, [n, o, oh, ow])]
+    return ops
 
 def dense_pack(x: SSAValue, w: SSAValue, block: int) -> list[Operation]:
     layout = f"NK{block}n"
@@ -359,6 +420,20 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
         ),
     ]
     return int8 * vnni + [
+        rewrite(
+            Pat(Conv2dOp, "x", "w"),
+            when=[
+                _plain_float_conv,
+                lambda w, root: _padded_channels(w, root, vector_lanes) is not None,
+            ],
+            to=lambda x, w, root: conv2d_packed_padded(x, w, root, vector_lanes),
+            name="conv2d-packed-padded",
+            doc="conv2d(x, w) = the first O/groups channels of each group of"
+            " contrib_conv2d_packed(x, w with each group's output channels zero-padded to P,"
+            " a multiple of the lanes, packed OIHW<lanes>o) for an f32 conv whose lanes do"
+            " not divide O/groups, when its block would be under 4 or the padding is at"
+            " most 1/8 of P",
+        ),
         rewrite(
             Pat(Conv2dOp, "x", "w"),
             when=[

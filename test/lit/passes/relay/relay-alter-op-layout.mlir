@@ -23,6 +23,38 @@ func.func @conv(%x: tensor<1x8x8x8xf32>) -> tensor<1x32x8x8xf32> {
   func.return %y : tensor<1x32x8x8xf32>
 }
 
+// conv2d-packed-padded: 1000 output channels (8-channel blocks, half a
+// register, without it) are padded to 1008 = 63 * 16 and the last 8 dropped;
+// a conv of 4 groups of 34 channels (2-channel blocks: the generic kernel
+// without it) pads each group to 48 and keeps the first 34 of each. With 8
+// lanes (AVX2) 8 divides 1000: plain conv2d-packed. 20 channels a group
+// (padding 12 of 32, block 4) and 6 (under half a register) are not padded.
+// CHECK-LABEL: func.func @conv_padded
+// CHECK-NEXT: %[[G:.*]] = relay.reshape %w {newshape = array<i64: 1, 1000, 16, 1, 1>}
+// CHECK-NEXT: %[[Z:.*]] = relay.const dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[P:.*]] = relay.nn.pad %[[G]], %[[Z]] {pad_width = array<i64: 0, 0, 0, 8, 0, 0, 0, 0, 0, 0>} : (tensor<1x1000x16x1x1xf32>, tensor<f32>) -> tensor<1x1008x16x1x1xf32>
+// CHECK-NEXT: %w_padded = relay.reshape %[[P]] {newshape = array<i64: 1008, 16, 1, 1>}
+// CHECK-NEXT: %w_padded_packed = relay.layout_transform %w_padded {src_layout = "OIHW", dst_layout = "OIHW16o"} : (tensor<1008x16x1x1xf32>) -> tensor<63x16x1x1x16xf32>
+// CHECK-NEXT: %[[C:.*]] = relay.nn.contrib_conv2d_packed %x, %w_padded_packed {kernel_layout = "OIHW16o"} : (tensor<1x16x13x13xf32>, tensor<63x16x1x1x16xf32>) -> tensor<1x1008x13x13xf32>
+// CHECK-NEXT: %{{.*}} = relay.strided_slice %[[C]] {begin = array<i64: 0>, end = array<i64: 1000>, axes = array<i64: 1>} : (tensor<1x1008x13x13xf32>) -> tensor<1x1000x13x13xf32>
+// CHECK:      relay.nn.pad %{{.*}}, %{{.*}} {pad_width = array<i64: 0, 0, 0, 14, 0, 0, 0, 0, 0, 0>} : (tensor<4x34x34x1x1xf32>, tensor<f32>) -> tensor<4x48x34x1x1xf32>
+// CHECK:      %[[C2:.*]] = relay.nn.contrib_conv2d_packed %g, %{{.*}} {kernel_layout = "OIHW16o", groups = 4 : i64} : (tensor<1x136x7x7xf32>, tensor<12x34x1x1x16xf32>) -> tensor<1x192x7x7xf32>
+// CHECK-NEXT: %[[S:.*]] = relay.reshape %[[C2]] {newshape = array<i64: 1, 4, 48, 7, 7>}
+// CHECK-NEXT: %[[K:.*]] = relay.strided_slice %[[S]] {begin = array<i64: 0>, end = array<i64: 34>, axes = array<i64: 2>} : (tensor<1x4x48x7x7xf32>) -> tensor<1x4x34x7x7xf32>
+// CHECK-NEXT: relay.reshape %[[K]] {newshape = array<i64: 1, 136, 7, 7>}
+// CHECK:      relay.layout_transform %w3 {src_layout = "OIHW", dst_layout = "OIHW4o"}
+// CHECK-NOT:  relay.strided_slice
+// CHECK:      relay.nn.conv2d %g, %w4 {groups = 17 : i64}
+// AVX2-LABEL: func.func @conv_padded
+// AVX2-NEXT: %w_packed = relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW8o"} : (tensor<1000x16x1x1xf32>) -> tensor<125x16x1x1x8xf32>
+func.func @conv_padded(%x: tensor<1x16x13x13xf32>, %w: tensor<1000x16x1x1xf32>, %g: tensor<1x136x7x7xf32>, %w2: tensor<136x34x1x1xf32>, %w3: tensor<80x34x1x1xf32>, %w4: tensor<102x8x1x1xf32>) -> (tensor<1x1000x13x13xf32>, tensor<1x136x7x7xf32>, tensor<1x80x7x7xf32>, tensor<1x102x7x7xf32>) {
+  %y = relay.nn.conv2d %x, %w : (tensor<1x16x13x13xf32>, tensor<1000x16x1x1xf32>) -> tensor<1x1000x13x13xf32>
+  %y2 = relay.nn.conv2d %g, %w2 {groups = 4 : i64} : (tensor<1x136x7x7xf32>, tensor<136x34x1x1xf32>) -> tensor<1x136x7x7xf32>
+  %y3 = relay.nn.conv2d %g, %w3 {groups = 4 : i64} : (tensor<1x136x7x7xf32>, tensor<80x34x1x1xf32>) -> tensor<1x80x7x7xf32>
+  %y4 = relay.nn.conv2d %g, %w4 {groups = 17 : i64} : (tensor<1x136x7x7xf32>, tensor<102x8x1x1xf32>) -> tensor<1x102x7x7xf32>
+  func.return %y, %y2, %y3, %y4 : tensor<1x1000x13x13xf32>, tensor<1x136x7x7xf32>, tensor<1x80x7x7xf32>, tensor<1x102x7x7xf32>
+}
+
 // dense-pack: a channel count the register does not divide takes the largest
 // power-of-two block that divides it (1000 = 125 * 8).
 // CHECK-LABEL: func.func @dense
