@@ -156,3 +156,29 @@ def test_transformer_dynamic_batch_and_sequence():
         (ref,) = onnxruntime_outputs(model, {"ids": ids})
         assert out.shape == (batch, length, 64)
         np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())
+
+
+def test_gather_along_the_dynamic_sequence_axis():
+    """A transformer's first and last tokens (``x[:, 0]``, ``x[:, [-1, 2]]``):
+    Gather with constant indices along the ``?`` axis, negative indices from
+    the run-time end, vs onnxruntime at lengths 3, 9, 40."""
+    nodes = [
+        helper.make_node("Gather", ["x", "first"], ["y0"], axis=1),
+        helper.make_node("Gather", ["x", "picks"], ["y1"], axis=1),
+    ]
+    inits = [
+        onnx.numpy_helper.from_array(np.array(0, np.int64), "first"),
+        onnx.numpy_helper.from_array(np.array([-1, 2], np.int64), "picks"),
+    ]
+    graph = helper.make_graph(
+        nodes, "tokens", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, "S", 8])],
+        [helper.make_tensor_value_info("y0", TensorProto.FLOAT, [1, 8]),
+         helper.make_tensor_value_info("y1", TensorProto.FLOAT, [1, 2, 8])], inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    vm = compile_once(model, {"x": (1, None, 8)})
+    for length in (3, 9, 40):
+        x = np.random.default_rng(length).standard_normal((1, length, 8)).astype(np.float32)
+        got = vm.invoke("main", x)
+        for g, want in zip(got, onnxruntime_outputs(model, {"x": x}), strict=True):
+            np.testing.assert_array_equal(g.numpy(), want)

@@ -23,6 +23,7 @@ from xtvm.dialects.relay import (
     NonZeroOp,
     NonZeroShapeOp,
     RelayTypeError,
+    TakeOp,
     UniqueOp,
     UniqueShapeOp,
 )
@@ -329,10 +330,25 @@ def _tracking(static: type[OnnxOpConverter], first: Callable[[OnnxNode], Any] | 
     return Tracking
 
 
+def _gather_along_dynamic_axis(node: OnnxNode) -> SSAValue | None:
+    """``Gather`` with constant indices along a ``?`` axis (a transformer's
+    first token, ``x[:, 0]``): ``relay.take`` in ``"wrap"`` mode, so a
+    negative index counts from the run-time end (as for computed indices,
+    an out-of-range index wraps); None for a static axis."""
+    shape = node.input_shape(0)
+    axis = node.attr("axis", 0)
+    if not -len(shape) <= axis < len(shape) or shape[axis] != DYNAMIC_INDEX:
+        return None
+    if not node.is_constant(1) or not np.issubdtype(node.constant_input(1).dtype, np.integer):
+        return None
+    indices = node.input(1)
+    return node.emit(TakeOp(node.input(0), indices, axis=axis % len(shape), mode="wrap"))
+
+
 CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     "Shape": Shape,
     "Slice": _tracking(indexing.Slice),
-    "Gather": _tracking(indexing.Gather),
+    "Gather": _tracking(indexing.Gather, _gather_along_dynamic_axis),
     "Concat": _tracking(transform.Concat),
     "Unsqueeze": _tracking(transform.Unsqueeze),
     "Squeeze": _tracking(transform.Squeeze),
