@@ -26,7 +26,6 @@ a shared storage is killed after the last tensor allocated from it.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from xdsl.context import Context
