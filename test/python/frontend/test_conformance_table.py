@@ -4,6 +4,11 @@ onnxruntime, and the cases one passes and the other does not."""
 
 from __future__ import annotations
 
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+from onnx.backend.test.case.test_case import TestCase
+
 from xtvm.frontend.onnx import conformance
 from xtvm.frontend.onnx.conformance import CaseResult
 
@@ -35,7 +40,9 @@ def test_table_and_summary_with_ort():
         _r("test_b2", "B", "pass", "unsupported"),
         _r("test_c1", "C", "fail", "error"),
     ]
-    rows = {line.split()[0]: line.split() for line in conformance.operator_table(results).splitlines()}
+    rows = {
+        line.split()[0]: line.split() for line in conformance.operator_table(results).splitlines()
+    }
     assert rows["op"][:7] == ["op", "cases", "passed", "failed", "support", "ort", "passed"]
     assert rows["A"][:7] == ["A", "2", "1", "1", "partial", "2", "full"]
     assert rows["B"][:7] == ["B", "2", "2", "0", "full", "0", "none"]
@@ -50,8 +57,25 @@ def test_table_and_summary_with_ort():
     assert text.endswith("passed 3 of 5")
 
 
+def _case(node: onnx.NodeProto, x: np.ndarray, y: np.ndarray, opsets: dict) -> TestCase:
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y.shape))],
+    )
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets.items()]
+    )
+    return TestCase("test_x", "x", None, None, model, [([x], [y])], "node", 1e-6, 1e-7)
+
+
 def test_ort_status_of_a_case():
-    cases = {c.name: c for c in conformance.collect_cases("^test_(relu|adagrad)$")}
-    assert conformance.run_ort_case(cases["test_relu"]) == ("pass", "")
-    status, error = conformance.run_ort_case(cases["test_adagrad"])
-    assert status == "unsupported" and error  # onnxruntime has no training ops
+    x = np.array([-1.0, 2.0], np.float32)
+    relu = helper.make_node("Relu", ["x"], ["y"])
+    assert conformance.run_ort_case(_case(relu, x, np.maximum(x, 0), {"": 17})) == ("pass", "")
+    status, error = conformance.run_ort_case(_case(relu, x, x, {"": 17}))
+    assert status == "fail" and "differs" in error
+    unknown = helper.make_node("Frobnicate", ["x"], ["y"], domain="my.domain")
+    status, error = conformance.run_ort_case(_case(unknown, x, x, {"": 17, "my.domain": 1}))
+    assert status == "unsupported" and error

@@ -79,13 +79,19 @@ def _forest(rng: np.random.Generator, trees: int, features: int, targets: int, *
                 tids.append(base), fids.append(base + 1), tleaf.append(1), fleaf.append(1)
     leaves = 4 * trees
     return helper.make_node(
-        "TreeEnsemble", ["x"], ["y"], domain="ai.onnx.ml", n_targets=targets,
+        "TreeEnsemble",
+        ["x"],
+        ["y"],
+        domain="ai.onnx.ml",
+        n_targets=targets,
         tree_roots=[3 * t for t in range(trees)],
         nodes_modes=helper.make_tensor("m", TensorProto.UINT8, [len(modes)], modes),
         nodes_featureids=feats,
         nodes_splits=helper.make_tensor("s", TensorProto.DOUBLE, [len(splits)], splits),
-        nodes_truenodeids=tids, nodes_falsenodeids=fids,
-        nodes_trueleafs=tleaf, nodes_falseleafs=fleaf,
+        nodes_truenodeids=tids,
+        nodes_falsenodeids=fids,
+        nodes_trueleafs=tleaf,
+        nodes_falseleafs=fleaf,
         nodes_missing_value_tracks_true=missing,
         membership_values=helper.make_tensor("v", TensorProto.DOUBLE, [len(members)], members),
         leaf_targetids=[int(v) for v in rng.integers(0, targets, leaves)],
@@ -97,7 +103,9 @@ def _forest(rng: np.random.Generator, trees: int, features: int, targets: int, *
 
 
 @pytest.mark.parametrize("aggregate", [0, 1, 2, 3])
-@pytest.mark.parametrize(("dtype", "elem"), [(np.float32, TensorProto.FLOAT), (np.float64, TensorProto.DOUBLE)])
+@pytest.mark.parametrize(
+    ("dtype", "elem"), [(np.float32, TensorProto.FLOAT), (np.float64, TensorProto.DOUBLE)]
+)
 def test_tree_ensemble_matches_reference(aggregate, dtype, elem):
     from onnx.reference import ReferenceEvaluator
 

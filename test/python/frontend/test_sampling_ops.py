@@ -39,8 +39,9 @@ def _model(op, inputs, outputs, opset=22, **attrs):
 
 
 def _uniform(n: int, seed: float, dtype=TensorProto.FLOAT, **attrs) -> np.ndarray:
-    model = _model("RandomUniform", [], [tensor("y", [n], dtype)], shape=[n], seed=seed,
-                   dtype=dtype, **attrs)
+    model = _model(
+        "RandomUniform", [], [tensor("y", [n], dtype)], shape=[n], seed=seed, dtype=dtype, **attrs
+    )
     return run_compiled(model, {})[0]
 
 
@@ -70,13 +71,20 @@ def test_uniform_distribution():
 def test_normal_distribution(like):
     n = 40000
     if like:
-        model = _model("RandomNormalLike", [tensor("x", [n], TensorProto.DOUBLE)],
-                       [tensor("y", [n], TensorProto.DOUBLE)], mean=1.5, scale=2.0, seed=4.0)
+        model = _model(
+            "RandomNormalLike",
+            [tensor("x", [n], TensorProto.DOUBLE)],
+            [tensor("y", [n], TensorProto.DOUBLE)],
+            mean=1.5,
+            scale=2.0,
+            seed=4.0,
+        )
         (y,) = run_compiled(model, {"x": np.zeros(n)})
         assert y.dtype == np.float64
     else:
-        model = _model("RandomNormal", [], [tensor("y", [n])], shape=[n], mean=1.5, scale=2.0,
-                       seed=4.0)
+        model = _model(
+            "RandomNormal", [], [tensor("y", [n])], shape=[n], mean=1.5, scale=2.0, seed=4.0
+        )
         (y,) = run_compiled(model, {})
         assert y.dtype == np.float32
     assert abs(y.mean() - 1.5) < 6 * 2.0 / np.sqrt(n)
@@ -87,8 +95,13 @@ def test_normal_distribution(like):
 
 def test_bernoulli_frequencies_follow_runtime_p():
     p = np.repeat(np.array([0.0, 0.2, 0.7, 1.0]), 10000).reshape(4, 10000)
-    model = _model("Bernoulli", [tensor("p", [4, 10000], TensorProto.DOUBLE)],
-                   [tensor("y", [4, 10000], TensorProto.FLOAT)], dtype=TensorProto.FLOAT, seed=9.0)
+    model = _model(
+        "Bernoulli",
+        [tensor("p", [4, 10000], TensorProto.DOUBLE)],
+        [tensor("y", [4, 10000], TensorProto.FLOAT)],
+        dtype=TensorProto.FLOAT,
+        seed=9.0,
+    )
     (y,) = run_compiled(model, {"p": p})
     assert y.dtype == np.float32 and np.isin(y, [0, 1]).all()
     freq = y.mean(axis=1)
@@ -100,8 +113,15 @@ def test_bernoulli_frequencies_follow_runtime_p():
 def test_multinomial_frequencies():
     probs = np.array([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25]])
     n = 20000
-    model = _model("Multinomial", [tensor("x", [2, 3])], [tensor("y", [2, n], TensorProto.INT64)],
-                   opset=7, sample_size=n, dtype=TensorProto.INT64, seed=2.0)
+    model = _model(
+        "Multinomial",
+        [tensor("x", [2, 3])],
+        [tensor("y", [2, n], TensorProto.INT64)],
+        opset=7,
+        sample_size=n,
+        dtype=TensorProto.INT64,
+        seed=2.0,
+    )
     (y,) = run_compiled(model, {"x": np.log(probs).astype(np.float32)})
     assert y.dtype == np.int64 and y.min() >= 0 and y.max() <= 2
     for row, q in zip(y, probs):
@@ -111,15 +131,22 @@ def test_multinomial_frequencies():
 
 def test_training_dropout_mask_and_scale():
     x = np.random.default_rng(0).standard_normal((100, 200)).astype(np.float32)
-    inputs = [tensor("x", [100, 200]), tensor("r", [], TensorProto.FLOAT),
-              tensor("t", [], TensorProto.BOOL)]
+    inputs = [
+        tensor("x", [100, 200]),
+        tensor("r", [], TensorProto.FLOAT),
+        tensor("t", [], TensorProto.BOOL),
+    ]
     outputs = [tensor("y", [100, 200]), tensor("m", [100, 200], TensorProto.BOOL)]
     model = _model("Dropout", inputs, outputs, seed=0)
     from onnx import numpy_helper
 
     # ratio and training_mode as initializers: known at compile time.
-    model.graph.initializer.extend([numpy_helper.from_array(np.array(0.3, np.float32), "r"),
-                                    numpy_helper.from_array(np.array(True), "t")])
+    model.graph.initializer.extend(
+        [
+            numpy_helper.from_array(np.array(0.3, np.float32), "r"),
+            numpy_helper.from_array(np.array(True), "t"),
+        ]
+    )
     del model.graph.input[1:]
     y, mask = run_compiled(model, {"x": x})
     assert mask.dtype == bool
@@ -128,8 +155,11 @@ def test_training_dropout_mask_and_scale():
 
 
 def test_inference_dropout_mask_is_all_true():
-    model = _model("Dropout", [tensor("x", [3, 4])],
-                   [tensor("y", [3, 4]), tensor("m", [3, 4], TensorProto.BOOL)])
+    model = _model(
+        "Dropout",
+        [tensor("x", [3, 4])],
+        [tensor("y", [3, 4]), tensor("m", [3, 4], TensorProto.BOOL)],
+    )
     x = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
     y, mask = run_compiled(model, {"x": x})
     np.testing.assert_array_equal(y, x)
@@ -141,9 +171,13 @@ def test_conformance_judges_random_outputs_by_possible_values():
 
     model = _model("Bernoulli", [tensor("p", [4])], [tensor("y", [4])])
     want = [np.array([0, 1, 1, 0], np.float32)]
-    compare_random("Bernoulli", model, [np.full(4, 0.5)], want, [np.array([1, 1, 0, 0], np.float32)], 0, 0)
+    compare_random(
+        "Bernoulli", model, [np.full(4, 0.5)], want, [np.array([1, 1, 0, 0], np.float32)], 0, 0
+    )
     with pytest.raises(AssertionError, match="other than 0 and 1"):
-        compare_random("Bernoulli", model, [np.full(4, 0.5)], want, [np.full(4, 0.5, np.float32)], 0, 0)
+        compare_random(
+            "Bernoulli", model, [np.full(4, 0.5)], want, [np.full(4, 0.5, np.float32)], 0, 0
+        )
     with pytest.raises(AssertionError, match="float64"):
         compare_random("Bernoulli", model, [np.full(4, 0.5)], want, [np.zeros(4)], 0, 0)
     drop = _model("Dropout", [tensor("x", [4]), tensor("r", [])], [tensor("y", [4])])

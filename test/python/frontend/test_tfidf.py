@@ -20,18 +20,23 @@ def _model(xshape, elem, **attrs):
     return model
 
 
-POOL = dict(
-    ngram_counts=[0, 4, 10],
-    pool_int64s=[2, 3, 5, 4, 5, 6, 7, 8, 6, 7, 5, 6, 7, 6, 7, 8],  # 4 uni, 3 bi, 2 tri
-    ngram_indexes=[8, 1, 2, 3, 4, 0, 5, 6, 7],
+POOL = {
+    "ngram_counts": [0, 4, 10],
+    "pool_int64s": [2, 3, 5, 4, 5, 6, 7, 8, 6, 7, 5, 6, 7, 6, 7, 8],  # 4 uni, 3 bi, 2 tri
+    "ngram_indexes": [8, 1, 2, 3, 4, 0, 5, 6, 7],
+}
+
+
+@pytest.mark.parametrize(
+    ("mode", "weighted", "xshape", "dtype", "elem"),
+    [
+        ("TF", False, (14,), np.int32, TensorProto.INT32),
+        ("IDF", False, (3, 9), np.int64, TensorProto.INT64),
+        ("IDF", True, (14,), np.int32, TensorProto.INT32),
+        ("TFIDF", False, (14,), np.int64, TensorProto.INT64),
+        ("TFIDF", True, (3, 9), np.int32, TensorProto.INT32),
+    ],
 )
-
-
-@pytest.mark.parametrize("mode", ["TF", "IDF", "TFIDF"])
-@pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize(("xshape", "dtype", "elem"), [
-    ((14,), np.int32, TensorProto.INT32), ((3, 9), np.int64, TensorProto.INT64),
-])
 def test_tfidf_matches_onnxruntime(mode, weighted, xshape, dtype, elem):
     attrs = dict(POOL, mode=mode, min_gram_length=1, max_gram_length=3, max_skip_count=2)
     if weighted:
@@ -45,6 +50,15 @@ def test_tfidf_matches_onnxruntime(mode, weighted, xshape, dtype, elem):
 
 
 def test_tfidf_refuses_string_pool():
-    model = _model([4], TensorProto.INT64, mode="TF", ngram_counts=[0], ngram_indexes=[0],
-                   pool_strings=["a"], min_gram_length=1, max_gram_length=1, max_skip_count=0)
+    model = _model(
+        [4],
+        TensorProto.INT64,
+        mode="TF",
+        ngram_counts=[0],
+        ngram_indexes=[0],
+        pool_strings=["a"],
+        min_gram_length=1,
+        max_gram_length=1,
+        max_skip_count=0,
+    )
     assert "pool_strings" in import_error(model)

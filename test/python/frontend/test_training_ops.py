@@ -34,8 +34,11 @@ CASES = [
     ("Adagrad", ["h"], {"decay_factor": 0.1, "epsilon": 1e-5, "norm_coefficient": 0.01}),
     ("Momentum", ["v"], {"alpha": 0.9, "beta": 0.1, "mode": "standard", "norm_coefficient": 0.02}),
     ("Momentum", ["v"], {"alpha": 0.8, "beta": 0.3, "mode": "nesterov", "norm_coefficient": 0.0}),
-    ("Adam", ["v", "h"], {"alpha": 0.9, "beta": 0.99, "norm_coefficient": 0.01,
-                          "norm_coefficient_post": 0.05}),
+    (
+        "Adam",
+        ["v", "h"],
+        {"alpha": 0.9, "beta": 0.99, "norm_coefficient": 0.01, "norm_coefficient_post": 0.05},
+    ),
 ]
 
 

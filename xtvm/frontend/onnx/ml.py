@@ -76,7 +76,14 @@ class ArrayFeatureExtractor(OnnxOpConverter):
 
 
 # TreeEnsemble's comparisons by `nodes_modes` value; 6 is set membership.
-_TREE_MODES = {0: LessEqualOp, 1: LessOp, 2: GreaterEqualOp, 3: GreaterOp, 4: EqualOp, 5: NotEqualOp}
+_TREE_MODES = {
+    0: LessEqualOp,
+    1: LessOp,
+    2: GreaterEqualOp,
+    3: GreaterOp,
+    4: EqualOp,
+    5: NotEqualOp,
+}
 _MEMBER = 6
 _AGGREGATES = {0: "AVERAGE", 1: "SUM", 2: "MIN", 3: "MAX"}
 
@@ -109,7 +116,11 @@ class TreeEnsemble(OnnxOpConverter):
         tree = _TreeArrays(node)
         leaves: list[tuple[SSAValue | None, int]] = []  # (indicator or None: always, leaf)
         for root in tree.roots:
-            if tree.true_leaf[root] and tree.false_leaf[root] and tree.true_id[root] == tree.false_id[root]:
+            if (
+                tree.true_leaf[root]
+                and tree.false_leaf[root]
+                and tree.true_id[root] == tree.false_id[root]
+            ):
                 leaves.append((None, root))  # a tree that is one leaf
                 continue
             leaves += cls._paths(node, x, tree, root)
@@ -186,7 +197,9 @@ class _TreeArrays:
         self.leaf_targets = array("leaf_targetids").astype(np.int64)
         self.leaf_weights = array("leaf_weights").astype(np.float64)
         missing = node.attr("nodes_missing_value_tracks_true")
-        self.missing = np.zeros(len(self.modes), bool) if missing is None else np.asarray(missing, bool)
+        self.missing = (
+            np.zeros(len(self.modes), bool) if missing is None else np.asarray(missing, bool)
+        )
         members = node.attr("membership_values")
         self.members: dict[int, list[float]] = {}
         if (self.modes == _MEMBER).any():

@@ -105,7 +105,11 @@ class _Builder:
         if cls.ascii:
             self.nfa.edges[start].append((cls.ascii, end))
         if cls.other:
-            for lead, tail in ((range(0xC2, 0xE0), 1), (range(0xE0, 0xF0), 2), (range(0xF0, 0xF5), 3)):
+            for lead, tail in (
+                (range(0xC2, 0xE0), 1),
+                (range(0xE0, 0xF0), 2),
+                (range(0xF0, 0xF5), 3),
+            ):
                 s, e = self.bytes_chain([frozenset(lead), *[CONT] * tail])
                 self.nfa.eps[start].append((None, s))
                 self.nfa.eps[e].append((None, end))
@@ -159,9 +163,12 @@ class _Builder:
             return start, exit_
         if op is C.AT:
             conditions = {
-                C.AT_BEGINNING: "start", C.AT_BEGINNING_STRING: "start",
-                C.AT_END: "end", C.AT_END_STRING: "end",
-                C.AT_BOUNDARY: "boundary", C.AT_NON_BOUNDARY: "inside",
+                C.AT_BEGINNING: "start",
+                C.AT_BEGINNING_STRING: "start",
+                C.AT_END: "end",
+                C.AT_END_STRING: "end",
+                C.AT_BOUNDARY: "boundary",
+                C.AT_NON_BOUNDARY: "inside",
             }
             if arg not in conditions:
                 raise RegexError(f"unsupported anchor {arg}")
@@ -223,7 +230,9 @@ def compile_dfa(pattern: str) -> tuple[np.ndarray, np.ndarray]:
     start, final = builder.frag(list(parsed))
     nfa = builder.nfa
 
-    def closure(states: frozenset[int], prev_word: bool, at_start: bool, nxt: int | None) -> set[int]:
+    def closure(
+        states: frozenset[int], prev_word: bool, at_start: bool, nxt: int | None
+    ) -> set[int]:
         seen, stack = set(states), list(states)
         while stack:
             s = stack.pop()

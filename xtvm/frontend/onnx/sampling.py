@@ -129,7 +129,9 @@ def _attr_dtype(node: OnnxNode, default: np.dtype) -> np.dtype:
     return np.dtype(dtype_from_onnx(code, f"{node.label}: attribute 'dtype'"))
 
 
-def _scaled(node: OnnxNode, draws: SSAValue, scale: float, offset: float, dtype: np.dtype) -> SSAValue:
+def _scaled(
+    node: OnnxNode, draws: SSAValue, scale: float, offset: float, dtype: np.dtype
+) -> SSAValue:
     """``offset + scale * draws`` (float64) cast to ``dtype``."""
     y = node.emit(MultiplyOp(draws, node.const(np.array(scale))))
     y = node.emit(AddOp(y, node.const(np.array(offset))))
@@ -167,7 +169,9 @@ class RandomNormal(OnnxOpConverter):
     def _impl_v1(cls, node: OnnxNode) -> SSAValue:
         mean, scale = float(node.attr("mean", 0.0)), float(node.attr("scale", 1.0))
         shape = tuple(int(d) for d in node.attr("shape", []))
-        return _scaled(node, normal(node, shape), scale, mean, _attr_dtype(node, np.dtype("float32")))
+        return _scaled(
+            node, normal(node, shape), scale, mean, _attr_dtype(node, np.dtype("float32"))
+        )
 
 
 class RandomNormalLike(OnnxOpConverter):
@@ -224,7 +228,9 @@ def dropout_training(node: OnnxNode, ratio: float) -> list[SSAValue]:
     dtype = _dtype(x)
     if not 0.0 <= ratio <= 1.0:
         raise node.error(f"ratio must lie in [0, 1], got {ratio}")
-    mask = node.emit(GreaterEqualOp(uniform(node, node.input_shape(0)), node.const(np.array(ratio))))
+    mask = node.emit(
+        GreaterEqualOp(uniform(node, node.input_shape(0)), node.const(np.array(ratio)))
+    )
     scale = 0.0 if ratio == 1.0 else 1.0 / (1.0 - ratio)
     scaled = node.emit(MultiplyOp(x, node.const(np.array(scale, dtype))))
     output = node.emit(WhereOp(mask, scaled, node.const(np.array(0, dtype))))

@@ -157,7 +157,9 @@ def equal_bytes(node: OnnxNode, a: SSAValue, b: SSAValue) -> SSAValue:
     return node.emit(EqualOp(count, node.const(np.array(0, np.int32))))
 
 
-def constant_strings(node: OnnxNode, strings: Sequence[str], width: int = 1) -> tuple[SSAValue, int]:
+def constant_strings(
+    node: OnnxNode, strings: Sequence[str], width: int = 1
+) -> tuple[SSAValue, int]:
     """``strings`` as a constant byte tensor ``[K, W]`` (W at least
     ``width``) and W."""
     data = encode(np.array(list(strings), object))
@@ -191,8 +193,11 @@ class StringConcat(OnnxOpConverter):
         in_first = node.emit(LessOp(j, first))
         # In Y: position j - len(x) of Y, at j - len(x) + wa of `both`.
         shift = node.emit(SubtractOp(node.const(np.array(wa, np.int64)), first))
-        index = node.emit(WhereOp(in_first, node.emit(BroadcastToOp(j, [*batch, width])),
-                                  node.emit(AddOp(j, shift))))
+        index = node.emit(
+            WhereOp(
+                in_first, node.emit(BroadcastToOp(j, [*batch, width])), node.emit(AddOp(j, shift))
+            )
+        )
         inside = node.emit(LessOp(index, node.const(np.array(width, np.int64))))
         safe = node.emit(ClipOp(index, 0.0, float(width - 1)))
         picked = node.emit(GatherOp(both, safe, axis))
@@ -203,8 +208,11 @@ def _ascii_case(node: OnnxNode, value: SSAValue, upper: bool) -> SSAValue:
     """ASCII letters of ``value`` (bytes) moved to upper or lower case."""
     lo, hi = (ord("a"), ord("z")) if upper else (ord("A"), ord("Z"))
     u8 = lambda v: node.const(np.array(v, np.uint8))
-    letter = node.emit(LogicalAndOp(node.emit(GreaterEqualOp(value, u8(lo))),
-                                    node.emit(LessEqualOp(value, u8(hi)))))
+    letter = node.emit(
+        LogicalAndOp(
+            node.emit(GreaterEqualOp(value, u8(lo))), node.emit(LessEqualOp(value, u8(hi)))
+        )
+    )
     moved = node.emit(SubtractOp(value, u8(32)) if upper else AddOp(value, u8(32)))
     return node.emit(WhereOp(letter, moved, value))
 
@@ -237,11 +245,17 @@ class StringNormalizer(OnnxOpConverter):
         axis = len(shape) - 2
         probe = node.emit(ExpandDimsOp(widen(node, probe, width), axis + 1))  # [.., C, 1, W]
         hits = node.emit(CastOp(equal_bytes(node, probe, table), "int32"))  # [.., C, K]
-        stop = node.emit(GreaterOp(node.emit(SumOp(hits, [axis + 1])), node.const(np.array(0, np.int32))))
+        stop = node.emit(
+            GreaterOp(node.emit(SumOp(hits, [axis + 1])), node.const(np.array(0, np.int32)))
+        )
         keep = node.emit(LogicalNotOp(stop))
         # One extra empty string, kept only when nothing else is.
-        none_kept = node.emit(EqualOp(node.emit(SumOp(node.emit(CastOp(keep, "int32")), [axis],
-                                                     keepdims=True)), node.const(np.array(0, np.int32))))
+        none_kept = node.emit(
+            EqualOp(
+                node.emit(SumOp(node.emit(CastOp(keep, "int32")), [axis], keepdims=True)),
+                node.const(np.array(0, np.int32)),
+            )
+        )
         if axis == 1:
             keep = node.emit(SqueezeOp(keep, [0]))
             none_kept = node.emit(SqueezeOp(none_kept, [0]))
@@ -277,15 +291,20 @@ class RegexFullMatch(OnnxOpConverter):
         flat = node.const(table.reshape(-1).astype(np.int64))
         state = node.const(np.zeros(shape[:-1], np.int64))  # the start state, 0
         for k in range(shape[-1]):
-            byte = node.emit(SqueezeOp(node.emit(StridedSliceOp(x, [k], [k + 1], [1], [axis])), [axis]))
+            byte = node.emit(
+                SqueezeOp(node.emit(StridedSliceOp(x, [k], [k + 1], [1], [axis])), [axis])
+            )
             at = node.emit(MultiplyOp(state, node.const(np.array(256, np.int64))))
             at = node.emit(AddOp(at, node.emit(CastOp(byte, "int64"))))
             state = node.emit(TakeOp(flat, at, axis=0, mode="clip"))
         return node.emit(TakeOp(node.const(accept), state, axis=0, mode="clip"))
 
 
-_DEFAULTS = {"int64": ("default_int64", -1), "float32": ("default_float", -0.0),
-             "string": ("default_string", "_Unused")}
+_DEFAULTS = {
+    "int64": ("default_int64", -1),
+    "float32": ("default_float", -0.0),
+    "string": ("default_string", "_Unused"),
+}
 
 
 def _label_table(node: OnnxNode, kind: str) -> tuple[np.ndarray, str]:
@@ -296,12 +315,16 @@ def _label_table(node: OnnxNode, kind: str) -> tuple[np.ndarray, str]:
     if tensor is not None:
         array = np.asarray(tensor).reshape(-1)
         if array.dtype == object or array.dtype.kind in "SU":
-            return np.array([v.decode() if isinstance(v, bytes) else str(v) for v in array], object), "string"
+            return np.array(
+                [v.decode() if isinstance(v, bytes) else str(v) for v in array], object
+            ), "string"
         return array, array.dtype.name
     for suffix, dtype in (("strings", "string"), ("int64s", "int64"), ("floats", "float32")):
         values = node.attr(f"{kind}_{suffix}")
         if values is not None:
-            return (np.array(values, object) if dtype == "string" else np.array(values, dtype)), dtype
+            return (
+                np.array(values, object) if dtype == "string" else np.array(values, dtype)
+            ), dtype
     raise node.error(f"missing attribute '{kind}_*' (the {kind} of the mapping)")
 
 
@@ -319,11 +342,15 @@ class LabelEncoder(OnnxOpConverter):
         keys, key_type = _label_table(node, "keys")
         values, value_type = _label_table(node, "values")
         if len(keys) != len(values) or len(keys) == 0:
-            raise node.error(f"expected as many keys as values (at least one), got {len(keys)} and {len(values)}")
+            raise node.error(
+                f"expected as many keys as values (at least one), got {len(keys)} and {len(values)}"
+            )
         x = node.input(0)
         if (key_type == "string") != is_string(x):
-            raise node.error(f"the keys are {key_type} but {node.input_label(0)} is "
-                             f"{'string' if is_string(x) else _dtype(x)}")
+            raise node.error(
+                f"the keys are {key_type} but {node.input_label(0)} is "
+                f"{'string' if is_string(x) else _dtype(x)}"
+            )
         default = node.attr("default_tensor")
         if default is not None:
             default = np.asarray(default).reshape(-1)[0]
@@ -340,21 +367,35 @@ class LabelEncoder(OnnxOpConverter):
             table = node.const(keys.astype(_dtype(x)))
             match = node.emit(EqualOp(node.emit(ExpandDimsOp(x, len(_shape(x)))), table))
         axis = len(_shape(match)) - 1
-        hit = node.emit(GreaterOp(node.emit(SumOp(node.emit(CastOp(match, "int32")), [axis])),
-                                  node.const(np.array(0, np.int32))))
+        hit = node.emit(
+            GreaterOp(
+                node.emit(SumOp(node.emit(CastOp(match, "int32")), [axis])),
+                node.const(np.array(0, np.int32)),
+            )
+        )
         if value_type == "string":
             rows, width = constant_strings(node, [str(v) for v in values])
             fallback, _ = constant_strings(node, [str(default)], width)
             rows = widen(node, rows, _shape(fallback)[-1])
             wide = node.emit(CastOp(rows, "int32"))  # [K, W]
-            chosen = node.emit(WhereOp(node.emit(ExpandDimsOp(match, axis + 1)), wide,
-                                       node.const(np.array(0, np.int32))))
+            chosen = node.emit(
+                WhereOp(
+                    node.emit(ExpandDimsOp(match, axis + 1)),
+                    wide,
+                    node.const(np.array(0, np.int32)),
+                )
+            )
             summed = node.emit(CastOp(node.emit(SumOp(chosen, [axis])), "uint8"))  # [..., W]
-            out = node.emit(WhereOp(node.emit(ExpandDimsOp(hit, axis)), summed,
-                                    node.emit(SqueezeOp(fallback, [0]))))
+            out = node.emit(
+                WhereOp(
+                    node.emit(ExpandDimsOp(hit, axis)), summed, node.emit(SqueezeOp(fallback, [0]))
+                )
+            )
             return mark(out)
         dtype = np.dtype(value_type)
-        chosen = node.emit(WhereOp(match, node.const(values.astype(dtype)), node.const(np.array(0, dtype))))
+        chosen = node.emit(
+            WhereOp(match, node.const(values.astype(dtype)), node.const(np.array(0, dtype)))
+        )
         summed = node.emit(SumOp(chosen, [axis]))
         return node.emit(WhereOp(hit, summed, node.const(np.array(default, dtype))))
 
@@ -404,11 +445,19 @@ class StringSplit(OnnxOpConverter):
             # s-th substring: from the end of delimiter s (none for s = 0) to
             # the start of delimiter s + 1, or the string's end.
             found = cls._nth_positions(node, starts, axis, most)  # [..., most]: delimiter s+1
-            begin = node.emit(ConcatenateOp(
-                [node.emit(BroadcastToOp(i64(0), [*batch, 1])),
-                 node.emit(StridedSliceOp(node.emit(AddOp(found, i64(size))), [0], [most - 1], [1], [axis]))],
-                axis,
-            ))
+            begin = node.emit(
+                ConcatenateOp(
+                    [
+                        node.emit(BroadcastToOp(i64(0), [*batch, 1])),
+                        node.emit(
+                            StridedSliceOp(
+                                node.emit(AddOp(found, i64(size))), [0], [most - 1], [1], [axis]
+                            )
+                        ),
+                    ],
+                    axis,
+                )
+            )
             s = node.emit(ArangeOp(0, most, 1, "int64"))
             last = node.emit(GreaterEqualOp(s, node.emit(ExpandDimsOp(cuts, axis))))
             end = node.emit(WhereOp(last, node.emit(ExpandDimsOp(length, axis)), found))
@@ -421,36 +470,60 @@ class StringSplit(OnnxOpConverter):
             nul = node.emit(EqualOp(byte, node.const(np.array(0, np.uint8))))
             word = node.emit(LogicalNotOp(node.emit(LogicalOrOp(space, nul))))  # [..., W]
             false = node.const(np.zeros((*batch, 1), bool))
-            before = node.emit(ConcatenateOp([false, node.emit(StridedSliceOp(word, [0], [width - 1], [1], [axis]))], axis))
-            after = node.emit(ConcatenateOp([node.emit(StridedSliceOp(word, [1], [width], [1], [axis])), false], axis))
+            before = node.emit(
+                ConcatenateOp(
+                    [false, node.emit(StridedSliceOp(word, [0], [width - 1], [1], [axis]))], axis
+                )
+            )
+            after = node.emit(
+                ConcatenateOp(
+                    [node.emit(StridedSliceOp(word, [1], [width], [1], [axis])), false], axis
+                )
+            )
             first = node.emit(LogicalAndOp(word, node.emit(LogicalNotOp(before))))
             final = node.emit(LogicalAndOp(word, node.emit(LogicalNotOp(after))))
             most = (width + 1) // 2 if maxsplit is None else min(maxsplit + 1, (width + 1) // 2)
             tokens = node.emit(SumOp(node.emit(CastOp(first, "int64")), [axis]))
-            limited, count = cls._limit(node, first, axis, None if maxsplit is None else maxsplit + 1)
+            limited, count = cls._limit(
+                node, first, axis, None if maxsplit is None else maxsplit + 1
+            )
             begin = cls._nth_positions(node, limited, axis, most)
             end = node.emit(AddOp(cls._nth_positions(node, final, axis, most), i64(1)))
             if maxsplit is not None:
                 # The last substring of a limited split runs to the string's end.
                 s = node.emit(ArangeOp(0, most, 1, "int64"))
-                is_last = node.emit(EqualOp(s, node.emit(ExpandDimsOp(
-                    node.emit(SubtractOp(count, i64(1))), axis))))
+                is_last = node.emit(
+                    EqualOp(s, node.emit(ExpandDimsOp(node.emit(SubtractOp(count, i64(1))), axis)))
+                )
                 cut = node.emit(ExpandDimsOp(node.emit(GreaterOp(tokens, count)), axis))
-                end = node.emit(WhereOp(node.emit(LogicalAndOp(is_last, cut)),
-                                        node.emit(ExpandDimsOp(length, axis)), end))
+                end = node.emit(
+                    WhereOp(
+                        node.emit(LogicalAndOp(is_last, cut)),
+                        node.emit(ExpandDimsOp(length, axis)),
+                        end,
+                    )
+                )
         # Gather substring s's bytes: x[begin[s] + p] while below end[s].
         s = node.emit(ArangeOp(0, most, 1, "int64"))
         used = node.emit(LessOp(s, node.emit(ExpandDimsOp(count, axis))))  # [..., most]
-        index = node.emit(AddOp(node.emit(ExpandDimsOp(begin, axis + 1)), position))  # [..., most, W]
-        inside = node.emit(LogicalAndOp(
-            node.emit(LessOp(index, node.emit(ExpandDimsOp(end, axis + 1)))),
-            node.emit(ExpandDimsOp(used, axis + 1)),
-        ))
+        index = node.emit(
+            AddOp(node.emit(ExpandDimsOp(begin, axis + 1)), position)
+        )  # [..., most, W]
+        inside = node.emit(
+            LogicalAndOp(
+                node.emit(LessOp(index, node.emit(ExpandDimsOp(end, axis + 1)))),
+                node.emit(ExpandDimsOp(used, axis + 1)),
+            )
+        )
         rows = node.emit(BroadcastToOp(node.emit(ExpandDimsOp(x, axis)), [*batch, most, width]))
-        picked = node.emit(GatherOp(rows, node.emit(ClipOp(index, 0.0, float(width - 1))), axis + 1))
+        picked = node.emit(
+            GatherOp(rows, node.emit(ClipOp(index, 0.0, float(width - 1))), axis + 1)
+        )
         parts = node.emit(WhereOp(inside, picked, node.const(np.array(0, np.uint8))))
         # Keep the first max(count) substrings: k where some count exceeds k.
-        over = node.emit(CastOp(node.emit(GreaterOp(node.emit(ExpandDimsOp(count, axis)), s)), "int64"))
+        over = node.emit(
+            CastOp(node.emit(GreaterOp(node.emit(ExpandDimsOp(count, axis)), s)), "int64")
+        )
         if axis:  # over every string: [P]
             over = node.emit(SumOp(over, list(range(axis))))
         keep = node.emit(GreaterOp(over, i64(0)))
@@ -497,12 +570,17 @@ class StringSplit(OnnxOpConverter):
         width = _shape(flags)[-1]
         rank = node.emit(CumsumOp(node.emit(CastOp(flags, "int64")), axis))  # [..., W]
         nth = node.const(np.arange(1, count + 1, dtype=np.int64).reshape(count, 1))  # [count, 1]
-        hit = node.emit(LogicalAndOp(
-            node.emit(EqualOp(node.emit(ExpandDimsOp(rank, axis)), nth)),
-            node.emit(ExpandDimsOp(flags, axis)),
-        ))  # [..., count, W]
-        where = node.emit(WhereOp(hit, node.emit(ArangeOp(0, width, 1, "int64")),
-                                  node.const(np.array(0, np.int64))))
+        hit = node.emit(
+            LogicalAndOp(
+                node.emit(EqualOp(node.emit(ExpandDimsOp(rank, axis)), nth)),
+                node.emit(ExpandDimsOp(flags, axis)),
+            )
+        )  # [..., count, W]
+        where = node.emit(
+            WhereOp(
+                hit, node.emit(ArangeOp(0, width, 1, "int64")), node.const(np.array(0, np.int64))
+            )
+        )
         return node.emit(SumOp(where, [axis + 1]))
 
 

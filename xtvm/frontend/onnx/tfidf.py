@@ -62,7 +62,9 @@ def pool_ngrams(node: OnnxNode, pool: np.ndarray) -> list[tuple[int, np.ndarray]
     groups = []
     for n, (begin, end) in enumerate(itertools.pairwise(bounds), start=1):
         if (end - begin) % n:
-            raise node.error(f"the pool's {n}-grams hold {end - begin} items, not a multiple of {n}")
+            raise node.error(
+                f"the pool's {n}-grams hold {end - begin} items, not a multiple of {n}"
+            )
         groups.append((n, pool[begin:end].reshape(-1, n)))
     return groups
 
@@ -84,7 +86,9 @@ class TfIdfVectorizer(OnnxOpConverter):
         dtype = numpy_dtype(xty.get_element_type())
         shape = node.input_shape(0)
         if len(shape) not in (1, 2) or not np.issubdtype(dtype, np.integer):
-            raise node.error(f"expected X of shape [C] or [B, C] of integers, got {dtype}{list(shape)}")
+            raise node.error(
+                f"expected X of shape [C] or [B, C] of integers, got {dtype}{list(shape)}"
+            )
         pool = np.asarray(node.attr("pool_int64s", []), np.int64)
         indexes = [int(i) for i in node.attr("ngram_indexes", [])]
         groups = pool_ngrams(node, pool)

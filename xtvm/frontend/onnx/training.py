@@ -77,7 +77,9 @@ class _Math:
     def cast(self, a: SSAValue) -> SSAValue:
         return a if _dtype(a) == self.dtype else self.node.emit(CastOp(a, str(self.dtype)))
 
-    def where_positive(self, t: SSAValue, then: SSAValue | float, other: SSAValue | float) -> SSAValue:
+    def where_positive(
+        self, t: SSAValue, then: SSAValue | float, other: SSAValue | float
+    ) -> SSAValue:
         """``then`` where the update count ``t`` is > 0, else ``other``."""
         positive = self.node.emit(GreaterOp(t, self.node.const(np.array(0, _dtype(t)))))
         return self.node.emit(WhereOp(positive, self.v(then), self.v(other)))
@@ -105,12 +107,14 @@ def _groups(node: OnnxNode, states: int) -> int:
 
 
 class Adagrad(OnnxOpConverter):
-    """``Adagrad(R, T, X..., G..., H...)`` → ``X_new..., H_new...``::
+    """``Adagrad(R, T, X..., G..., H...)`` → ``X_new..., H_new...``:
 
-        r = R / (1 + T * decay_factor)
-        g = norm_coefficient * X + G
-        H_new = H + g * g
-        X_new = X - r * g / (sqrt(H_new) + epsilon)
+    ```text
+    r = R / (1 + T * decay_factor)
+    g = norm_coefficient * X + G
+    H_new = H + g * g
+    X_new = X - r * g / (sqrt(H_new) + epsilon)
+    ```
     """
 
     @classmethod
@@ -132,12 +136,14 @@ class Adagrad(OnnxOpConverter):
 
 
 class Momentum(OnnxOpConverter):
-    """``Momentum(R, T, X..., G..., V...)`` → ``X_new..., V_new...``::
+    """``Momentum(R, T, X..., G..., V...)`` → ``X_new..., V_new...``:
 
-        g = norm_coefficient * X + G
-        V_new = alpha * V + (beta if T > 0 else 1) * g
-        X_new = X - R * V_new                      (mode "standard")
-        X_new = X - R * (g + alpha * V_new)        (mode "nesterov")
+    ```text
+    g = norm_coefficient * X + G
+    V_new = alpha * V + (beta if T > 0 else 1) * g
+    X_new = X - R * V_new                      (mode "standard")
+    X_new = X - R * (g + alpha * V_new)        (mode "nesterov")
+    ```
     """
 
     @classmethod
@@ -162,13 +168,15 @@ class Momentum(OnnxOpConverter):
 
 
 class Adam(OnnxOpConverter):
-    """``Adam(R, T, X..., G..., V..., H...)`` → ``X_new..., V_new..., H_new...``::
+    """``Adam(R, T, X..., G..., V..., H...)`` → ``X_new..., V_new..., H_new...``:
 
-        g = norm_coefficient * X + G
-        V_new = alpha * V + (1 - alpha) * g
-        H_new = beta * H + (1 - beta) * g * g
-        r = R * sqrt(1 - beta ** T) / (1 - alpha ** T) if T > 0 else R
-        X_new = (1 - norm_coefficient_post) * (X - r * V_new / (sqrt(H_new) + epsilon))
+    ```text
+    g = norm_coefficient * X + G
+    V_new = alpha * V + (1 - alpha) * g
+    H_new = beta * H + (1 - beta) * g * g
+    r = R * sqrt(1 - beta ** T) / (1 - alpha ** T) if T > 0 else R
+    X_new = (1 - norm_coefficient_post) * (X - r * V_new / (sqrt(H_new) + epsilon))
+    ```
     """
 
     @classmethod
@@ -188,7 +196,9 @@ class Adam(OnnxOpConverter):
             v_new = m.add(m.mul(alpha, v), m.mul(1.0 - alpha, g))
             h_new = m.add(m.mul(beta, h), m.mul(1.0 - beta, m.mul(g, g)))
             # The bias correction; at T = 0 its NaN (0/0) is never selected.
-            corrected = m.div(m.mul(r, m.sqrt(m.sub(1.0, m.pow(beta, t)))), m.sub(1.0, m.pow(alpha, t)))
+            corrected = m.div(
+                m.mul(r, m.sqrt(m.sub(1.0, m.pow(beta, t)))), m.sub(1.0, m.pow(alpha, t))
+            )
             r = m.where_positive(t_int, corrected, r)
             x_new = m.sub(x, m.mul(r, m.div(v_new, m.add(m.sqrt(h_new), eps))))
             xs.append(x_new if post == 0 else m.mul(1.0 - post, x_new))
