@@ -79,3 +79,29 @@ def test_ort_status_of_a_case():
     unknown = helper.make_node("Frobnicate", ["x"], ["y"], domain="my.domain")
     status, error = conformance.run_ort_case(_case(unknown, x, x, {"": 17, "my.domain": 1}))
     assert status == "unsupported" and error
+
+
+def test_onnxruntime_crash_is_not_xtvms(monkeypatch):
+    import os
+    import signal
+
+    def fake_xtvm(case, op="", verbose=False, target=None):
+        return _r(case.name, op, "pass")
+
+    def crash_ort(case):
+        if case.name == "test_x":
+            os.kill(os.getpid(), signal.SIGKILL)  # as a segfault in onnxruntime would
+        return "pass", ""
+
+    monkeypatch.setattr(conformance, "run_case", fake_xtvm)
+    monkeypatch.setattr(conformance, "run_ort_case", crash_ort)
+    x = np.zeros(2, np.float32)
+    relu = helper.make_node("Relu", ["x"], ["y"])
+    first, second = _case(relu, x, x, {"": 17}), _case(relu, x, x, {"": 17})
+    second.name = "test_y"
+    results = conformance.run_cases([first, second], {}, compare_ort=True)
+    assert [(r.name, r.status, r.ort_status) for r in results] == [
+        ("test_x", "pass", "error"),
+        ("test_y", "pass", "pass"),
+    ]
+    assert results[0].ort_error.startswith("WorkerCrash: onnxruntime ended the worker")

@@ -349,10 +349,14 @@ def _run_both(
 def _worker(
     cases: Sequence[TestCase], conn: Connection, verbose: bool, target: str, compare_ort: bool
 ) -> None:
-    """Serves ``(case index, op)`` requests from ``conn`` until it reads None."""
+    """Serves ``(case index, op)`` requests from ``conn`` until it reads None:
+    sends xtvm's result, then (``compare_ort``) onnxruntime's status and
+    error, so that a crash in onnxruntime is not taken for xtvm's."""
     while (request := conn.recv()) is not None:
         index, op = request
-        conn.send(asdict(_run_both(cases[index], op, verbose, target, compare_ort)))
+        conn.send(asdict(run_case(cases[index], op, verbose, target)))
+        if compare_ort:
+            conn.send(run_ort_case(cases[index]))
 
 
 class _IsolatedRunner:
@@ -401,7 +405,10 @@ class _IsolatedRunner:
         message = ""
         try:
             if self.conn.poll(self.timeout):
-                return CaseResult(**self.conn.recv())
+                result = CaseResult(**self.conn.recv())
+                if self.compare_ort:
+                    result.ort_status, result.ort_error = self._ort_status()
+                return result
             message = f"Timeout: no result after {self.timeout:.0f} s"
         except EOFError:
             self.process.join(timeout=5)
@@ -410,6 +417,19 @@ class _IsolatedRunner:
         self._stop()
         seconds = time.perf_counter() - start
         return CaseResult(case.name, op, case_ops(case), "error", message, seconds)
+
+    def _ort_status(self) -> tuple[str, str]:
+        """onnxruntime's status of the case the worker just ran for xtvm."""
+        assert self.conn is not None and self.process is not None
+        try:
+            if self.conn.poll(self.timeout):
+                return self.conn.recv()
+            message = f"Timeout: onnxruntime gave no result after {self.timeout:.0f} s"
+        except EOFError:
+            self.process.join(timeout=5)
+            message = f"WorkerCrash: onnxruntime ended the worker (exit code {self.process.exitcode})"
+        self._stop()
+        return "error", message
 
     def close(self) -> None:
         if self.conn is not None and self.process is not None:
