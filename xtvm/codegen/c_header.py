@@ -41,22 +41,33 @@ C_KEYWORDS = frozenset(
 DTYPE_CODES = {"int": 0, "uint": 1, "float": 2, "bool": 6}
 """DLPack type codes (docs/abi.md, ``DLTensor``)."""
 
+SUB_BYTE_CODES = {
+    "int4": (0, 4),
+    "uint4": (1, 4),
+    "int2": (0, 2),
+    "uint2": (1, 2),
+    "float4_e2m1fn": (17, 4),
+}
+"""DLPack (code, bits) of the packed sub-byte dtypes (docs/sub-byte-types.md),
+whose tensors take ``ceil(count * bits / 8)`` bytes."""
+
 
 class HeaderError(ValueError):
     """The entry metadata cannot describe a C header (a clear message, never a crash)."""
 
 
-def _dtype_parts(dtype: Any, where: str) -> tuple[int, int, int]:
-    """(DLPack code, bits, bytes per element) of a dtype name."""
+def _dtype_parts(dtype: Any, where: str) -> tuple[int, int]:
+    """(DLPack code, bits) of a dtype name."""
     if not isinstance(dtype, str):
         raise HeaderError(f"{where}: dtype must be a string such as 'float32', got {dtype!r}")
     if dtype == "bool":
-        return DTYPE_CODES["bool"], 1, 1
+        return DTYPE_CODES["bool"], 1
+    if dtype in SUB_BYTE_CODES:  # packed, docs/sub-byte-types.md
+        return SUB_BYTE_CODES[dtype]
     match = re.fullmatch(r"(int|uint|float)(8|16|32|64)", dtype)
     if match is None or (match.group(1) == "float" and match.group(2) == "8"):
         raise HeaderError(f"{where}: unsupported dtype '{dtype}'")
-    bits = int(match.group(2))
-    return DTYPE_CODES[match.group(1)], bits, bits // 8
+    return DTYPE_CODES[match.group(1)], int(match.group(2))
 
 
 def c_identifier(name: str) -> str:
@@ -109,7 +120,7 @@ def _tensors(entry: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
                 f"{where} ('{name}'): shape must be a list of non-negative integers "
                 f"(a static shape), got {shape!r}"
             )
-        code, bits, size = _dtype_parts(t.get("dtype"), f"{where} ('{name}')")
+        code, bits = _dtype_parts(t.get("dtype"), f"{where} ('{name}')")
         checked.append(
             {
                 "name": name,
@@ -117,7 +128,7 @@ def _tensors(entry: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
                 "dtype": t["dtype"],
                 "code": code,
                 "bits": bits,
-                "nbytes": math.prod(shape) * size,
+                "nbytes": -(-math.prod(shape) * (8 if bits == 1 else bits) // 8),
             }
         )
     return checked

@@ -122,8 +122,8 @@ class RPCSession:
             if value._session is not self:
                 raise RPCError(f"{value!r} belongs to another session")
             return {"t": value.TAG, "h": value._handle}
-        if isinstance(value, NDArray):
-            return tensor_header(value._array, self._pending_blobs)
+        if isinstance(value, NDArray):  # a packed (sub-byte) array travels unpacked
+            return tensor_header(value.view(), self._pending_blobs)
         if isinstance(value, (RemoteDevice, Device)):
             return {"t": "device", "type": value.device_type, "id": value.device_id}
         if callable(value):

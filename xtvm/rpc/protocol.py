@@ -294,7 +294,8 @@ def is_loopback(host: str) -> bool:
 def tensor_header(array: np.ndarray, blobs: list[bytes | memoryview]) -> dict[str, Any]:
     """Append ``array``'s bytes to ``blobs``; the JSON that describes them."""
     array = np.ascontiguousarray(array)
-    blobs.append(memoryview(array).cast("B") if array.size else b"")
+    # bytes through a uint8 view: ml_dtypes arrays (int4, ...) have no buffer format
+    blobs.append(memoryview(array.reshape(-1).view(np.uint8)) if array.size else b"")
     return {
         "t": "tensor",
         "blob": len(blobs) - 1,

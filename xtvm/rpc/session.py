@@ -354,7 +354,7 @@ class Session:
     def _numpy(self, message: Message) -> tuple[dict[str, Any], list]:
         source = self._get(message.header.get("array"), NDArray, "numpy")
         blobs: list = []
-        return {"type": "result", "value": tensor_header(source._array, blobs)}, blobs
+        return {"type": "result", "value": tensor_header(source.view(), blobs)}, blobs
 
     def _copyfrom(self, message: Message) -> dict[str, Any]:
         target = self._get(message.header.get("array"), NDArray, "copyfrom")

@@ -327,7 +327,7 @@ class GraphModule(Module):
         name, entry = self._entry_of(key, "set_input")
         target = self._entries[entry]
         if isinstance(value, NDArray):
-            given = value.numpy() if packing.is_packed(value.dtype) else value._array
+            given = value.view()
         elif isinstance(value, np.ndarray):
             given = value
         elif value is None:

@@ -280,6 +280,13 @@ class NDArray:
 
     asnumpy = numpy
 
+    def view(self) -> np.ndarray:
+        """The contents as a NumPy array that aliases this array's memory,
+        or, for a packed (sub-byte) dtype, an unpacked copy."""
+        if packing.is_packed(self._dtype):
+            return self.numpy()
+        return self._array
+
     def copyfrom(self, source: Any) -> NDArray:
         """Copy `source` (an NDArray, a NumPy array, or a nested list/scalar) into this array.
 

@@ -219,3 +219,30 @@ def test_packed_constant_reaches_outputs_and_kernels() -> None:
     got_r, got_y = _run(model, s)
     _same(got_r, w.reshape(5, 3))
     np.testing.assert_array_equal(got_y, w.astype(np.float32) * s[:, None])
+
+
+def test_rpc_tensors_travel_unpacked() -> None:
+    from xtvm.rpc.protocol import tensor_from, tensor_header
+
+    values = _every_value("int4", 7)
+    blobs: list = []
+    header = tensor_header(nd.array(values).view(), blobs)
+    assert header["dtype"] == "int4" and header["shape"] == [7]
+    back = tensor_from(header, [memoryview(bytes(blobs[0]))])
+    _same(back, values)
+
+
+def test_c_header_sizes_packed_tensors() -> None:
+    from xtvm.codegen.c_header import make_header
+
+    entry = {
+        "run": "tvmgen_default_run",
+        "run_with_workspace": "tvmgen_default_run_with_workspace",
+        "workspace_size": "tvmgen_default_workspace_size",
+        "workspace_bytes": 0,
+        "inputs": [{"name": "q", "shape": [3, 5], "dtype": "int4"}],
+        "outputs": [{"name": "u", "shape": [7], "dtype": "uint2"}],
+    }
+    text = make_header(entry)
+    assert "#define TVMGEN_DEFAULT_Q_SIZE 8" in text  # 15 nibbles
+    assert "#define TVMGEN_DEFAULT_U_SIZE 2" in text  # 7 two-bit elements

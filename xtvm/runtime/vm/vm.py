@@ -282,7 +282,7 @@ class VirtualMachine(Module):
             return value
         shape, dtype = spec["shape"], spec["dtype"]
         if isinstance(value, NDArray):
-            given = value.numpy() if packing.is_packed(value.dtype) else value._array
+            given = value.view()
         elif isinstance(value, np.ndarray):
             given = value
         elif value is None:
