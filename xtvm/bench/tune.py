@@ -14,15 +14,22 @@ random weights), in one run:
    ``--records-dir/MODEL.autotvm.json`` and ``MODEL.ansor.json``;
 2. build the model with and without both records files
    (``apply_history_best``: a task gets its fastest record only when that
-   beat its hand-written baseline by 2%) and time both and onnxruntime at
-   1 thread, interleaved, on the calling thread's CPU time (onnxruntime at
-   one intra-op thread runs in the caller too): the median of
-   ``--repeat`` runs each;
+   beat its hand-written baseline by 2%), time every kernel call of both
+   builds inside the model (interleaved, the median of ``--repeat``
+   runs) and keep a task's record only when its kernel's calls are
+   faster in the model too (by 2%): a kernel timed alone keeps its
+   weights and input in the caches, in the model it does not, and the
+   two rankings can differ. Then rebuild with the kept records and time
+   the hand-written and tuned models and onnxruntime at 1 thread,
+   interleaved, on the calling thread's CPU time (onnxruntime at one
+   intra-op thread runs in the caller too): the median of ``--repeat``
+   runs each;
 3. print the model row (hand-written, tuned and onnxruntime ms, the
    ratios, the budget and the search time spent) and the per-task table:
    the hand-written time, AutoTVM's and the auto_scheduler's best programs
    of their own (the baseline excluded) with their trial counts, which is
-   better, and what the build applied.
+   better, the kernel's calls in the model (hand-written and with the
+   record) and what the final build applied.
 
 ``--resume`` continues from the records files (their trials count as
 spent); ``--measure-only`` skips the search and times the model with the
@@ -110,7 +117,9 @@ def run_model(name: str, args, records_dir: Path) -> None:
             args.jobs,
         )
     existing = [str(p) for p in paths.values() if p.exists()]
-    times, applied = model_latency(model, mod, params, input_name, x, existing, args.repeat)
+    times, applied, in_model = model_latency(
+        model, mod, params, input_name, x, existing, args.repeat
+    )
     hand, tuned, ort = times["hand-written"], times["tuned"], times["onnxruntime"]
     print(f"\n## {name}: {len(tasks)} tasks, budget {args.budget:.0f} min")
     print(
@@ -125,7 +134,7 @@ def run_model(name: str, args, records_dir: Path) -> None:
         f"{spent['ansor'].trials}, {spent['ansor'].seconds:.0f} |"
     )
     print()
-    print(task_table(tasks, paths, applied))
+    print(task_table(tasks, paths, applied, in_model))
 
 
 def task_seconds(tasks, budget: float) -> list[float]:
@@ -231,26 +240,103 @@ class _Kept:
         pass
 
 
-def model_latency(model, mod, params, input_name, x, records, repeat: int):
-    """The model with the hand-written schedules, with ``records`` applied,
-    and onnxruntime, each at 1 thread, timed interleaved on the calling
-    thread's CPU time: the median of ``repeat`` runs each; and the
-    workload keys the tuned build took a record for."""
+def kernel_keys(mod, params) -> dict[str, str]:
+    """The workload key of each primitive function of the model (the
+    names its graph's kernel calls use)."""
+    from xdsl.dialects import func
+
+    from xtvm.autotvm.dispatch import workload_key
+    from xtvm.dialects.relay.primitive import is_primitive
+    from xtvm.driver.build_module import lower
+    from xtvm.target import Target
+    from xtvm.transform import PassContext
+
+    with Target.of("llvm"), PassContext(opt_level=3):
+        module = lower(mod.clone(), params, stage="relay-opt")
+    return {
+        op.sym_name.data: workload_key(op)
+        for op in module.ops
+        if isinstance(op, func.FuncOp) and is_primitive(op)
+    }
+
+
+def _build(mod, params, records):
+    """The model built with ``records`` applied (None: hand-written) and
+    the keys the build took a record for."""
     import xtvm
-    from xtvm.bench.timing import ort_session
     from xtvm.tuning.record import apply_history_best
 
-    xtvm.runtime.set_num_threads(1)
-    context = apply_history_best(records)
     with xtvm.transform.PassContext(opt_level=3):  # the level extract_tasks fused at
+        if records is None:
+            return xtvm.build(mod, params=params), {}
+        context = apply_history_best(records)
         with context:
-            tuned = xtvm.build(mod, params=params)
-        hand = xtvm.build(mod, params=params)
-    runs = {}
-    for label, lib in (("hand-written", hand), ("tuned", tuned)):
-        gmod = lib["default"](xtvm.cpu(0))
-        gmod.set_input(input_name, x)
-        runs[label] = gmod.run
+            lib = xtvm.build(mod, params=params)
+    return lib, dict(context.applied)
+
+
+def _graph(lib, input_name, x):
+    import xtvm
+
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(input_name, x)
+    gmod.run()
+    return gmod
+
+
+def kernel_calls(gmods: dict, repeat: int) -> dict[str, dict[str, float]]:
+    """Per build, the seconds of each kernel (by function name) summed
+    over its calls in one run of the model: every call timed on the
+    calling thread's CPU time, builds interleaved call by call, the
+    median of ``repeat`` runs. (The graph executor's own op list, with
+    each op's kernel name.)"""
+    ops = {}
+    for label, gmod in gmods.items():
+        nodes = [n for n in gmod._graph.nodes if n.op == "tvm_op"]
+        ops[label] = [(n.func_name, op) for n in nodes if (op := gmod._make_op(n)) is not None]
+    samples = {label: [[] for _ in calls] for label, calls in ops.items()}
+    for _ in range(repeat):
+        for label, calls in ops.items():
+            for k, (_, op) in enumerate(calls):
+                start = time.thread_time()
+                op()
+                samples[label][k].append(time.thread_time() - start)
+    out: dict[str, dict[str, float]] = {}
+    for label, calls in ops.items():
+        totals: dict[str, float] = {}
+        for (name, _), times in zip(calls, samples[label]):
+            totals[name] = totals.get(name, 0.0) + statistics.median(times)
+        out[label] = totals
+    return out
+
+
+def model_latency(model, mod, params, input_name, x, records, repeat: int):
+    """The in-model check of the records, then the hand-written and tuned
+    models and onnxruntime timed (see the module); returns the medians,
+    the applied keys, and per workload key its kernel calls' seconds in
+    the model hand-written and tuned (before the check)."""
+    import xtvm
+    from xtvm.bench.timing import ort_session
+    from xtvm.tuning.record import load_records
+
+    xtvm.runtime.set_num_threads(1)
+    hand_lib, _ = _build(mod, params, None)
+    tuned_lib, applied = _build(mod, params, records)
+    gmods = {"hand": _graph(hand_lib, input_name, x), "tuned": _graph(tuned_lib, input_name, x)}
+    calls = kernel_calls(gmods, repeat)
+    keys = kernel_keys(mod, params)
+    in_model: dict[str, list[float]] = {}
+    for name, key in keys.items():
+        if key in applied and name in calls["hand"] and name in calls["tuned"]:
+            pair = in_model.setdefault(key, [0.0, 0.0])
+            pair[0] += calls["hand"][name]
+            pair[1] += calls["tuned"][name]
+    kept = {k for k, (h, t) in in_model.items() if t < h * 0.98}
+    if kept != set(applied):
+        loaded = [r for path in records for r in load_records(path)]
+        tuned_lib, applied = _build(mod, params, [r for r in loaded if r.key in kept])
+        gmods["tuned"] = _graph(tuned_lib, input_name, x)
+    runs = {"hand-written": gmods["hand"].run, "tuned": gmods["tuned"].run}
     session = ort_session(model, 1)
     runs["onnxruntime"] = lambda: session.run(None, {input_name: x})
     for run in runs.values():
@@ -261,13 +347,18 @@ def model_latency(model, mod, params, input_name, x, records, repeat: int):
             start = time.thread_time()
             run()
             times[label].append(time.thread_time() - start)
-    return {k: statistics.median(v) for k, v in times.items()}, dict(context.applied)
+    medians = {k: statistics.median(v) for k, v in times.items()}
+    return medians, applied, in_model
 
 
-def task_table(tasks, paths: dict[str, Path], applied: dict[str, str]) -> str:
+def task_table(
+    tasks, paths: dict[str, Path], applied: dict[str, str], in_model: dict[str, list[float]]
+) -> str:
     """Per task: calls, hand-written µs, each search's own best µs and
-    trials (the baseline excluded), the better search, what was applied;
-    then how many tasks the auto_scheduler matched or beat AutoTVM on."""
+    trials (the baseline excluded), the better search, its calls in the
+    model hand-written and with the record (µs per run), what was
+    applied; then how many tasks the auto_scheduler matched or beat
+    AutoTVM on."""
     from xtvm.tuning.record import is_baseline, load_records
 
     found: dict[str, dict[str, list[float]]] = {}
@@ -283,9 +374,9 @@ def task_table(tasks, paths: dict[str, Path], applied: dict[str, str]) -> str:
     rows = [
         (
             "| task | calls | GFLOP | hand-written µs | AutoTVM µs (trials) "
-            "| auto_scheduler µs (trials) | better | applied |"
+            "| auto_scheduler µs (trials) | better | in model: hand-written, tuned µs | applied |"
         ),
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     wins = compared = 0
     for task in tasks:
@@ -302,13 +393,15 @@ def task_table(tasks, paths: dict[str, Path], applied: dict[str, str]) -> str:
                 better = "auto_scheduler"
             else:
                 better = "AutoTVM"
+        pair = in_model.get(task.key)
+        model_cells = f"{_us(pair[0])}, {_us(pair[1])}" if pair else "-"
         config = applied.get(task.key)
         what = "hand-written" if config is None else ("trace" if "trace" in config else "AutoTVM")
         rows.append(
             f"| {task.name.removeprefix('fused_nn_contrib_')} | {task.weight} | "
             f"{task.flop / 1e9:.3f} | {_us(hand.get(task.key, math.inf))} | "
             f"{_us(best['autotvm'])} ({count['autotvm']}) | {_us(best['ansor'])} "
-            f"({count['ansor']}) | {better} | {what} |"
+            f"({count['ansor']}) | {better} | {model_cells} | {what} |"
         )
     rows.append(
         f"\nThe auto_scheduler matched or beat AutoTVM on {wins} of the {compared} tasks "
