@@ -1,9 +1,9 @@
 """Converters for ops of the ``ai.onnx.ml`` domain on numeric tensors:
-``Binarizer`` (→ ``relay.where`` of ``relay.greater``) and
+``Binarizer`` (→ ``relay.where`` of ``relay.greater``),
 ``ArrayFeatureExtractor`` (→ ``relay.take`` along the last axis) and
 ``TreeEnsemble`` (the leaves' path conditions, then a matmul or min/max of
-the leaf weights). String tensors (``LabelEncoder``'s string keys) are not
-supported."""
+the leaf weights). ``LabelEncoder``, which maps strings too, is in
+``strings``."""
 
 from __future__ import annotations
 
