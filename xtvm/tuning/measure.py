@@ -119,24 +119,33 @@ class Runner(Protocol):
 # -- building ----------------------------------------------------------------------
 
 
-def compile_kernel(prim, target: str):
-    """A kernel library of ``prim`` (a ``tir.prim_func`` as the kernel
-    builder made it) compiled as a model's kernels are: through the tir
-    stage's passes (``tir-flatten-buffer``, ``tir-simplify``,
-    ``tir-unroll-loop``) at opt level 3, then LLVM. (``xtvm.build`` of a
-    bare prim_func takes it as already at the tir stage and skips those
-    passes: its index arithmetic stays unfolded, and the hand-written
+def lower_kernel(prim, target: str):
+    """A module holding ``prim`` (a ``tir.prim_func`` as the kernel builder
+    made it) after the tir stage's passes, as a model's kernels get them:
+    ``tir-flatten-buffer``, ``tir-simplify``, ``tir-unroll-loop`` at opt
+    level 3. (``xtvm.build`` of a bare prim_func takes it as already past
+    them: its index arithmetic stays unfolded, and the hand-written
     schedules, which rely on ``tir-simplify``, ran at about half their
     speed in a model.)"""
     from xdsl.dialects.builtin import ModuleOp
 
-    import xtvm
     from xtvm.driver.build_module import lower
     from xtvm.target import Target
     from xtvm.transform import PassContext
 
     with Target.of(target), PassContext(opt_level=3):
-        module = lower(ModuleOp([prim.clone()]), None, stage="tir", start="relay-opt")
+        return lower(ModuleOp([prim.clone()]), None, stage="tir", start="relay-opt")
+
+
+def compile_kernel(prim, target: str):
+    """The kernel library of ``prim``, compiled as a model's kernels are
+    (:func:`lower_kernel`, then LLVM)."""
+    import xtvm
+    from xtvm.target import Target
+    from xtvm.transform import PassContext
+
+    module = lower_kernel(prim, target)
+    with Target.of(target), PassContext(opt_level=3):
         return xtvm.build(module, target=target)
 
 

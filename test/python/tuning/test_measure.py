@@ -100,3 +100,26 @@ def test_cold_cache_timing_gives_one_cost_per_repeat(tmp_path):
     finally:
         runner.close()
     assert result.error_no == 0 and len(result.costs) == 3 and all(c > 0 for c in result.costs)
+
+
+def test_a_candidate_is_lowered_as_the_models_kernel_is(conv_task):
+    """The builder runs the tir stage's passes on a candidate (flattened
+    buffers, folded indices), so it gets the code the model's build would
+    give: the kernel of the model's own tir stage, text for text."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    from xtvm.driver.build_module import lower
+    from xtvm.tuning.measure import lower_kernel
+
+    candidate = lower_kernel(conv_task.build_kernel(conv_task.config_space.get(0)), "llvm")
+    (kernel,) = [op for op in candidate.walk() if op.name == "tir.prim_func"]
+    assert all(len(arg.type.get_shape()) == 1 for arg in kernel.args)  # flattened
+    mod, params = relay_of(conv_model(channels=3, out=32, size=30, stride=2))
+    with xtvm.target.Target.of("llvm"), xtvm.transform.PassContext(opt_level=3):
+        model = lower(mod.clone(), params, stage="tir")
+    (in_model,) = [
+        op
+        for op in model.walk()
+        if op.name == "tir.prim_func" and op.sym_name.data == kernel.sym_name.data
+    ]
+    assert str(ModuleOp([kernel.clone()])) == str(ModuleOp([in_model.clone()]))
