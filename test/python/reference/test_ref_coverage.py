@@ -45,6 +45,7 @@ PATTERNS = {
     "relay.cumsum": OpPattern.OPAQUE,
     "relay.cumprod": OpPattern.OPAQUE,
     "relay.reinterpret": OpPattern.ELEMWISE,
+    "relay.det": OpPattern.OPAQUE,
     "relay.einsum": OpPattern.OUT_ELEMWISE_FUSABLE,
     "relay.nn.lrn": OpPattern.OPAQUE,
     "relay.nn.dropout": OpPattern.OPAQUE,

@@ -98,6 +98,9 @@ CASES: list[tuple[str, type[relay.RelayOp], list[tuple[tuple[int, ...], str]], d
     ("cast-narrow", relay.CastOp, [((5,), I32)], {"dtype": "int8"}),
     ("reinterpret-float-bits", relay.ReinterpretOp, [((2, 4), F32)], {"dtype": "int32"}),
     ("reinterpret-int-as-double", relay.ReinterpretOp, [((5,), I64)], {"dtype": "float64"}),
+    ("det", relay.DetOp, [((3, 4, 4), F32)], {}),
+    ("det-float64-1x1", relay.DetOp, [((2, 1, 1), F64)], {}),
+    ("det-float16", relay.DetOp, [((3, 3), "float16")], {}),
     ("shape_of", relay.ShapeOfOp, [((2, 3, 5), F32)], {}),
     ("shape_of-int32", relay.ShapeOfOp, [((7, 1), F32)], {"dtype": "int32"}),
     # reductions

@@ -18,6 +18,7 @@ from xdsl.ir import Dialect
 
 from xtvm.dialects.relay.algorithm import CumprodOp, CumsumOp, TopKOp
 from xtvm.dialects.relay.bitcast import ReinterpretOp
+from xtvm.dialects.relay.linalg import DetOp
 from xtvm.dialects.relay.base import OpPattern, RelayOp, RelayTypeError
 from xtvm.dialects.relay.dynamic import (
     DYNAMIC_OPS,
@@ -271,6 +272,7 @@ RELAY_OPS: list[type[RelayOp]] = [
     CumprodOp,
     CumsumOp,
     ReinterpretOp,
+    DetOp,
     EinsumOp,
     MaxPool2dWithArgmaxOp,
     *DYNAMIC_OPS,
@@ -333,6 +335,7 @@ __all__ = [
     "CumsumOp",
     "DenseInt8PackedOp",
     "DenseOp",
+    "DetOp",
     "DensePackOp",
     "DepthToSpaceOp",
     "DivideOp",

@@ -70,7 +70,7 @@ from xtvm.frontend.onnx import control, creation, image, layout, quantization, r
 from xtvm.frontend.onnx import dynamic
 from xtvm.frontend.onnx import attention, bitcast, col2im, grid, loss, ml, signal, unpool
 from xtvm.frontend.onnx import sampling, strings, tfidf, training
-from xtvm.frontend.onnx import causal_conv, flex_attention, linear_attention, rotary
+from xtvm.frontend.onnx import causal_conv, det, flex_attention, linear_attention, rotary
 from xtvm.frontend.onnx import swiglu, tensor_scatter
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
@@ -118,6 +118,7 @@ CONVERTERS: dict[str, type[OnnxOpConverter]] = {
     **col2im.CONVERTERS,
     **attention.CONVERTERS,
     **causal_conv.CONVERTERS,
+    **det.CONVERTERS,
     **linear_attention.CONVERTERS,
     **rotary.CONVERTERS,
     **swiglu.CONVERTERS,

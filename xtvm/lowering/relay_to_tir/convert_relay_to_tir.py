@@ -36,6 +36,7 @@ from xtvm.lowering.relay_to_tir import (
     image,
     indexing,
     layout,
+    linalg,
     logical,
     math,
     nn,
@@ -76,6 +77,7 @@ CATEGORIES = (
     einsum,
     dynamic,
     bitcast,
+    linalg,
 )
 """The category files of the lowering, one per relay dialect file that
 defines compute ops; each holds ``PATTERNS`` (one per op or op family) and

@@ -30,6 +30,7 @@ from xtvm.reference.relay import (
 )
 from xtvm.reference.relay import creation, dynamic, image, layout, scatter
 from xtvm.reference.relay import bitcast
+from xtvm.reference.relay import linalg
 from xtvm.reference import qnn  # noqa: E402 (imports relay's conv and pool references)
 
 Reference = Callable[[Sequence[np.ndarray], Mapping[str, Any]], np.ndarray | list[np.ndarray]]
@@ -44,6 +45,7 @@ REFERENCES: dict[str, Reference] = {
     **pool.REFERENCES,
     **algorithm.REFERENCES,
     **bitcast.REFERENCES,
+    **linalg.REFERENCES,
     **einsum.REFERENCES,
     **transform.REFERENCES,
     **indexing.REFERENCES,
