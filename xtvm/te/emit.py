@@ -138,7 +138,8 @@ def _check_computable(e: PrimExpr) -> None:
                 f"{type(e).__name__ if not isinstance(e, Call) else e.op} does not compute on "
                 f"{dtype} (a storage-only type): cast to float32 first"
             )
-        if dtype in dt.SUB_BYTE_INT_DTYPES:  # packed storage, as ONNX: computed wider
+        selects = isinstance(e, Call) and e.op == "select"  # data movement, allowed
+        if dtype in dt.SUB_BYTE_INT_DTYPES and not selects:  # ONNX computes wider
             raise ValueError(
                 f"{type(e).__name__ if not isinstance(e, Call) else e.op} does not compute on "
                 f"{dtype} (a sub-byte storage type): cast to int8 or int32 first"

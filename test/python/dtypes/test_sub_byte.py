@@ -246,3 +246,29 @@ def test_c_header_sizes_packed_tensors() -> None:
     text = make_header(entry)
     assert "#define TVMGEN_DEFAULT_Q_SIZE 8" in text  # 15 nibbles
     assert "#define TVMGEN_DEFAULT_U_SIZE 2" in text  # 7 two-bit elements
+
+
+def test_vm_dynamic_kernel_with_a_packed_constant() -> None:
+    # A ? dimension selects the VM: its constant table packs the int4
+    # constant; the kernel writes a run-time number of packed rows (odd
+    # counts of nibbles); relay.where moves int4 values without arithmetic.
+    import xtvm
+    from xtvm.driver.pipeline import mlir_context
+    from xtvm.ir.parse import parse_module
+    from xtvm.runtime.vm import VirtualMachine
+
+    text = """
+    func.func @main(%x: tensor<?x3xf32>) -> tensor<?x3xi4> {
+      %q = relay.cast %x {dtype = "int4"} : (tensor<?x3xf32>) -> tensor<?x3xi4>
+      %c = relay.const dense<[[1, -2, 7]]> : tensor<1x3xi4>
+      %z = relay.const dense<0.0> : tensor<f32>
+      %m = relay.greater %x, %z : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xi1>
+      %y = relay.where %m, %q, %c : (tensor<?x3xi1>, tensor<?x3xi4>, tensor<1x3xi4>) -> tensor<?x3xi4>
+      func.return %y : tensor<?x3xi4>
+    }
+    """
+    vm = VirtualMachine(xtvm.build(parse_module(text, "<test>", mlir_context())), xtvm.cpu(0))
+    c = np.array([[1, -2, 7]], ml_dtypes.int4)
+    for rows in (1, 5):
+        x = np.linspace(-9, 9, rows * 3, dtype=np.float32).reshape(rows, 3)
+        _same(vm.invoke("main", x).numpy(), np.where(x > 0, x.astype(ml_dtypes.int4), c))

@@ -157,9 +157,11 @@ class VirtualMachine(Module):
 
     @staticmethod
     def _constant(c: np.ndarray) -> NDArray:
-        if c.flags.c_contiguous and c.dtype.isnative and c.ctypes.data % ALIGNMENT == 0:
+        aligned = c.flags.c_contiguous and c.dtype.isnative and c.ctypes.data % ALIGNMENT == 0
+        if aligned and not packing.is_packed(c.dtype.name):
             return NDArray(c)
-        return array(c)  # an unaligned buffer (bytes read from a file): one aligned copy
+        # an unaligned buffer (bytes read from a file), or a sub-byte constant to pack
+        return array(c)
 
     # -- the public interface -----------------------------------------------
 
