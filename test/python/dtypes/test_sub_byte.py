@@ -272,3 +272,15 @@ def test_vm_dynamic_kernel_with_a_packed_constant() -> None:
     for rows in (1, 5):
         x = np.linspace(-9, 9, rows * 3, dtype=np.float32).reshape(rows, 3)
         _same(vm.invoke("main", x).numpy(), np.where(x > 0, x.astype(ml_dtypes.int4), c))
+
+
+@pytest.mark.parametrize("dtype", ["int4", "uint2"])
+def test_cast_from_wider_integers_keeps_the_low_bits(dtype: str) -> None:
+    x = np.arange(-20, 21, dtype=np.int32).reshape(1, 41)
+    model = _model(
+        [helper.make_node("Cast", ["x"], ["y"], to=ONNX_TYPE[dtype])],
+        [helper.make_tensor_value_info("x", TensorProto.INT32, x.shape)],
+        [helper.make_tensor_value_info("y", ONNX_TYPE[dtype], x.shape)],
+    )
+    (got,) = _run(model, x)
+    _same(got, x.astype(packing.numpy_dtype(dtype)))  # as C (and ml_dtypes) truncate
