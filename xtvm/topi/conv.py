@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from xtvm import te
 from xtvm.te.expr import PrimExpr
+from xtvm.topi.nn import accumulator_dtype, rounded_once
 
 
 def conv2d_nchw(
@@ -20,7 +21,8 @@ def conv2d_nchw(
 ) -> te.Tensor:
     """2-d cross-correlation: data ``[N, C, H, W]``, weight ``[O, C / groups,
     KH, KW]`` → ``[N, O, OH, OW]``; ``padding`` is ``[top, left, bottom,
-    right]`` zeros; products accumulate in ``out_dtype`` (default: the data's).
+    right]`` zeros; products accumulate in ``out_dtype`` (default: the data's;
+    float16 in float32, :func:`~xtvm.topi.nn.accumulator_dtype`).
 
     Padded reads are guarded in the reduction (``where=``), not materialized.
     """
@@ -34,7 +36,8 @@ def conv2d_nchw(
         raise ValueError(f"conv2d: groups={groups} does not fit data {list(data.shape)} and weight {list(weight.shape)}")
     oh = (h + top + bottom - (kh - 1) * dh - 1) // sh + 1
     ow = (w + left + right - (kw - 1) * dw - 1) // sw + 1
-    acc = out_dtype or data.dtype
+    result_dtype = out_dtype or data.dtype
+    acc = accumulator_dtype(result_dtype)
     out_per_group = o // groups
     rc = te.reduce_axis((0, cg), name="rc")
     ry = te.reduce_axis((0, kh), name="ry")
@@ -49,7 +52,8 @@ def conv2d_nchw(
         inside = (iy >= 0) & (iy < h) & (ix >= 0) & (ix < w) if padded else None
         return te.sum(product, axis=[rc, ry, rx], where=inside)
 
-    return te.compute((n, o, oh, ow), fcompute, name="T_conv2d_nchw", tag="conv2d_nchw")
+    result = te.compute((n, o, oh, ow), fcompute, name="T_conv2d_nchw", tag="conv2d_nchw")
+    return rounded_once(result, result_dtype)
 
 
 def _all(conditions: Sequence[PrimExpr]) -> PrimExpr | None:
@@ -97,7 +101,8 @@ def conv(
             spatial, padding[:n], padding[n:], kernel, dilation, strides
         )
     ]
-    acc = out_dtype or data.dtype
+    result_dtype = out_dtype or data.dtype
+    acc = accumulator_dtype(result_dtype)
     out_per_group = o // groups
     rc = te.reduce_axis((0, cg), name="rc")
     rk = [te.reduce_axis((0, k), name=name) for name, k in zip(_spatial_names(n), kernel)]
@@ -111,7 +116,8 @@ def conv(
             inside = _all([(v >= 0) & (v < spatial[a]) for a, v in enumerate(idx)])
         return te.sum(product, axis=[rc, *rk], where=inside)
 
-    return te.compute((batch, o, *out), fcompute, name=f"T_conv{n}d", tag=f"conv{n}d")
+    result = te.compute((batch, o, *out), fcompute, name=f"T_conv{n}d", tag=f"conv{n}d")
+    return rounded_once(result, result_dtype)
 
 
 def conv_transpose(
@@ -156,7 +162,8 @@ def conv_transpose(
             spatial, strides, kernel, dilation, extra, padding[:n], padding[n:]
         )
     ]
-    acc = out_dtype or data.dtype
+    result_dtype = out_dtype or data.dtype
+    acc = accumulator_dtype(result_dtype)
     cg = c // groups
     rc = te.reduce_axis((0, cg), name="rc")
     rk = [te.reduce_axis((0, k), name=name) for name, k in zip(_spatial_names(n), kernel)]
@@ -173,4 +180,5 @@ def conv_transpose(
         return te.sum(product, axis=[rc, *rk], where=_all(hits))
 
     name = f"conv{n}d_transpose"
-    return te.compute((batch, og * groups, *out), fcompute, name=f"T_{name}", tag=name)
+    result = te.compute((batch, og * groups, *out), fcompute, name=f"T_{name}", tag=name)
+    return rounded_once(result, result_dtype)

@@ -32,23 +32,44 @@ def _widened(value: PrimExpr, acc: str) -> PrimExpr:
     return value if value.dtype == acc else te.cast(acc, value)
 
 
+def rounded_once(result: te.Tensor, dtype: str) -> te.Tensor:
+    """``result`` (accumulated in float32) rounded to ``dtype`` once."""
+    if result.dtype == dtype:
+        return result
+    return te.compute(
+        result.shape, lambda *i: te.cast(dtype, result[i]), name=f"{result.op.name}_round",
+        tag="elemwise",
+    )
+
+
+def accumulator_dtype(acc: str) -> str:
+    """The type products of ``acc`` operands are summed in: float16 in
+    float32, rounded to float16 once at the end (as NumPy's float16 matmul,
+    which ONNX's reference uses for MatMul, Conv and Attention: a float16
+    running sum rounds at every addition and ends float16 ulps away)."""
+    return "float32" if acc == "float16" else acc
+
+
 def dense(data: te.Tensor, weight: te.Tensor, out_dtype: str | None = None) -> te.Tensor:
     """``data · weightᵀ``: data ``[..., K]``, weight ``[N, K]`` → ``[..., N]``,
-    the products accumulated in ``out_dtype`` (default: the operands')."""
+    the products accumulated in ``out_dtype`` (default: the operands'; see
+    :func:`accumulator_dtype` for float16)."""
     acc = _same_dtype("dense", data, weight, out_dtype)
     if data.ndim < 1 or weight.ndim != 2 or data.shape[-1] != weight.shape[1]:
         raise ValueError(
             f"dense: data {list(data.shape)} and weight {list(weight.shape)} do not match"
         )
     k = te.reduce_axis((0, weight.shape[1]), name="k")
-    return te.compute(
+    wide = accumulator_dtype(acc)
+    result = te.compute(
         (*data.shape[:-1], weight.shape[0]),
         lambda *i: te.sum(
-            _widened(data[(*i[:-1], k)], acc) * _widened(weight[i[-1], k], acc), axis=k
+            _widened(data[(*i[:-1], k)], wide) * _widened(weight[i[-1], k], wide), axis=k
         ),
         name="T_dense",
         tag="dense",
     )
+    return rounded_once(result, acc)
 
 
 def matmul(
@@ -60,7 +81,8 @@ def matmul(
 ) -> te.Tensor:
     """Batched ``a · b`` with NumPy batch broadcasting; ``transpose_a`` /
     ``transpose_b`` swap an operand's last two axes first; products
-    accumulate in ``out_dtype`` (default: the operands')."""
+    accumulate in ``out_dtype`` (default: the operands'; see
+    :func:`accumulator_dtype` for float16)."""
     acc = _same_dtype("matmul", a, b, out_dtype)
     if a.ndim < 2 or b.ndim < 2:
         raise ValueError(f"matmul: operands {list(a.shape)} and {list(b.shape)} need rank >= 2")
@@ -77,6 +99,7 @@ def matmul(
         ka = te.assume_equal(ka, kb, "matmul: the reduction sizes")
     batch = broadcast_shape(a.shape[:-2], b.shape[:-2])
     k = te.reduce_axis((0, ka), name="k")
+    wide = accumulator_dtype(acc)
 
     def element(*i: PrimExpr) -> PrimExpr:
         row, col = i[-2], i[-1]
@@ -84,10 +107,11 @@ def matmul(
         b_batch = broadcast_indices(b.shape[:-2], batch, i[:-2])
         a_idx = (*a_batch, k, row) if transpose_a else (*a_batch, row, k)
         b_idx = (*b_batch, col, k) if transpose_b else (*b_batch, k, col)
-        return te.sum(_widened(a[a_idx], acc) * _widened(b[b_idx], acc), axis=k)
+        return te.sum(_widened(a[a_idx], wide) * _widened(b[b_idx], wide), axis=k)
 
     suffix = ("T" if transpose_a else "N") + ("T" if transpose_b else "N")
-    return te.compute((*batch, m, n), element, name=f"T_matmul_{suffix}", tag="matmul")
+    result = te.compute((*batch, m, n), element, name=f"T_matmul_{suffix}", tag="matmul")
+    return rounded_once(result, acc)
 
 
 def bias_add(data: te.Tensor, bias: te.Tensor, axis: int = 1) -> te.Tensor:
