@@ -65,6 +65,11 @@ from xtvm.reference.qnn import along, fixed_point
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
 
 
+SATURATING_CASTS = frozenset({"uint8", "int8", "uint16", "int16"})
+"""Integer types a float ``relay.cast`` saturates to exactly (the quantized
+value needs no clip before it)."""
+
+
 @dataclass
 class _Builder:
     """Collects the ops of one replacement, in order."""
@@ -125,10 +130,17 @@ class _Builder:
         return self(SubtractOp(self.cast(q, dtype), zp))
 
     def quantized(self, real: SSAValue, zero_point: SSAValue, axis: int, out_dtype: str):
-        """``saturate(round(real) + zero_point)`` in ``out_dtype`` (``real`` f32)."""
+        """``saturate(round(real) + zero_point)`` in ``out_dtype`` (``real`` f32).
+
+        To 8 and 16 bits the float → int ``relay.cast`` saturates by itself
+        (to the type's bounds, NaN to 0, as a clip to them would and then
+        the cast), so no ``relay.clip`` comes first: two min/max and a NaN
+        select less a vector in every requantize epilogue."""
         rank = len(_shape(real))
         rounded = self(RoundOp(real))
         shifted = self(AddOp(rounded, self.cast(self.along(zero_point, axis, rank), "float32")))
+        if out_dtype in SATURATING_CASTS:
+            return self.cast(shifted, out_dtype)
         info = iinfo(out_dtype)  # ml_dtypes': int4 and int2 too
         return self.cast(self(ClipOp(shifted, float(info.min), float(info.max))), out_dtype)
 

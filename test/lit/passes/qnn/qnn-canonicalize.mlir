@@ -2,13 +2,13 @@
 // Each qnn op becomes integer relay ops; one case per rule (named in the
 // comment), with a near miss where a rule has a condition.
 
-// Rule quantize: divide, round (halves to even), add the zero point, saturate, cast.
+// Rule quantize: divide, round (halves to even), add the zero point, cast
+// (the float -> uint8 cast saturates: no clip before it).
 // CHECK-LABEL: func.func @quantize
 // CHECK:      relay.divide %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT: relay.round
 // CHECK-NEXT: relay.cast %{{.*}} {dtype = "float32"} : (tensor<ui8>) -> tensor<f32>
 // CHECK-NEXT: relay.add
-// CHECK-NEXT: relay.clip %{{.*}} {a_min = 0.000000e+00 : f64, a_max = 2.550000e+02 : f64}
 // CHECK-NEXT: relay.cast %{{.*}} {dtype = "uint8"} : (tensor<4xf32>) -> tensor<4xui8>
 // CHECK-NOT:  qnn.
 func.func @quantize(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<ui8>) -> tensor<4xui8> {
