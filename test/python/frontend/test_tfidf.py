@@ -49,7 +49,29 @@ def test_tfidf_matches_onnxruntime(mode, weighted, xshape, dtype, elem):
     np.testing.assert_array_equal(got, want)
 
 
-def test_tfidf_refuses_string_pool():
+@pytest.mark.parametrize("xshape", [(9,), (2, 6)])
+def test_tfidf_string_pool_matches_onnxruntime(xshape):
+    from xtvm.frontend.onnx.backend import XtvmBackend
+
+    attrs = {
+        "mode": "TF",
+        "min_gram_length": 1,
+        "max_gram_length": 2,
+        "max_skip_count": 1,
+        "ngram_counts": [0, 3],
+        "pool_strings": ["the", "cat", "é", "the", "cat", "cat", "sat"],
+        "ngram_indexes": [0, 1, 2, 3, 4],
+    }
+    model = _model(list(xshape), TensorProto.STRING, **attrs)
+    words = np.random.default_rng(5).choice(["the", "cat", "sat", "é", "a"], xshape)
+    x = np.array(words.tolist(), object)
+    (got,) = XtvmBackend.prepare(model).run([x])
+    (want,) = run_ort(model, {"x": x})
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_tfidf_refuses_a_string_pool_for_integers():
     model = _model(
         [4],
         TensorProto.INT64,
@@ -61,4 +83,4 @@ def test_tfidf_refuses_string_pool():
         max_gram_length=1,
         max_skip_count=0,
     )
-    assert "pool_strings" in import_error(model)
+    assert "must both be strings or integers" in import_error(model)

@@ -19,8 +19,8 @@ which agrees when ``ngram_indexes`` is the identity).
 
 This counts exactly what onnx's reference trie walk counts: every n-gram of
 the pool at every start and skip distance where all its items lie in the
-row. String pools (``pool_strings``) are refused: xtvm has no string
-tensors.
+row. With ``pool_strings`` the input is a string tensor (a byte tensor
+``[..., C, W]``, see ``strings``) and items compare as whole strings.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from xtvm.dialects.relay import (
     SumOp,
     WhereOp,
 )
+from xtvm.frontend.onnx import strings
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 
 MODES = ("TF", "IDF", "TFIDF")
@@ -75,8 +76,6 @@ class TfIdfVectorizer(OnnxOpConverter):
 
     @classmethod
     def _impl_v9(cls, node: OnnxNode) -> SSAValue:
-        if node.attr("pool_strings") is not None:
-            raise node.unsupported_attr("pool_strings", "string tensors are not supported", [])
         mode = node.attr("mode")
         if mode not in MODES:
             raise node.unsupported_attr("mode", f"expected one of {', '.join(MODES)}")
@@ -84,12 +83,18 @@ class TfIdfVectorizer(OnnxOpConverter):
         xty = x.type
         assert isinstance(xty, TensorType)
         dtype = numpy_dtype(xty.get_element_type())
-        shape = node.input_shape(0)
-        if len(shape) not in (1, 2) or not np.issubdtype(dtype, np.integer):
+        text = node.attr("pool_strings") is not None
+        if text != strings.is_string(x):
+            raise node.error(f"{node.input_label(0)} and the pool must both be strings or integers")
+        shape = node.input_shape(0)[:-1] if text else node.input_shape(0)  # strings' shape
+        if len(shape) not in (1, 2) or not (text or np.issubdtype(dtype, np.integer)):
             raise node.error(
-                f"expected X of shape [C] or [B, C] of integers, got {dtype}{list(shape)}"
+                f"expected X of shape [C] or [B, C] of integers or strings, got {dtype}{list(shape)}"
             )
-        pool = np.asarray(node.attr("pool_int64s", []), np.int64)
+        if text:
+            pool = np.array(node.attr("pool_strings"), object)
+        else:
+            pool = np.asarray(node.attr("pool_int64s", []), np.int64)
         indexes = [int(i) for i in node.attr("ngram_indexes", [])]
         groups = pool_ngrams(node, pool)
         if len(indexes) != sum(len(items) for _, items in groups) or min(indexes, default=0) < 0:
@@ -101,7 +106,7 @@ class TfIdfVectorizer(OnnxOpConverter):
         lo, hi = int(node.attr("min_gram_length", 1)), int(node.attr("max_gram_length", 1))
         skips = int(node.attr("max_skip_count", 0)) + 1
         width, axis = shape[-1], len(shape) - 1
-        info = np.iinfo(dtype)
+        info = np.iinfo(np.int64 if text else dtype)
 
         counts: list[SSAValue] = []
         columns: list[int] = []
@@ -109,7 +114,11 @@ class TfIdfVectorizer(OnnxOpConverter):
         for n, items in groups:
             ids = list(range(first, first + len(items)))
             first += len(items)
-            fits = (items >= info.min).all(1) & (items <= info.max).all(1)
+            fits = (
+                np.ones(len(items), bool)
+                if text
+                else (items >= info.min).all(1) & (items <= info.max).all(1)
+            )
             if not lo <= n <= hi or not fits.any():
                 continue  # not counted (or never equal to an X item): count 0
             items, ids = items[fits], [i for i, f in zip(ids, fits) if f]
@@ -121,8 +130,12 @@ class TfIdfVectorizer(OnnxOpConverter):
                 match = None
                 for k in range(n):
                     window = node.emit(StridedSliceOp(x, [k * s], [k * s + starts], [1], [axis]))
-                    wanted = node.const(items[:, k].astype(dtype))  # [G]
-                    eq = node.emit(EqualOp(node.emit(ExpandDimsOp(window, axis + 1)), wanted))
+                    probe = node.emit(ExpandDimsOp(window, axis + 1))  # [.., L, 1(, W)]
+                    if text:  # whole strings: [.., L, G]
+                        table, _ = strings.constant_strings(node, list(items[:, k]))
+                        eq = strings.equal_bytes(node, probe, table)
+                    else:
+                        eq = node.emit(EqualOp(probe, node.const(items[:, k].astype(dtype))))
                     match = eq if match is None else node.emit(LogicalAndOp(match, eq))
                 assert match is not None
                 hits = node.emit(SumOp(node.emit(CastOp(match, "float32")), [axis]))  # [.., G]
