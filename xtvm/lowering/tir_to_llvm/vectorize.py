@@ -17,8 +17,9 @@ the loop or computed only from uniform values; emitted once as a scalar),
 a *ramp* (an integer `base + stride * lane` with a constant stride: loop
 variables and affine index arithmetic; only its scalar base is emitted), or
 *varying* (a vector). Loads and stores whose address is a stride-1 ramp are
-vector memory ops; other varying addresses are gathered or scattered lane
-by lane. `addf(x, mulf(a, b))` with a single-use product becomes a fused
+vector memory ops; a load of a ramp of stride 2 to `MAX_STRIDED_LOAD` is one
+load of the span it covers and a shuffle; other varying addresses are
+gathered or scattered lane by lane. `addf(x, mulf(a, b))` with a single-use product becomes a fused
 multiply-add (`llvm.fmuladd`, which LLVM turns into FMA instructions).
 Ops without a vector form here run lane by lane through the scalar
 lowerings. A loop whose extent is not a constant in [2, 64], whose body
@@ -113,6 +114,11 @@ LANE_INTRINSICS: dict[str, int] = {
 """`tir.call_intrin` callees that act lane by lane on i32 words, by their
 lane count: the scalar call in the body of a vectorized loop of that many
 lanes is one call on vectors (int8 dot products: four bytes a word)."""
+
+
+MAX_STRIDED_LOAD = 4
+"""Largest constant stride a vector load takes as one contiguous load and a
+shuffle; a larger one loads lane by lane."""
 
 
 @dataclass(frozen=True)
@@ -353,6 +359,17 @@ class VectorBody:
             ptr = em.gep(self.body.get(op.buffer), offset.base, element)
             vty = VectorType(element, [self.lanes])
             self.vectors[op.res] = em.load(ptr, vty, byte_size(element))
+        elif offset is not None and 1 < offset.stride <= MAX_STRIDED_LOAD:
+            # a small constant stride (a stride-2 pool or depthwise conv): the
+            # span the lanes cover, loaded whole (no element past the last
+            # lane's), and every stride-th element of it shuffled out
+            span = (self.lanes - 1) * offset.stride + 1
+            ptr = em.gep(self.body.get(op.buffer), offset.base, element)
+            wide = em.load(ptr, VectorType(element, [span]), byte_size(element))
+            mask = DenseArrayBase.from_list(i32, [offset.stride * k for k in range(self.lanes)])
+            self.vectors[op.res] = em.value(
+                llvm.ShuffleVectorOp(wide, wide, mask, VectorType(element, [self.lanes]))
+            )
         else:
             addresses = self.lane_addresses(op.buffer, op.indices)
             scalars = [em.load(a, element, byte_size(element)) for a in addresses]

@@ -28,18 +28,29 @@ tir.prim_func @axpy(%A: memref<16xf32>, %B: memref<4xf32>, %C: memref<16xf32>) a
   tir.return
 }
 
-// A load whose address is not contiguous in the lane (stride 2) is gathered
-// lane by lane: eight scalar loads inserted into one vector.
+// A load whose address advances by a small constant stride (2) in the lane
+// is one load of the 15 elements the lanes span (none past the last lane's)
+// and a shuffle of every other one; a larger stride (5) is gathered lane by
+// lane: eight scalar loads inserted into one vector.
 // CHECK-LABEL: llvm.func @strided_impl
+// CHECK: %[[SPAN:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<15xf32>
+// CHECK-NEXT: %[[X:.*]] = llvm.shufflevector %[[SPAN]], %[[SPAN]] [0, 2, 4, 6, 8, 10, 12, 14] : vector<15xf32>
+// CHECK: llvm.store %[[X]], %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
 // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> f32
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
-tir.prim_func @strided(%A: memref<16xf32>, %B: memref<8xf32>) attributes {arg_names = ["A", "B"]} {
+tir.prim_func @strided(%A: memref<40xf32>, %B: memref<8xf32>) attributes {arg_names = ["A", "B"]} {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
   %c8 = arith.constant 8 : index
   tir.for %v = %c0 to %c8 kind "vectorized" {
     %i = arith.muli %v, %c2 : index
-    %x = tir.load %A[%i] : memref<16xf32>
+    %x = tir.load %A[%i] : memref<40xf32>
+    tir.store %x, %B[%v] : memref<8xf32>
+  }
+  tir.for %v = %c0 to %c8 kind "vectorized" {
+    %i = arith.muli %v, %c5 : index
+    %x = tir.load %A[%i] : memref<40xf32>
     tir.store %x, %B[%v] : memref<8xf32>
   }
   tir.return
