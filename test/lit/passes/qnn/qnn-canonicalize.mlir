@@ -16,6 +16,15 @@ func.func @quantize(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<ui8>) -> tens
   func.return %q : tensor<4xui8>
 }
 
+// Near miss of the clip-free saturation: to int32 the clip stays.
+// CHECK-LABEL: func.func @quantize_int32
+// CHECK:      relay.clip
+// CHECK-NEXT: relay.cast %{{.*}} {dtype = "int32"} : (tensor<4xf32>) -> tensor<4xi32>
+func.func @quantize_int32(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<4xi32> {
+  %q = qnn.quantize %x, %s, %z {out_dtype = "int32", axis = 0 : i64} : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi32>
+  func.return %q : tensor<4xi32>
+}
+
 // Rule dequantize, per-axis: the scale and zero point reshaped along axis 1.
 // CHECK-LABEL: func.func @dequantize
 // CHECK:      relay.reshape %{{.*}} {newshape = array<i64: 1, 3, 1, 1>} : (tensor<3xi8>) -> tensor<1x3x1x1xi8>
