@@ -276,23 +276,23 @@ def test_undefined_graph_output():
 
 
 def test_all_unsupported_ops_in_one_error():
-    # Ops xtvm will not import (string tensors), an op from an unknown
-    # domain, and a supported op at an opset older than its converters.
+    # An op xtvm does not import, an op from an unknown domain, and a
+    # supported op at an opset older than its converters.
     model = make_model(
         [
-            helper.make_node("StringNormalizer", ["x"], ["a"], name="norm"),
+            helper.make_node("GlobalLpPool", ["x"], ["a"], name="pool"),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
-            helper.make_node("StringNormalizer", ["b"], ["c"]),
+            helper.make_node("GlobalLpPool", ["b"], ["c"]),
             helper.make_node("Foo", ["c"], ["y"], name="custom", domain="com.example"),
         ],
-        [tensor("x", [2], TensorProto.STRING)],
-        [tensor("y", [2])],
+        [tensor("x", [1, 2, 3])],
+        [tensor("y", [1, 2, 1])],
     )
     model.opset_import.append(helper.make_opsetid("com.example", 2))
     assert import_error(model) == (
-        "unsupported op(s): StringNormalizer (opset 13), com.example.Foo (opset 2)\n"
-        "  node 'norm' (StringNormalizer, opset 13)\n"
-        "  node #2 (StringNormalizer, opset 13)\n"
+        "unsupported op(s): GlobalLpPool (opset 13), com.example.Foo (opset 2)\n"
+        "  node 'pool' (GlobalLpPool, opset 13)\n"
+        "  node #2 (GlobalLpPool, opset 13)\n"
         "  node 'custom' (com.example.Foo, opset 2)"
     )
 
@@ -387,8 +387,13 @@ def test_numeric_input_element_types(elem: int, expected: str):
 def test_unsupported_input_element_type():
     error = import_error(relu_model(tensor("x", [2, 3], TensorProto.BFLOAT16)))
     assert error.startswith("input 'x' has element type BFLOAT16, which is not supported")
+    # A string input is a byte tensor whose width comes with its values.
     error = import_error(relu_model(tensor("x", [2, 3], TensorProto.STRING)))
-    assert error.startswith("input 'x' has element type STRING, which is not supported")
+    assert error.startswith("input 'x' is a string tensor: pass its byte shape")
+    error = import_error(
+        relu_model(tensor("x", [2, 3], TensorProto.STRING)), shape={"x": (2, 3, 4)}
+    )
+    assert error.startswith("node #0 (Relu, opset 13): input 'X' ('x') is a string tensor, which")
 
 
 def test_unsupported_initializer_element_type():

@@ -481,6 +481,7 @@ def convert_nodes(
     the scope of its region."""
     for index, proto, opset, convert in plan:
         node = OnnxNode(proto, index, opset, scope)
+        strings.check_inputs(node)
         try:
             results = node.outputs(convert(node))
         except RelayTypeError as e:

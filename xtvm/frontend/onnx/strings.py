@@ -125,6 +125,35 @@ def _dtype(value: SSAValue) -> np.dtype:
     return numpy_dtype(ty.get_element_type())
 
 
+STRING_OPS = frozenset(
+    {
+        "StringConcat",
+        "StringNormalizer",
+        "StringSplit",
+        "RegexFullMatch",
+        "Equal",
+        "LabelEncoder",
+        "TfIdfVectorizer",
+    }
+)
+"""The op types whose converters know string inputs (byte tensors)."""
+
+
+def check_inputs(node: OnnxNode) -> None:
+    """Refuses a string input to an op that does not take strings: its
+    converter would compute on the bytes as numbers."""
+    if node.proto.op_type in STRING_OPS:
+        return
+    scope = node.scope
+    for i, name in enumerate(node.proto.input):
+        defined = name and scope.is_defined(name) and name not in scope.constants
+        if defined and is_string(scope.lookup(name)):
+            raise node.error(
+                f"{node.input_label(i)} is a string tensor, which this op does not take "
+                f"(string ops: {', '.join(sorted(STRING_OPS))})"
+            )
+
+
 def string_input(node: OnnxNode, i: int) -> SSAValue:
     """Input ``i``, which must be a string tensor."""
     value = node.input(i)
