@@ -246,3 +246,20 @@ def test_regex_full_match(pattern):
         pattern=pattern,
     )
     _same(*_both(model, {"x": x}))
+
+
+def test_identity_passes_strings_and_numeric_ops_refuse_them():
+    x = np.array([["a", "bc"], ["", "的"]], object)
+    model = _model(
+        "Identity",
+        [tensor("x", [2, 2], TensorProto.STRING)],
+        [tensor("y", [2, 2], TensorProto.STRING)],
+    )
+    _same(*_both(model, {"x": x}))
+    model = _model(
+        "Transpose",
+        [tensor("x", [2, 2], TensorProto.STRING)],
+        [tensor("y", [2, 2], TensorProto.STRING)],
+    )
+    with pytest.raises(OnnxImportError, match="is a string tensor, which this op does not take"):
+        XtvmBackend.prepare(model).run([x])

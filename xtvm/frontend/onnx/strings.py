@@ -134,6 +134,7 @@ STRING_OPS = frozenset(
         "Equal",
         "LabelEncoder",
         "TfIdfVectorizer",
+        "Identity",  # passes its input value on, still marked a string
     }
 )
 """The op types whose converters know string inputs (byte tensors)."""
