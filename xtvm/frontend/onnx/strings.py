@@ -270,7 +270,8 @@ class StringNormalizer(OnnxOpConverter):
         if not stopwords:
             return mark(out)
         probe = x if sensitive else _ascii_case(node, x, True)
-        words = stopwords if sensitive else [w.upper() for w in stopwords]
+        # ASCII upper case on both sides (bytes.upper), as `_ascii_case` does.
+        words = stopwords if sensitive else [w.encode().upper().decode() for w in stopwords]
         table, width = constant_strings(node, words, shape[-1])
         axis = len(shape) - 2
         probe = node.emit(ExpandDimsOp(widen(node, probe, width), axis + 1))  # [.., C, 1, W]
