@@ -25,6 +25,7 @@ from onnx_testing import (
 
 from xtvm.dialects.relay import ReluOp
 from xtvm.frontend import OnnxImportError, from_onnx
+from xtvm.frontend.onnx.common import SUPPORTED_DTYPES
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter
 from xtvm.frontend.onnx.importer import CONVERTERS
 
@@ -357,7 +358,11 @@ def test_dtype_options():
     assert str(main_func(module).function_type.inputs.data[0]) == "tensor<2x3xi32>"
     assert import_error(relu_model(), dtype={"x": "complex64"}) == (
         "input 'x' has element type complex64, which is not supported (supported: "
-        "float32, float64, float16, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)"
+        f"{', '.join(SUPPORTED_DTYPES)})"
+    )
+    assert SUPPORTED_DTYPES[:12] == (
+        "float32", "float64", "float16", "int8", "int16", "int32", "int64",
+        "uint8", "uint16", "uint32", "uint64", "bool",
     )
     assert import_error(relu_model(), dtype={"q": "int32"}) == (
         "dtype names 'q', which is not a graph input (inputs: x)"
