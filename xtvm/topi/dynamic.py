@@ -794,3 +794,24 @@ def resize(
         return te.eager_select(cond, te.const(attrs["extrapolation_value"], data.dtype), value)
 
     return te.compute(tuple(out), element, name="T_resize", tag="injective")
+
+
+def softmax_last_axis(x: te.Tensor) -> te.Tensor:
+    """Softmax along the last axis for a kernel with run-time extents: the
+    row maximum, ``exp(x - max)`` materialized once (``topi.softmax``
+    evaluates it twice, in the sum and in the normalisation: twice the libm
+    calls), its sum, and the quotient. The same values in the same order,
+    so the same result bit for bit; ``xtvm/topi/x86/dynamic_softmax.py``
+    schedules it row by row."""
+    rows, n = x.shape[:-1], x.shape[-1]
+    k1 = te.reduce_axis((0, n), name="k")
+    maxelem = te.compute(rows, lambda *i: te.max(x[(*i, k1)], axis=k1), name="T_softmax_maxelem")
+    exps = te.compute(
+        x.shape, lambda *i: te.exp(x[i] - maxelem[i[:-1]]), name="T_softmax_exp",
+        attrs={"materialize": True},
+    )
+    k2 = te.reduce_axis((0, n), name="k")
+    expsum = te.compute(rows, lambda *i: te.sum(exps[(*i, k2)], axis=k2), name="T_softmax_expsum")
+    return te.compute(
+        x.shape, lambda *i: exps[i] / expsum[i[:-1]], name="T_softmax_norm", tag="softmax_output"
+    )

@@ -18,6 +18,17 @@ from xtvm.dialects.relay.nn import (
     SoftmaxOp,
 )
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
+from xtvm.te.symbolic import is_static
+from xtvm.topi.dynamic import softmax_last_axis
+
+
+def _softmax(x, axis: int):
+    """``topi.softmax``; along the last axis of a tensor with run-time
+    extents, the variant that evaluates ``exp`` once per element."""
+    if not is_static(x.shape) and axis % x.ndim == x.ndim - 1:
+        return softmax_last_axis(x)
+    return topi.softmax(x, axis)
+
 
 PATTERNS = [
     lower(ReluOp, lambda ins, attrs, outs: topi.relu(ins[0])),
@@ -29,7 +40,7 @@ PATTERNS = [
         ),
     ),
     lower(BiasAddOp, lambda ins, attrs, outs: topi.bias_add(*ins, attrs["axis"])),
-    lower(SoftmaxOp, lambda ins, attrs, outs: topi.softmax(ins[0], attrs["axis"])),
+    lower(SoftmaxOp, lambda ins, attrs, outs: _softmax(ins[0], attrs["axis"])),
     lower(
         LogSoftmaxOp, lambda ins, attrs, outs: topi.log_softmax(ins[0], attrs["axis"])
     ),

@@ -22,6 +22,12 @@ fusions of constant extents do not apply.
   joins the parallel tile loop as it does statically);
 * a matmul with run-time extents and its elementwise epilogue:
   :mod:`xtvm.topi.x86.dynamic_matmul`'s register tiles;
+* a softmax along a last axis of run-time extent
+  (:func:`xtvm.topi.dynamic.softmax_last_axis`: the row maximum, the
+  materialized exponentials, their sum, the quotient): each stage's loops
+  above the row in parallel, the exponentials' and the quotients' rows in
+  vector-wide chunks and a scalar tail (``compute_at`` takes static
+  extents only, so the stages stay four nests);
 * any other kernel keeps its default loop nests.
 """
 
@@ -54,9 +60,14 @@ def schedule_dynamic_injective(sch, tensor: te.Tensor, vectorize: bool) -> None:
     elif vectorize:
         _, inner, _ = sch.split_tail(row, width)
     if outer and use_threads():
-        # a dynamic batch fuses with the static loops inside it (as statically)
-        inner_static = all(isinstance(d, int) for d in tensor.shape[1 : len(outer)])
-        sch.parallel(sch.fuse(*outer) if len(outer) > 1 and inner_static else outer[0])
+        # a dynamic batch fuses with the static loops inside it (as statically);
+        # else the static loops before the first dynamic one fuse
+        dims = tensor.shape[: len(outer)]
+        static = next((k for k, d in enumerate(dims) if not isinstance(d, int)), len(dims))
+        if len(outer) > 1 and all(isinstance(d, int) for d in dims[1:]):
+            sch.parallel(sch.fuse(*outer))
+        else:
+            sch.parallel(sch.fuse(*outer[:static]) if static > 1 else outer[0])
     if inner is not None:
         sch.vectorize(inner)
 
@@ -83,10 +94,30 @@ def schedule_dense_pack_dynamic(sch, dense: te.Tensor, outputs: Sequence[te.Tens
     return True
 
 
+SOFTMAX_STAGES = {"T_softmax_maxelem": False, "T_softmax_exp": True, "T_softmax_expsum": False}
+"""The stages of ``softmax_last_axis`` before the quotient, and whether each
+is elementwise (its row vectorized) rather than a reduction."""
+
+
+def schedule_softmax_dynamic(sch, outputs: Sequence[te.Tensor]) -> bool:
+    """Schedule a :func:`~xtvm.topi.dynamic.softmax_last_axis` kernel (see
+    the module); False, changing nothing, for any other kernel."""
+    if len(outputs) != 1 or outputs[0].op.name != "T_softmax_norm":
+        return False
+    stages = {t.op.name: t for t in topological_order(outputs) if isinstance(t.op, ComputeOp)}
+    if set(stages) != {*SOFTMAX_STAGES, "T_softmax_norm"}:
+        return False
+    for name, elementwise in SOFTMAX_STAGES.items():
+        if stages[name].shape:
+            schedule_dynamic_injective(sch, stages[name], vectorize=elementwise)
+    schedule_dynamic_injective(sch, outputs[0], vectorize=True)
+    return True
+
+
 def schedule_dynamic(sch, outputs: Sequence[te.Tensor]) -> bool:
     """Schedule a dynamic kernel: a packed dense, or injective ops, pools and
     reductions (see the module); False, leaving it as it is, for any other."""
-    if schedule_matmul_dynamic(sch, outputs):
+    if schedule_matmul_dynamic(sch, outputs) or schedule_softmax_dynamic(sch, outputs):
         return True
     tensors = topological_order(outputs)
     dense = [t for t in tensors if isinstance(t.op, ComputeOp) and t.op.tag == "dense_pack"]
