@@ -21,10 +21,18 @@ def children(expr: PrimExpr) -> Iterator[PrimExpr]:
 
 
 def walk(expr: PrimExpr) -> Iterator[PrimExpr]:
-    """Every node of ``expr`` in pre-order (a shared node once per use)."""
-    yield expr
-    for child in children(expr):
-        yield from walk(child)
+    """Every node of ``expr`` in pre-order, a shared node once (expressions
+    are DAGs: a chain of bit-level float conversions reuses each value many
+    times, and a walk per use would take exponential time)."""
+    seen: set[int] = set()
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        stack.extend(reversed(list(children(e))))
 
 
 def map_children(expr: PrimExpr, fn: Callable[[PrimExpr], PrimExpr]) -> PrimExpr:

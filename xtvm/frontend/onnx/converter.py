@@ -68,7 +68,7 @@ from onnx import numpy_helper
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Block, SSAValue
 
-from xtvm.dialects.relay import ConstOp, RelayOp
+from xtvm.dialects.relay import CastOp, ConstOp, RelayOp
 from xtvm.frontend.onnx.common import (
     OnnxConstantInputRequired,
     OnnxImportError,
@@ -105,7 +105,11 @@ class OnnxOpConverter:
         """The method for a model at ``opset``: the latest ``_impl_v<N>``
         with ``N <= opset``, or None when every implemented version is newer."""
         usable = [v for v in cls.versions() if v <= opset]
-        return getattr(cls, f"_impl_v{usable[-1]}") if usable else None
+        if not usable:
+            return None
+        from xtvm.frontend.onnx.reduced_float import in_float32  # it builds on this module
+
+        return in_float32(getattr(cls, f"_impl_v{usable[-1]}"))
 
 
 def static_shape(value: SSAValue) -> tuple[int, ...]:
@@ -204,6 +208,20 @@ class GraphScope:
             return static_shape(self._values[name])
         return tuple(self.constants[name].shape)
 
+    def dtype(self, name: str) -> str | None:
+        """The element dtype name of a defined tensor value, without
+        materializing a constant (None for a sequence or an optional)."""
+        if name in self.fold_inputs:
+            return self.input_values[name].dtype.name
+        if name in self._values:
+            value = self._values[name]
+            if isinstance(value, SSAValue) and isinstance(value.type, TensorType):
+                return numpy_dtype(value.type.element_type).name
+            return None
+        if name in self.constants and isinstance(self.constants[name], np.ndarray):
+            return self.constants[name].dtype.name
+        return None
+
     def lookup(self, name: str) -> SSAValue:
         """The SSA value of ``name``, materializing a known constant on first use."""
         if name not in self._values:
@@ -262,6 +280,12 @@ class OnnxNode:
         self.folding = bool(present) and all(scope.is_foldable(n) for n in present)
         """Whether the node folds: every input is a foldable constant."""
         self._folded: dict[SSAValue, np.ndarray] = {}
+        self.float32_inputs: set[int] = set()
+        """Inputs of a storage-only float type (bfloat16, float8) the node
+        reads as float32 (:mod:`xtvm.frontend.onnx.reduced_float`)."""
+        self.storage_outputs: list[str | None] = []
+        """Per output, the storage-only float a float32 result is cast back to."""
+        self._as_float32: dict[int, SSAValue] = {}
 
     def attr(self, name: str, default: Any = None) -> Any:
         """The attribute's Python value (ints, floats, str, lists, arrays)."""
@@ -322,6 +346,14 @@ class OnnxNode:
         """Input ``i`` as a tensor value; an error naming it when absent.
         When the node folds, a detached constant holding its value."""
         name = self._name(i)
+        if i in self.float32_inputs:
+            if i not in self._as_float32:
+                if self.folding:
+                    value = self._detached_const(self.scope.value(name).astype(np.float32))
+                else:
+                    value = self.emit(CastOp(self.scope.lookup(name), "float32"))
+                self._as_float32[i] = value
+            return self._as_float32[i]
         if self.folding:
             return self._detached_const(self.scope.value(name))
         return self.scope.lookup(name)
@@ -343,10 +375,9 @@ class OnnxNode:
         the backend answers by specializing on a graph input) when the
         value is computed at run time."""
         name = self._name(i)
-        if name in self.scope.constants:
-            return self.scope.constants[name]
-        if name in self.scope.input_values:
-            return self.scope.input_values[name]
+        for values in (self.scope.constants, self.scope.input_values):
+            if name in values:
+                return values[name].astype(np.float32) if i in self.float32_inputs else values[name]
         raise OnnxConstantInputRequired(
             self.error(
                 f"{self.input_label(i)} must be known at compile time (an initializer, "
@@ -400,6 +431,10 @@ class OnnxNode:
     def outputs(self, result: Outputs) -> list[Output]:
         """A converter's result as a list of outputs, folded values as arrays."""
         results = list(result) if isinstance(result, (list, tuple)) else [result]
+        if self.storage_outputs:
+            from xtvm.frontend.onnx.reduced_float import cast_outputs  # builds on this module
+
+            results = cast_outputs(self, results)
         return [self._folded.get(r, r) if isinstance(r, SSAValue) else r for r in results]
 
     def _detached_const(self, array: np.ndarray) -> SSAValue:
