@@ -475,6 +475,9 @@ def mark_cached_kernels(module: ModuleOp, target: Target | str | None = None) ->
     for op in module.ops:
         if not isinstance(op, PrimFuncOp) or EXTERNAL_SOURCE_ATTR in op.attributes:
             continue
+        if CACHED_OBJECT_ATTR in op.attributes:  # a stub (codegen/stubs.py): marked already
+            marked += 1
+            continue
         key = kernel_key(op, target, tm)
         op.attributes[KERNEL_KEY_ATTR] = StringAttr(key)
         obj = cache.get(key)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects import func
@@ -30,6 +31,9 @@ from xtvm.driver.pipeline import STAGES, detect_stage, enabled, run_steps, stage
 from xtvm.lowering.memory_to_llvm.graph_json import arg_name
 from xtvm.target import Target
 from xtvm.transform import PassContext
+
+if TYPE_CHECKING:
+    from xtvm.codegen.stubs import PrimitiveKernels
 
 
 def bind_params(module: ModuleOp, params: Mapping[str, object], entry: str = "main") -> None:
@@ -182,6 +186,28 @@ def _verify_uncached(module: ModuleOp) -> None:
             op.verify()
 
 
+def _primitive_kernels(target: Target, executor: str) -> PrimitiveKernels | None:
+    """The stubs of kernels whose object the kernel cache holds
+    (:mod:`xtvm.codegen.stubs`), for a graph build on an llvm target with a
+    cache, no BYOC and no tuning dispatch context; else None."""
+    from xtvm.autotvm.dispatch import DispatchContext
+    from xtvm.byoc.registry import TARGETS_CONFIG
+    from xtvm.codegen.cache import KernelCache
+    from xtvm.codegen.stubs import PrimitiveKernels
+
+    cache = KernelCache.from_env()
+    ctx = PassContext.current()
+    if (
+        cache is None
+        or executor != "graph"
+        or target.kind != "llvm"
+        or ctx.config.get(TARGETS_CONFIG)
+        or DispatchContext.current() is not None
+    ):
+        return None
+    return PrimitiveKernels(cache, target)
+
+
 def byoc_context(byoc: Sequence[str]) -> PassContext | nullcontext:
     """The current PassContext with ``relay.ext.targets`` set to ``byoc``
     (each name checked against the codegen registry); nothing without one."""
@@ -228,12 +254,17 @@ def build(
     executor = choose_executor(module, executor) if has_graph(module) or detect_stage(module) == "vm" else "graph"
     from xtvm.codegen.objects import KernelCacheMiss, mark_cached_kernels
 
-    def mark(lowered: ModuleOp) -> None:  # kernels whose object is cached are not lowered
-        if target.kind == "llvm":
-            mark_cached_kernels(lowered, target)
-
     with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
-        lowered = lower(module.clone(), params, executor=executor, kernels_ready=mark)
+        reuse = _primitive_kernels(target, executor)
+
+        def mark(lowered: ModuleOp) -> None:  # kernels whose object is cached are not lowered
+            if reuse is not None:
+                reuse.mark(lowered)  # and files the stubs of the others
+            elif target.kind == "llvm":
+                mark_cached_kernels(lowered, target)
+
+        with reuse.active() if reuse is not None else nullcontext():
+            lowered = lower(module.clone(), params, executor=executor, kernels_ready=mark)
     try:
         lib = codegen.jit(lowered, target=target, consume=True)  # the weights move out of the IR
     except KernelCacheMiss:  # an entry vanished between the two looks: lower everything

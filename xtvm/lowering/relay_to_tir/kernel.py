@@ -17,7 +17,9 @@ checks at call time (docs/dynamic-shapes.md).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Protocol
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, TensorType, TupleType
@@ -147,6 +149,24 @@ def _distinct_outputs(outputs: Sequence[te.Tensor]) -> list[te.Tensor]:
         seen.add(id(t))
         result.append(t)
     return result
+
+
+class KernelReuse(Protocol):
+    """Kernels a build need not lower (``xtvm.codegen.stubs.PrimitiveKernels``)."""
+
+    def lookup(self, fn: func.FuncOp) -> tuple[str | None, tir.PrimFuncOp | None]:
+        """The key of primitive function ``fn`` (None: not keyed) and, when the
+        build can reuse its kernel, the kernel's stub (else None)."""
+        ...
+
+
+KERNEL_REUSE: ContextVar[KernelReuse | None] = ContextVar("xtvm_kernel_reuse", default=None)
+"""Consulted by ``convert-relay-to-tir`` for each primitive function; set by
+``xtvm.build`` only (the printed stages never hold a stub)."""
+
+PRIMITIVE_KEY_ATTR = "xtvm.primitive_key"
+"""Set on a kernel lowered while a :data:`KERNEL_REUSE` is active: the key of
+the primitive function it came from, under which the build files its stub."""
 
 
 @dataclass(frozen=True)

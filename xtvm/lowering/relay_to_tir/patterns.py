@@ -34,7 +34,12 @@ from xdsl.rewriter import InsertPoint
 from xtvm.dialects import relay, tir
 from xtvm.dialects.relay.primitive import is_primitive, kernel_name, unique_name
 from xtvm.lowering.relay_to_tir.base import ComputeFn
-from xtvm.lowering.relay_to_tir.kernel import KernelBuilder, flat_result_types
+from xtvm.lowering.relay_to_tir.kernel import (
+    KERNEL_REUSE,
+    PRIMITIVE_KEY_ATTR,
+    KernelBuilder,
+    flat_result_types,
+)
 
 
 def _top_level(op: Operation) -> Operation:
@@ -180,8 +185,17 @@ class LowerPrimitiveFunction(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
-        if is_primitive(op) and self.kernels.builder.can_lower(op):
-            rewriter.replace(op, self.kernels.builder.primitive_function(op), [])
+        if not (is_primitive(op) and self.kernels.builder.can_lower(op)):
+            return
+        reuse = KERNEL_REUSE.get()
+        key, stub = reuse.lookup(op) if reuse is not None else (None, None)
+        if stub is not None:  # its object is cached: not lowered (xtvm/codegen/stubs.py)
+            rewriter.replace(op, stub, [])
+            return
+        kernel = self.kernels.builder.primitive_function(op)
+        if key is not None:
+            kernel.attributes[PRIMITIVE_KEY_ATTR] = StringAttr(key)
+        rewriter.replace(op, kernel, [])
 
 
 class LowerKernelCall(RewritePattern):
