@@ -12,7 +12,8 @@ blocked result, between two ``relay.layout_transform``:
 
 and moves each ``layout_transform(y, NCHW<c>c -> NCHW)`` down through the
 elementwise ops after it (the requantize epilogue: bias add, casts, scale,
-round, zero point, clip; the residual add), converting their other operand:
+round, zero point, clip; the residual add) and channel concatenations of
+such transforms (SqueezeNet's fire modules), converting their other operand:
 a scalar stays, a per-channel ``[1, C, 1, 1]`` (or ``[C]`` of a bias add)
 is transformed too (a constant: ``relay-fold-constant`` does it once), a
 value that is itself such a transform is read before it, another tensor of
@@ -35,6 +36,7 @@ from xtvm.dialects.relay import (
     BiasAddOp,
     CastOp,
     ClipOp,
+    ConcatenateOp,
     Conv2dInt8PackedOp,
     DivideOp,
     FloorOp,
@@ -182,6 +184,20 @@ def _sink_bias_add(x: SSAValue, b: SSAValue, lt: LayoutTransformOp) -> list[Oper
     return [shaped, bias, added, LayoutTransformOp(added.result, layout, "NCHW")]
 
 
+def _blocked_concat(root: ConcatenateOp) -> bool:
+    """A channel concatenation of transforms back from one blocked layout."""
+    inputs = list(root.operands)
+    layouts = {op.src_layout.data if _unblocking(op := v.owner) else None for v in inputs}
+    rank = len(root.result.type.get_shape())
+    return rank == 4 and root.attrs["axis"] % 4 == 1 and len(layouts) == 1 and None not in layouts
+
+
+def _sink_concat(root: ConcatenateOp) -> list[Operation]:
+    layout = root.operands[0].owner.src_layout.data
+    joined = ConcatenateOp([v.owner.data for v in root.operands], axis=1)
+    return [joined, LayoutTransformOp(joined.result, layout, "NCHW")]
+
+
 def _blocked_source(name: str = "lt") -> Pat:
     return Pat(LayoutTransformOp, "x", name=name)
 
@@ -236,6 +252,14 @@ RULES: list[Rule] = [
         )
         for op in (*COMMUTATIVE, *LEFT_ONLY)
     ],
+    rewrite(
+        Pat(ConcatenateOp),
+        when=[_blocked_concat],
+        to=_sink_concat,
+        name="sink-unblocking-concatenate",
+        doc="concatenate(layout_transform(x_i, NCHW<c>c -> NCHW), axis = 1) ="
+        " layout_transform(concatenate(x_i, axis = 1), NCHW<c>c -> NCHW) (whole blocks)",
+    ),
     rewrite(
         Pat(BiasAddOp, _blocked_source(), "b"),
         when=[lambda lt, root: _unblocking(lt) > 0 and root.attrs["axis"] in (1, -3)],

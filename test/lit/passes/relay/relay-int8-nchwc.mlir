@@ -102,3 +102,21 @@ func.func @sink_near_misses(%x: tensor<1x1x8x8x16xi32>, %h: tensor<1x1x8x1xi32>,
   %c = relay.layout_transform %u {src_layout = "NCHW", dst_layout = "NCHW8c"} : (tensor<1x16x8x8xi32>) -> tensor<1x2x8x8x8xi32>
   func.return %a, %b, %c : tensor<1x16x8x8xi32>, tensor<1x16x8x8xi32>, tensor<1x2x8x8x8xi32>
 }
+
+// sink-unblocking-concatenate: a channel concatenation of transforms back
+// from NCHW16c is one of the blocks; near misses: one input from NCHW8c,
+// and a concatenation along H.
+// CHECK-LABEL: func.func @concat
+// CHECK:      %j = relay.concatenate %a, %b {axis = 1 : i64} : (tensor<1x1x4x4x16xui8>, tensor<1x2x4x4x16xui8>) -> tensor<1x3x4x4x16xui8>
+// CHECK-NEXT: %j_1 = relay.layout_transform %j {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x3x4x4x16xui8>) -> tensor<1x48x4x4xui8>
+// CHECK:      %m = relay.concatenate %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<1x16x4x4xui8>, tensor<1x16x4x4xui8>) -> tensor<1x32x4x4xui8>
+// CHECK:      %h = relay.concatenate %{{.*}}, %{{.*}} {axis = 2 : i64} : (tensor<1x16x4x4xui8>, tensor<1x16x4x4xui8>)
+func.func @concat(%a: tensor<1x1x4x4x16xui8>, %b: tensor<1x2x4x4x16xui8>, %c: tensor<1x2x4x4x8xui8>) -> (tensor<1x48x4x4xui8>, tensor<1x32x4x4xui8>, tensor<1x16x8x4xui8>) {
+  %ua = relay.layout_transform %a {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x1x4x4x16xui8>) -> tensor<1x16x4x4xui8>
+  %ub = relay.layout_transform %b {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x4x4x16xui8>) -> tensor<1x32x4x4xui8>
+  %uc = relay.layout_transform %c {src_layout = "NCHW8c", dst_layout = "NCHW"} : (tensor<1x2x4x4x8xui8>) -> tensor<1x16x4x4xui8>
+  %j = relay.concatenate %ua, %ub {axis = 1 : i64} : (tensor<1x16x4x4xui8>, tensor<1x32x4x4xui8>) -> tensor<1x48x4x4xui8>
+  %m = relay.concatenate %ua, %uc {axis = 1 : i64} : (tensor<1x16x4x4xui8>, tensor<1x16x4x4xui8>) -> tensor<1x32x4x4xui8>
+  %h = relay.concatenate %ua, %ua {axis = 2 : i64} : (tensor<1x16x4x4xui8>, tensor<1x16x4x4xui8>) -> tensor<1x16x8x4xui8>
+  func.return %j, %m, %h : tensor<1x48x4x4xui8>, tensor<1x32x4x4xui8>, tensor<1x16x8x4xui8>
+}
