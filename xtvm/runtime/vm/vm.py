@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -450,9 +451,18 @@ class VirtualMachine(Module):
         if op == "shape_from":
             dst, srcs, pairs = ins[1], ins[2], list(zip(ins[3][::2], ins[3][1::2]))
             made: dict[tuple[int, ...], NDArray] = {}
+            # The tensors of the last call and the shape they gave: the same
+            # arrays (kept tensors, the same run-time sizes) give it again. As
+            # for invoke_packed, tensors that are new at every call are not
+            # held (so that they are freed after the run).
+            seen: list[Any] = [(), None, 0]
 
             def shape_from(regs: list) -> int:
                 tensors = [regs[r] for r in srcs]
+                if len(tensors) == len(seen[0]) and all(map(is_, tensors, seen[0])):
+                    regs[dst] = seen[1]
+                    seen[2] = 0
+                    return nxt
                 dims = []
                 for src, axis in pairs:
                     if src < 0:
@@ -466,6 +476,8 @@ class VirtualMachine(Module):
                 found = made.get(key)
                 if found is None:
                     found = made[key] = array(np.array(key, dtype=np.int64).reshape(len(key)))
+                seen[2] += 1
+                seen[0], seen[1] = (tensors, found) if seen[2] < 2 else ((), None)
                 regs[dst] = found
                 return nxt
 
@@ -538,7 +550,7 @@ class VirtualMachine(Module):
         def invoke_packed(regs: list) -> int:
             args = [regs[r] for r in srcs]
             previous = last[0]
-            if len(previous) == len(args) and all(a is b for a, b in zip(args, previous)):
+            if len(previous) == len(args) and all(map(is_, args, previous)):
                 last[1]()
                 last[2] = 0
                 return nxt
@@ -632,14 +644,14 @@ class VirtualMachine(Module):
 
             return alloc_static
 
-        kept: list[Any] = [None, None, None]  # storage, shape array, tensor
+        kept: list[Any] = [None, None, None, None]  # storage, shape array, tensor, its dims
 
         def alloc_dynamic(regs: list) -> int:
             storage, shape_value = regs[src], regs[shape_reg]
             if (
                 storage is kept[0]
                 and shape_value is kept[1]
-                and shape_value._array.tolist() == list(kept[2].shape)
+                and shape_value._array.tolist() == kept[3]
             ):
                 regs[dst] = kept[2]
                 return nxt
@@ -654,7 +666,7 @@ class VirtualMachine(Module):
                     f"the storage has {storage.end - storage.start}"
                 )
             tensor = alias(storage.buffer, offset, shape, dtype)
-            kept[0], kept[1], kept[2] = storage, shape_value, tensor
+            kept[0], kept[1], kept[2], kept[3] = storage, shape_value, tensor, list(shape)
             regs[dst] = tensor
             return nxt
 
