@@ -13,7 +13,8 @@ blocked result, between two ``relay.layout_transform``:
 and moves each ``layout_transform(y, NCHW<c>c -> NCHW)`` down through the
 elementwise ops after it (the requantize epilogue: bias add, casts, scale,
 round, zero point, clip; the residual add) and channel concatenations of
-such transforms (SqueezeNet's fire modules), converting their other operand:
+such transforms (SqueezeNet's fire modules) and max pools (as 3-d pools
+with a window of 1 along the block), converting their other operand:
 a scalar stays, a per-channel ``[1, C, 1, 1]`` (or ``[C]`` of a bias add)
 is transformed too (a constant: ``relay-fold-constant`` does it once), a
 value that is itself such a transform is read before it, another tensor of
@@ -41,6 +42,8 @@ from xtvm.dialects.relay import (
     DivideOp,
     FloorOp,
     LayoutTransformOp,
+    MaxPool2dOp,
+    MaxPool3dOp,
     MaximumOp,
     MinimumOp,
     MultiplyOp,
@@ -198,6 +201,23 @@ def _sink_concat(root: ConcatenateOp) -> list[Operation]:
     return [joined, LayoutTransformOp(joined.result, layout, "NCHW")]
 
 
+def _sink_max_pool(x: SSAValue, lt: LayoutTransformOp, root: MaxPool2dOp) -> list[Operation]:
+    """The 2-d pool of blocked ``[N, C/c, H, W, c]`` data is a 3-d pool
+    with a window of 1 along ``c``: the same maxima, each pixel's ``c``
+    channels one vector."""
+    a = root.attrs
+    top, left, bottom, right = a["padding"]
+    pool = MaxPool3dOp(
+        x,
+        [*a["pool_size"], 1],
+        [*a["strides"], 1],
+        [*a["dilation"], 1],
+        [top, left, 0, bottom, right, 0],
+        a["ceil_mode"],
+    )
+    return [pool, LayoutTransformOp(pool.result, lt.src_layout.data, "NCHW")]
+
+
 def _blocked_source(name: str = "lt") -> Pat:
     return Pat(LayoutTransformOp, "x", name=name)
 
@@ -259,6 +279,14 @@ RULES: list[Rule] = [
         name="sink-unblocking-concatenate",
         doc="concatenate(layout_transform(x_i, NCHW<c>c -> NCHW), axis = 1) ="
         " layout_transform(concatenate(x_i, axis = 1), NCHW<c>c -> NCHW) (whole blocks)",
+    ),
+    rewrite(
+        Pat(MaxPool2dOp, _blocked_source()),
+        when=[lambda lt: _unblocking(lt) > 0],
+        to=_sink_max_pool,
+        name="sink-unblocking-max-pool2d",
+        doc="max_pool2d(layout_transform(x, NCHW<c>c -> NCHW)) = layout_transform(max_pool3d(x)"
+        " with a window, stride and dilation of 1 and no padding along c, NCHW<c>c -> NCHW)",
     ),
     rewrite(
         Pat(BiasAddOp, _blocked_source(), "b"),

@@ -120,3 +120,16 @@ func.func @concat(%a: tensor<1x1x4x4x16xui8>, %b: tensor<1x2x4x4x16xui8>, %c: te
   %h = relay.concatenate %ua, %ua {axis = 2 : i64} : (tensor<1x16x4x4xui8>, tensor<1x16x4x4xui8>) -> tensor<1x16x8x4xui8>
   func.return %j, %m, %h : tensor<1x48x4x4xui8>, tensor<1x32x4x4xui8>, tensor<1x16x8x4xui8>
 }
+
+// sink-unblocking-max-pool2d: the 2-d pool of the blocked data is a 3-d
+// pool with a window of 1 along the block; near miss: a pool of NCHW data.
+// CHECK-LABEL: func.func @max_pool
+// CHECK:      %p = relay.nn.max_pool3d %a {pool_size = array<i64: 3, 3, 1>, strides = array<i64: 2, 2, 1>, padding = array<i64: 1, 1, 0, 1, 1, 0>} : (tensor<1x2x8x8x16xui8>) -> tensor<1x2x4x4x16xui8>
+// CHECK-NEXT: %p_1 = relay.layout_transform %p {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x4x4x16xui8>) -> tensor<1x32x4x4xui8>
+// CHECK-NEXT: %q = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>} : (tensor<1x32x8x8xui8>) -> tensor<1x32x7x7xui8>
+func.func @max_pool(%a: tensor<1x2x8x8x16xui8>, %x: tensor<1x32x8x8xui8>) -> (tensor<1x32x4x4xui8>, tensor<1x32x7x7xui8>) {
+  %u = relay.layout_transform %a {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x8x8x16xui8>) -> tensor<1x32x8x8xui8>
+  %p = relay.nn.max_pool2d %u {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x32x8x8xui8>) -> tensor<1x32x4x4xui8>
+  %q = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>} : (tensor<1x32x8x8xui8>) -> tensor<1x32x7x7xui8>
+  func.return %p, %q : tensor<1x32x4x4xui8>, tensor<1x32x7x7xui8>
+}
