@@ -284,3 +284,37 @@ def test_cast_from_wider_integers_keeps_the_low_bits(dtype: str) -> None:
     )
     (got,) = _run(model, x)
     _same(got, x.astype(packing.numpy_dtype(dtype)))  # as C (and ml_dtypes) truncate
+
+
+@pytest.mark.skipif(__import__("shutil").which("cc") is None, reason="needs a C compiler (cc)")
+def test_c_target_packs_as_llvm_does() -> None:
+    # The C source target reads and writes the same packed bytes: a cast to
+    # int4 over odd rows sized for a parallel loop, a cast back, a uint2
+    # quantization with a packed zero point.
+    from xtvm.target import Target
+
+    x = np.linspace(-20.0, 20.0, 64 * 33, dtype=np.float32).reshape(64, 33)
+    zp = np.array([1, 3, 0], ml_dtypes.uint2)
+    model = _model(
+        [
+            helper.make_node("Cast", ["x"], ["q"], to=TensorProto.INT4),
+            helper.make_node("Cast", ["q"], ["f"], to=TensorProto.FLOAT),
+            helper.make_node("QuantizeLinear", ["x3", "s", "zp"], ["u"], axis=1),
+        ],
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape),
+            helper.make_tensor_value_info("x3", TensorProto.FLOAT, [5, 3]),
+        ],
+        [
+            helper.make_tensor_value_info("q", TensorProto.INT4, x.shape),
+            helper.make_tensor_value_info("f", TensorProto.FLOAT, x.shape),
+            helper.make_tensor_value_info("u", TensorProto.UINT2, [5, 3]),
+        ],
+        [numpy_helper.from_array(np.float32([0.5, 1, 2]), "s"), numpy_helper.from_array(zp, "zp")],
+    )
+    x3 = np.linspace(-3, 3, 15, dtype=np.float32).reshape(5, 3)
+    with Target.from_string("c"):
+        q, f, u = _run(model, x, x3)
+    _same(q, x.astype(ml_dtypes.int4))
+    _same(f, x.astype(ml_dtypes.int4).astype(np.float32))
+    _same(u, ReferenceEvaluator(model).run(["u"], {"x": x, "x3": x3})[0])

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float16Type, MemRefType
+from xdsl.dialects.builtin import Float16Type, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
 from xtvm.arith import row_major_offset
@@ -53,8 +53,15 @@ from xtvm.dialects.tir import (
     StoreOp,
     YieldOp,
 )
+from xtvm.dtypes import storage_nbytes
 from xtvm.lowering.tir_to_c.scalar import EXPRESSIONS, LIBM_NAMES, intrinsic_expression
-from xtvm.lowering.tir_to_c.types import CTranslationError, c_type, c_value_type
+from xtvm.lowering.tir_to_c.types import (
+    CTranslationError,
+    buffer_element,
+    c_type,
+    c_value_type,
+    sub_byte,
+)
 from xtvm.lowering.tir_to_c.vector import write_vectorized
 from xtvm.lowering.tir_to_llvm.function import (
     ASSERT_KIND,
@@ -62,6 +69,7 @@ from xtvm.lowering.tir_to_llvm.function import (
     STACK_LIMIT_BYTES,
     impl_name,
 )
+from xtvm.lowering.tir_to_llvm.sub_byte import buffer_bits, stores_sub_byte, touches_sub_byte
 
 NUM_THREADS = "__xtvm_num_threads"
 """The thread count global `xtvm_set_num_threads` sets (defined once per library)."""
@@ -194,6 +202,9 @@ class FunctionWriter:
         if isinstance(op, arith.ConstantOp):
             self.values[op.results[0]] = text  # a literal, used in place
             return
+        ty = op.results[0].type
+        if isinstance(ty, IntegerType) and ty.width.data in (2, 4):
+            text = sub_byte(text, ty)  # the value extended from its bits, as held
         self.define(op.results[0], text)
 
     def define(self, value: SSAValue, text: str) -> None:
@@ -216,10 +227,12 @@ class FunctionWriter:
 
     def for_(self, op: ForOp) -> None:
         kind = op.kind.data
-        if kind == "parallel" and not self.in_parallel:
+        # Stores into packed sub-byte buffers rewrite shared bytes: serial
+        # (as convert-tir-to-llvm does).
+        if kind == "parallel" and not self.in_parallel and not stores_sub_byte(op):
             self.parallel_for(op)
             return
-        if kind == "vectorized" and not _leaves(op):
+        if kind == "vectorized" and not _leaves(op) and not touches_sub_byte(op):
             if write_vectorized(self, op):  # straight-line vector code (vector.py)
                 return
             self.line("#pragma omp simd")
@@ -290,24 +303,46 @@ class FunctionWriter:
 
     def element(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> str:
         """`buffer[offset]`, the offset row-major over the buffer's shape."""
+        return f"{self.values[buffer]}[{self.offset(buffer, indices)}]"
+
+    def offset(self, buffer: SSAValue, indices: Sequence[SSAValue]) -> str:
+        """The row-major element offset of `indices` in `buffer`."""
         ty = buffer.type
         assert isinstance(ty, MemRefType)
-        offset = row_major_offset(
+        return row_major_offset(
             [self.values[i] for i in indices],
             ty.get_shape(),
             lambda index, stride: f"{index} * {stride}",
             lambda total, term: f"{total} + {term}",
             lambda: "0",
         )
-        return f"{self.values[buffer]}[{offset}]"
+
+    def packed(self, op: LoadOp | StoreOp, bits: int) -> tuple[str, str]:
+        """The packed byte of a sub-byte element and its bit offset in it, as
+        `convert-tir-to-llvm` reads them (`tir_to_llvm/sub_byte.py`)."""
+        k = self.names.fresh("k")
+        self.line(f"const int64_t {k} = {self.offset(op.buffer, op.indices)};")
+        per_byte = 8 // bits
+        byte = f"{self.values[op.buffer]}[{k} >> {per_byte.bit_length() - 1}]"
+        return byte, f"(({k} & {per_byte - 1}) * {bits})"
 
     def load(self, op: LoadOp) -> None:
+        if bits := buffer_bits(op.buffer):
+            byte, shift = self.packed(op, bits)
+            self.define(op.res, sub_byte(f"{byte} >> {shift}", op.res.type))
+            return
         element = self.element(op.buffer, op.indices)
         half = isinstance(op.res.type, Float16Type)
         self.define(op.res, f"xtvm_h2f({element})" if half else element)
 
     def store(self, op: StoreOp) -> None:
         value = self.values[op.value]
+        if bits := buffer_bits(op.buffer):  # keep the byte's other elements
+            byte, shift = self.packed(op, bits)
+            mask = (1 << bits) - 1
+            kept = f"({byte} & ~({mask} << {shift}))"
+            self.line(f"{byte} = (uint8_t)({kept} | ((((uint8_t){value}) & {mask}) << {shift}));")
+            return
         if isinstance(op.value.type, Float16Type):
             value = f"xtvm_f2h({value})"
         self.line(f"{self.element(op.buffer, op.indices)} = {value};")
@@ -321,8 +356,8 @@ class FunctionWriter:
             return
         ty = op.res.type
         assert isinstance(ty, MemRefType)
-        element = c_type(ty.element_type)
-        count = max(math.prod(ty.get_shape()), 1)
+        element = buffer_element(ty.element_type)
+        count = max(_element_count(ty), 1)
         name = self.names.fresh(op.res.name_hint, "buf")
         self.values[op.res] = name
         nbytes = _allocation_bytes(op)
@@ -344,7 +379,7 @@ class FunctionWriter:
         verifier keeps it directly in the prim_func body: made once.)"""
         ty = op.res.type
         assert isinstance(ty, MemRefType)
-        element = c_type(ty.element_type)
+        element = buffer_element(ty.element_type)
         static = math.prod(d for d in ty.get_shape() if d >= 0)
         count = " * ".join([f"(int64_t){static}", *(f"(int64_t)({self.values[v]})" for v in op.sizes)])
         name = self.names.fresh(op.res.name_hint, "buf")
@@ -424,10 +459,17 @@ def _constant_extent(op: ForOp) -> int | None:
 def _allocation_bytes(op: AllocateOp) -> int:
     ty = op.res.type
     assert isinstance(ty, MemRefType)
-    element = c_type(ty.element_type)
+    element = buffer_element(ty.element_type)
     size = {"bool": 1, "float": 4, "double": 8}.get(element)
     size = size or int(re.sub(r"\D", "", element)) // 8
-    return max(math.prod(ty.get_shape()), 1) * size
+    return max(_element_count(ty), 1) * size
+
+
+def _element_count(ty: MemRefType) -> int:
+    """Elements of a buffer's C array: its packed bytes for a sub-byte type."""
+    count = math.prod(ty.get_shape())
+    packed = storage_nbytes(ty.element_type, count)
+    return count if packed is None else packed
 
 
 def _comment(text: str) -> str:

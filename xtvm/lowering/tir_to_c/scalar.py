@@ -27,6 +27,8 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
+    Signedness,
 )
 from xdsl.ir import Attribute, Operation
 
@@ -40,6 +42,7 @@ from xtvm.lowering.tir_to_c.types import (
     is_unsigned,
     round_f16,
     signed_type,
+    sub_byte,
     unsigned_type,
 )
 
@@ -51,12 +54,18 @@ def _type(op: Operation) -> Attribute:
 
 
 def _signed(value: str, ty: Attribute) -> str:
-    """`value` read as a signed integer of its width."""
+    """`value` read as a signed integer of its width (a sub-byte one
+    sign-extended from its bits)."""
+    if is_unsigned(ty) and int_width(ty) in (2, 4):
+        return sub_byte(value, IntegerType(int_width(ty)))
     return f"({signed_type(ty)}){value}" if is_unsigned(ty) else value
 
 
 def _unsigned(value: str, ty: Attribute) -> str:
-    """`value` read as an unsigned integer of its width."""
+    """`value` read as an unsigned integer of its width (a sub-byte one
+    masked to its bits)."""
+    if not is_unsigned(ty) and int_width(ty) in (2, 4):
+        return sub_byte(value, IntegerType(int_width(ty), Signedness.UNSIGNED))
     return value if is_unsigned(ty) else f"({unsigned_type(ty)}){value}"
 
 

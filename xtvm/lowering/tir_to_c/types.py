@@ -6,6 +6,10 @@ does), `uiN` is `uintN_t`, `i1` is `bool` (one byte, as the llvm path stores
 it), `f32`/`f64` are `float`/`double`; a buffer is a pointer to its
 element type.
 
+The sub-byte integers (`i4`, `ui4`, `i2`, `ui2`; docs/sub-byte-types.md)
+are held in `int8_t`/`uint8_t`, sign- or zero-extended from their width
+(`sub_byte`), and their buffers are `uint8_t` arrays of packed bytes.
+
 f16 is stored as its bits (`uint16_t`) and its *values* are held in
 `float`s (`c_value_type`), rounded to f16 after each operation
 (`xtvm_h2f(xtvm_f2h(...))`, the prelude's integer conversions): C's
@@ -59,6 +63,8 @@ def c_type(ty: Attribute) -> str:
         width = ty.width.data
         if width == 1:
             return "bool"
+        if width in (2, 4):  # a sub-byte value, extended to a byte
+            return "uint8_t" if is_unsigned(ty) else "int8_t"
         if width not in (8, 16, 32, 64):
             raise CTranslationError(f"convert-tir-to-c: no C type for {ty} (widths 1, 8, 16, 32, 64)")
         return f"{'u' if is_unsigned(ty) else ''}int{width}_t"
@@ -69,7 +75,7 @@ def c_type(ty: Attribute) -> str:
     if isinstance(ty, Float64Type):
         return "double"
     if isinstance(ty, MemRefType):
-        return f"{c_type(ty.element_type)}*"
+        return f"{buffer_element(ty.element_type)}*"
     raise CTranslationError(f"convert-tir-to-c: no C type for {ty}")
 
 
@@ -83,16 +89,32 @@ def round_f16(text: str) -> str:
     return f"xtvm_h2f(xtvm_f2h({text}))"
 
 
+def buffer_element(ty: Attribute) -> str:
+    """The C element type of a buffer of `ty`: packed bytes for a sub-byte type."""
+    if isinstance(ty, IntegerType) and ty.width.data in (2, 4):
+        return "uint8_t"
+    return c_type(ty)
+
+
+def sub_byte(text: str, ty: Attribute) -> str:
+    """A value of the sub-byte integer type `ty` from the low bits of the C
+    integer `text`: sign-extended (`i4`: -8..7) or zero-extended (`ui4`)."""
+    width = int_width(ty)
+    if is_unsigned(ty):
+        return f"((uint8_t)(({text}) & {(1 << width) - 1}))"
+    return f"((int8_t)((int8_t)((uint8_t)({text}) << {8 - width}) >> {8 - width}))"
+
+
 def unsigned_type(ty: Attribute) -> str:
     """The unsigned C type of an integer's width (to read its bits as unsigned)."""
     width = int_width(ty)
-    return "bool" if width == 1 else f"uint{width}_t"
+    return "bool" if width == 1 else f"uint{max(width, 8)}_t"
 
 
 def signed_type(ty: Attribute) -> str:
     """The signed C type of an integer's width."""
     width = int_width(ty)
-    return "bool" if width == 1 else f"int{width}_t"
+    return "bool" if width == 1 else f"int{max(width, 8)}_t"
 
 
 def int_literal(value: int, ty: Attribute) -> str:
