@@ -52,8 +52,7 @@ def touches_sub_byte(op: Operation) -> bool:
 def stores_sub_byte(op: Operation) -> bool:
     """Whether a loop ``op`` stores into a packed sub-byte buffer."""
     return any(
-        isinstance(inner, StoreOp) and buffer_bits(inner.buffer) is not None
-        for inner in op.walk()
+        isinstance(inner, StoreOp) and buffer_bits(inner.buffer) is not None for inner in op.walk()
     )
 
 
