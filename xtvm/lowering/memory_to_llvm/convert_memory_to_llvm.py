@@ -65,7 +65,7 @@ from xtvm.dialects.memory import (
 )
 from xtvm.dialects.relay import ConstOp, TupleGetOp, TupleOp
 from xtvm.dialects.tir import PrimFuncOp
-from xtvm.dtypes import dtype_name
+from xtvm.dtypes import dtype_name, is_reduced_float
 from xtvm.lowering.conversion import (
     ConversionError,
     ConversionTarget,
@@ -375,6 +375,8 @@ class LowerConst(RewritePattern):
         element = IntegerType(8) if array.dtype == np.bool_ else op.result.type.element_type
         if packing.is_packed(array.dtype.name):  # int4, ...: the bytes kernels read
             data, element = packing.pack(array), IntegerType(8)
+        elif is_reduced_float(array.dtype.name):  # bf16, f8: their bits, as llvm holds them
+            element = IntegerType(8 * array.dtype.itemsize)
         size = max(data.size, 1)
         if array.size and data is array and isinstance(op.value, DenseIntOrFPElementsAttr):
             raw = op.value.data  # the constant's bytes, shared (weights are large)
