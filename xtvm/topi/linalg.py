@@ -16,6 +16,11 @@ from xtvm.te.expr import PrimExpr
 from xtvm.topi import reduce
 
 
+_STORED = {"materialize": True}
+"""Each stage reads the previous matrix several times: inlined, the
+expression would grow fourfold per column."""
+
+
 def det(x: te.Tensor) -> te.Tensor:
     """The determinants of the ``[..., n, n]`` matrices of ``x``."""
     *batch, n, _ = x.shape
@@ -54,6 +59,7 @@ def det(x: te.Tensor) -> te.Tensor:
                 (*idx[:-2], source(idx[-2], pivot[idx[:-2]]), idx[-1])
             ],
             name="T_det_swap",
+            attrs=_STORED,
         )
         sign = te.compute(
             tuple(batch),
@@ -61,6 +67,7 @@ def det(x: te.Tensor) -> te.Tensor:
                 pivot[b] == k, sign[b], -sign[b]
             ),
             name="T_det_sign",
+            attrs=_STORED,
         )
 
         def eliminate(*idx: PrimExpr, m: te.Tensor = swapped, k: int = k) -> PrimExpr:
@@ -70,7 +77,7 @@ def det(x: te.Tensor) -> te.Tensor:
             factor = m[(*b, i, k)] / te.eager_select(head != zero, head, one)
             return te.eager_select(below, m[idx] - factor * m[(*b, k, j)], m[idx])
 
-        a = te.compute(x.shape, eliminate, name="T_det_eliminate")
+        a = te.compute(x.shape, eliminate, name="T_det_eliminate", attrs=_STORED)
     d = te.reduce_axis((0, n), name="d")
     diagonal = te.compute(
         tuple(batch), lambda *b: reduce.PROD(a[(*b, d, d)], axis=d), name="T_det_product"
