@@ -1,0 +1,28 @@
+"""The per-kernel profiler (``python -m xtvm.bench.profile``): one minimum
+time per kernel call of the executor, in graph order, and onnxruntime's
+per-node kernel times from its profiler, on the example MLP."""
+
+from __future__ import annotations
+
+import time
+
+import xtvm
+from xtvm.bench.profile import kernel_times, ort_node_times
+from xtvm.bench.timing import light_model
+from xtvm.frontend import from_onnx
+
+
+def test_kernel_and_node_times_of_the_example_mlp():
+    model, input_name, x = light_model("mlp")
+    mod, params = from_onnx(model)
+    gmod = xtvm.build(mod, params=params)["default"](xtvm.cpu(0))
+    gmod.set_input(input_name, x)
+    ours = kernel_times(gmod, repeat=3, clock=time.perf_counter)
+    calls = [n for n in gmod._graph.nodes if n.op == "tvm_op" and n.func_name != "__nop"]
+    assert [name for name, _, _ in ours] == [n.func_name for n in calls]
+    assert all(seconds > 0 for _, _, seconds in ours)
+    assert ours[-1][1] == tuple(gmod.get_output(0).shape)
+    theirs = ort_node_times(model, input_name, x, threads=1, repeat=2)
+    ops = {op for op, _, _ in theirs}
+    assert ops & {"Gemm", "MatMul", "FusedGemm", "FusedMatMul"}
+    assert all(seconds >= 0 for _, _, seconds in theirs)
