@@ -36,7 +36,6 @@ import numpy as np
 
 from xtvm.runtime.base import Object, XTVMError
 from xtvm.runtime.ndarray import Device, NDArray, array
-from xtvm.runtime.packing import is_packed
 
 KERNEL_TYPE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int32)
 """The ctypes prototype of a packed kernel entry point."""
@@ -128,7 +127,7 @@ class KernelFunc(PackedFunc):
             if isinstance(value, np.ndarray):
                 copied = True
                 if value.flags.writeable:
-                    np.copyto(value, tensor.numpy() if is_packed(tensor.dtype) else tensor._array)
+                    np.copyto(value, tensor.view())
         if not copied and None not in tensors:
             self._last = ([weakref.ref(t) for t in tensors], argv)
         return None

@@ -318,3 +318,20 @@ def test_c_target_packs_as_llvm_does() -> None:
     _same(q, x.astype(ml_dtypes.int4))
     _same(f, x.astype(ml_dtypes.int4).astype(np.float32))
     _same(u, ReferenceEvaluator(model).run(["u"], {"x": x, "x3": x3})[0])
+
+
+def test_vm_reshape_keeps_the_packed_bytes() -> None:
+    import xtvm
+    from xtvm.driver.pipeline import mlir_context
+    from xtvm.ir.parse import parse_module
+    from xtvm.runtime.vm import VirtualMachine
+
+    text = """
+    vm.func @main(%x: tensor<5xi4>) -> tensor<5x1xi4> {
+      %r = vm.reshape_tensor %x : tensor<5xi4> -> tensor<5x1xi4>
+      vm.ret %r : tensor<5x1xi4>
+    }
+    """
+    vm = VirtualMachine(xtvm.build(parse_module(text, "<test>", mlir_context())), xtvm.cpu(0))
+    x = np.array([1, -2, 7, -8, 3], ml_dtypes.int4)
+    _same(vm.invoke("main", x).numpy(), x.reshape(5, 1))

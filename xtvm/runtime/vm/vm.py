@@ -491,11 +491,15 @@ class VirtualMachine(Module):
                     raise XTVMError(f"reshape_tensor: expected a tensor, got {value!r}")
                 dims = static if shape_reg is None else _shape_from(regs[shape_reg], "reshape_tensor")
                 _match(static, dims, "reshape_tensor")
-                if int(np.prod(dims, dtype=np.int64)) != value._array.size:
+                count = int(np.prod(value.shape, dtype=np.int64))
+                if int(np.prod(dims, dtype=np.int64)) != count:
                     raise XTVMError(
-                        f"reshape_tensor: cannot reshape {value.shape} ({value._array.size} elements) to {tuple(dims)}"
+                        f"reshape_tensor: cannot reshape {value.shape} ({count} elements) to {tuple(dims)}"
                     )
-                regs[dst] = NDArray(value._array.reshape(dims), value.device)
+                if packing.is_packed(value.dtype):  # the same packed bytes, another shape
+                    regs[dst] = NDArray(value._array, value.device, packed=(dims, value.dtype))
+                else:
+                    regs[dst] = NDArray(value._array.reshape(dims), value.device)
                 return nxt
 
             return reshape
