@@ -532,7 +532,23 @@ def summary(results: Sequence[CaseResult]) -> str:
     return "\n".join(lines)
 
 
-CI_DTYPE_TOKENS = ("int4", "uint4", "int2", "uint2", "float4e2m1")
+CI_DTYPE_TOKENS = (
+    "int4",
+    "uint4",
+    "int2",
+    "uint2",
+    "float4e2m1",
+    "bfloat16",
+    "bf16",
+    "float8e4m3fn",
+    "float8e4m3fnuz",
+    "float8e5m2",
+    "float8e5m2fnuz",
+    "float8e8m0",
+    "e4m3fn",
+    "e5m2",
+    "e8m0",
+)
 """Element types whose cases the CI subset covers per operator beyond the
 first ones: a case name holding a token (case-insensitive, as a whole word
 part: ``test_cast_INT4_to_FLOAT``, ``test_quantizelinear_uint4``) is kept
