@@ -4,7 +4,9 @@
 whether it reads the bits as signed or unsigned, `scalar.py` casts where it
 does), `uiN` is `uintN_t`, `i1` is `bool` (one byte, as the llvm path stores
 it), `f32`/`f64` are `float`/`double`; a buffer is a pointer to its
-element type.
+element type. The storage-only floats `bf16` and `f8…` are their bits,
+`uint16_t`/`uint8_t`: kernels only move them and convert them with integer
+operations (docs/element-types.md).
 
 The sub-byte integers (`i4`, `ui4`, `i2`, `ui2`; docs/sub-byte-types.md)
 are held in `int8_t`/`uint8_t`, sign- or zero-extended from their width
@@ -24,12 +26,14 @@ import math
 import numpy as np
 
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
     IntegerType,
     MemRefType,
+    ReducedPrecisionFloatType,
     Signedness,
 )
 from xdsl.ir import Attribute, Operation
@@ -70,6 +74,8 @@ def c_type(ty: Attribute) -> str:
         return f"{'u' if is_unsigned(ty) else ''}int{width}_t"
     if isinstance(ty, Float16Type):
         return "uint16_t"  # the bits; values are floats (see the module docstring)
+    if isinstance(ty, BFloat16Type | ReducedPrecisionFloatType) and ty.bitwidth in (8, 16):
+        return f"uint{ty.bitwidth}_t"  # bf16, f8: the bits (docs/element-types.md)
     if isinstance(ty, Float32Type):
         return "float"
     if isinstance(ty, Float64Type):
