@@ -18,8 +18,9 @@ The smallest such storage is taken. The VM still checks at run time that
 the tensor fits (``alloc_tensor``).
 
 A storage is free once its tensor is killed, if every use of that tensor
-was a kernel call or read its shape (an alias made by a reshape would
-outlive the kill). A
+was a kernel call (``memory.invoke_kernel``, or a static one's
+``relay.call_lowered`` that ``memory-manifest-alloc`` lowers later) or read
+its shape (an alias made by a reshape would outlive the kill). A
 tensor the function returns keeps its own storage. The storage register of
 a shared storage is killed after the last tensor allocated from it.
 """
@@ -37,6 +38,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xtvm.dialects import vm
 from xtvm.dialects.memory import InvokeKernelOp
+from xtvm.dialects.relay import CallLoweredOp
 from xtvm.passes.memory.liveness import tensors_in
 
 PASS_NAME = "vm-share-dynamic-storage"
@@ -100,7 +102,9 @@ def _size_key(tensor: vm.AllocTensorOp, classes: _Classes) -> Key | None:
 
 def _only_kernel_uses(tensor: SSAValue) -> bool:
     return all(
-        isinstance(use.operation, (InvokeKernelOp, vm.KillOp, vm.ShapeFromOp, vm.ShapeOfOp))
+        isinstance(
+            use.operation, (InvokeKernelOp, CallLoweredOp, vm.KillOp, vm.ShapeFromOp, vm.ShapeOfOp)
+        )
         for use in tensor.uses
     )
 
