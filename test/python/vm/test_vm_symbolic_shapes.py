@@ -104,3 +104,50 @@ def test_two_run_time_sizes_of_another_tensor_are_a_clear_error():
     with pytest.raises(OnnxImportError, match=r"node 'heads' \(Reshape, opset 17\): the target shape's "
                        r"entries 0 \(x\.shape\[0\]\), 1 \(x\.shape\[1\]\) are sizes of other tensors"):
         from_onnx(view_model(), shape={"x": (None, None, 64)})
+
+
+def positions_model() -> onnx.ModelProto:
+    """Token plus position embeddings with the positions ``Range(0,
+    Gather(Shape(ids), 1))``, a mask ``ConstantOfShape(Shape(ids))`` of
+    ones, and the bias ``Expand``-ed to ``Shape(embeddings)``: run-time
+    shapes computed from a ``?`` size feed the run-time ops."""
+    rng = np.random.default_rng(0)
+    inits = {
+        "tok": rng.standard_normal((100, 8)).astype(np.float32),
+        "pos": rng.standard_normal((64, 8)).astype(np.float32),
+        "bias": rng.standard_normal(8).astype(np.float32),
+        "one": np.array(1, np.int64), "zero": np.array(0, np.int64), "step": np.array(1, np.int64),
+    }
+    nodes = [
+        helper.make_node("Gather", ["tok", "ids"], ["emb"]),
+        helper.make_node("Shape", ["ids"], ["s"]),
+        helper.make_node("Gather", ["s", "one"], ["length"], axis=0),
+        helper.make_node("Range", ["zero", "length", "step"], ["positions"]),
+        helper.make_node("Gather", ["pos", "positions"], ["pemb"]),
+        helper.make_node("Add", ["emb", "pemb"], ["x"]),
+        helper.make_node("Shape", ["x"], ["xs"]),
+        helper.make_node("Expand", ["bias", "xs"], ["b"]),
+        helper.make_node("Add", ["x", "b"], ["y"]),
+        helper.make_node("ConstantOfShape", ["s"], ["mask"],
+                         value=numpy_helper.from_array(np.array([1.0], np.float32))),
+    ]
+    graph = helper.make_graph(
+        nodes, "positions", [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, "S"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, "S", 8]),
+         helper.make_tensor_value_info("mask", TensorProto.FLOAT, [1, "S"])],
+        [numpy_helper.from_array(v, k) for k, v in inits.items()],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_run_time_ops_on_shapes_of_dynamic_sizes():
+    model = positions_model()
+    mod, params = from_onnx(model, shape={"ids": (1, None)})
+    with xtvm.transform.PassContext(opt_level=3):
+        vm = VirtualMachine(xtvm.build(mod, params=params), xtvm.cpu(0))
+    for length in (1, 5, 40):
+        ids = np.random.default_rng(length).integers(0, 100, (1, length)).astype(np.int64)
+        got = vm.invoke("main", ids)
+        for g, want in zip(got, onnxruntime_outputs(model, {"ids": ids}), strict=True):
+            assert g.shape == want.shape
+            np.testing.assert_allclose(g.numpy(), want, rtol=1e-6)

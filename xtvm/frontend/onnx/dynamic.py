@@ -54,7 +54,12 @@ from xtvm.frontend.onnx import (
 )
 from xtvm.frontend.onnx.common import OnnxConstantInputRequired
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, static_shape
-from xtvm.frontend.onnx.symbolic_shape import propagate, run_time_shape, symbolic_reshape
+from xtvm.frontend.onnx.symbolic_shape import (
+    propagate,
+    run_time_shape,
+    symbolic_reshape,
+    symbolic_value,
+)
 
 
 class NonZero(OnnxOpConverter):
@@ -142,9 +147,14 @@ class _NotDynamic(Exception):
 
 
 def _is_graph_input(node: OnnxNode, name: str) -> bool:
+    """Whether ``name`` is known only at run time in a form the run-time ops
+    take: a graph input, or a value computed from the run-time ``Shape`` of
+    a ``?`` size (``Range(0, Gather(Shape(ids), 1))``: position ids)."""
     if name not in node.proto.input or not node.scope.is_defined(name):
         return False
     value = node.scope.lookup(name)
+    if symbolic_value(value) is not None:
+        return True
     return isinstance(value, BlockArgument) and isinstance(value.type, TensorType)
 
 
