@@ -140,3 +140,17 @@ def test_arithmetic_on_a_storage_float_is_refused() -> None:
     B = te.compute((4,), lambda i: A[i] + A[i], name="B")
     with pytest.raises(ValueError, match="does not compute on bfloat16"):
         te.create_prim_func([A, B], "f")
+
+
+@pytest.mark.parametrize("saturate", [False, True])
+@pytest.mark.parametrize("dtype", [*FLOAT8, "float8_e8m0fnu", "bfloat16"])
+def test_relay_cast_reference_agrees_with_the_compiled_conversion(dtype: str, saturate: bool) -> None:
+    """The NumPy reference of relay.cast (constant folding uses it) and the
+    generated code give the same bits, both ways."""
+    from xtvm.reference.relay.tensor import cast
+
+    x = _sweep(dtype)
+    got = _encode(dtype, x, saturate=saturate, round_mode="nearest")
+    want = cast(x, dtype, saturate, "nearest")
+    _same_values(got, want)
+    _same_values(cast(want, "float32"), _decode(dtype, want))

@@ -26,17 +26,17 @@ import math
 import numpy as np
 
 from xdsl.dialects.builtin import (
-    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
     IntegerType,
     MemRefType,
-    ReducedPrecisionFloatType,
     Signedness,
 )
 from xdsl.ir import Attribute, Operation
+
+from xtvm.dtypes import REDUCED_FLOATS
 
 
 class CTranslationError(Exception):
@@ -74,7 +74,7 @@ def c_type(ty: Attribute) -> str:
         return f"{'u' if is_unsigned(ty) else ''}int{width}_t"
     if isinstance(ty, Float16Type):
         return "uint16_t"  # the bits; values are floats (see the module docstring)
-    if isinstance(ty, BFloat16Type | ReducedPrecisionFloatType) and ty.bitwidth in (8, 16):
+    if ty in REDUCED_FLOATS.values() and ty.bitwidth in (8, 16):
         return f"uint{ty.bitwidth}_t"  # bf16, f8: the bits (docs/element-types.md)
     if isinstance(ty, Float32Type):
         return "float"

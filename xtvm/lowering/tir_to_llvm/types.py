@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from xtvm.dtypes import dtype_name
+from xtvm.dtypes import REDUCED_FLOATS, dtype_name
 
 PTR = llvm.LLVMPointerType()
 
@@ -38,8 +38,9 @@ storage-only floats (docs/element-types.md); the runtime's `DTYPE_CODES` has
 the same numbers."""
 
 StorageFloat = BFloat16Type | ReducedPrecisionFloatType
-"""Storage-only floats: held as integers of their width in llvm (bf16 → i16,
-f8 → i8); their values are converted with integer operations in `te`."""
+"""Storage-only floats: those with a dtype (`xtvm.dtypes.REDUCED_FLOATS`) are
+held as integers of their width in llvm (bf16 → i16, f8 → i8); their values
+are converted with integer operations in `te`."""
 
 
 class LoweringError(Exception):
@@ -57,7 +58,7 @@ def llvm_type(ty: Attribute) -> Attribute:
     (bf16, f8E4M3FN, ...) → the integer of their width."""
     if isinstance(ty, IndexType):
         return i64
-    if isinstance(ty, StorageFloat):
+    if isinstance(ty, StorageFloat) and ty in REDUCED_FLOATS.values():
         return IntegerType(ty.bitwidth)
     if isinstance(ty, IntegerType):
         return IntegerType(ty.width.data)

@@ -26,19 +26,19 @@ tir.prim_func @clash(%A: memref<4xf32>, %x: f32) {
 // -----
 
 // An element type without an llvm type: reported at the op using it.
-tir.prim_func @bf16(%A: memref<4xbf16>) {
+tir.prim_func @f8E3M4(%A: memref<4xf8E3M4>) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{convert-tir-to-llvm: no llvm type for bf16}}
-  %x = tir.load %A[%c0] : memref<4xbf16>
-  tir.store %x, %A[%c0] : memref<4xbf16>
+  // expected-error @+1 {{convert-tir-to-llvm: no llvm type for f8E3M4}}
+  %x = tir.load %A[%c0] : memref<4xf8E3M4>
+  tir.store %x, %A[%c0] : memref<4xf8E3M4>
   tir.return
 }
 
 // -----
 
 // ... or at the prim_func, for one of its parameters.
-// expected-error @+1 {{convert-tir-to-llvm: no llvm type for bf16}}
-tir.prim_func @bf16_scalar(%A: memref<4xf32>, %x: bf16) {
+// expected-error @+1 {{convert-tir-to-llvm: no llvm type for f8E3M4}}
+tir.prim_func @f8E3M4_scalar(%A: memref<4xf32>, %x: f8E3M4) {
   tir.return
 }
 
