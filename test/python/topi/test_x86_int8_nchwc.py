@@ -1,5 +1,5 @@
 """The int8 conv on blocked activations (``data_layout = "NCHW<c>c"``, TVM's
-``conv2d_NCHWc_int8``) and ``relay-int8-nchwc``, which keeps a quantized
+``conv2d_NCHWc_int8``; NCHW data with ``out_layout``) and ``relay-int8-nchwc``, which keeps a quantized
 network's u8 activations blocked between its convs: bit-exact against NumPy."""
 
 import shutil
@@ -22,6 +22,9 @@ BLOCKED = {
     "1x1-stride2": (32, 16, 16, 16, 9, 9, 1, (2, 2), (0, 0, 0, 0)),
     "blocks-of-8-uneven-pad": (24, 8, 24, 8, 9, 11, 3, (2, 1), (0, 1, 2, 1)),
     "blocks-of-4-in": (12, 4, 16, 16, 5, 20, 3, (1, 1), (1, 1, 1, 1)),
+    # c = 0: NCHW data (a stem's 3 channels), the blocked result (out_layout)
+    "stem-nchw-data-7x7-stride2": (3, 0, 32, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3)),
+    "nchw-data-1x1-blocks-of-8": (12, 0, 24, 8, 6, 6, 1, (1, 1), (0, 0, 0, 0)),
 }
 
 
@@ -30,13 +33,14 @@ def _blocked_conv(name, target=None, seed=0):
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 256, (1, c, h, w), dtype=np.uint8)
     wt = rng.integers(-128, 128, (o, c, k, k), dtype=np.int8)
-    xb = layout_transform(x, "NCHW", f"NCHW{cb}c")
+    xb = layout_transform(x, "NCHW", f"NCHW{cb}c") if cb else x
     g = GraphBuilder(TensorType(ui8, list(xb.shape)))
     ops = int8_words(g.const(wt), f"OIHW{b}o4i")
     for op in ops:
         g.add(op)
+    layouts = (f"NCHW{cb}c", None) if cb else (None, f"NCHW{b}c")
     conv = relay.Conv2dInt8PackedOp(
-        g.args[0], ops[-1].results[0], f"OIHW{b}o4i", strides, padding, (1, 1), f"NCHW{cb}c"
+        g.args[0], ops[-1].results[0], f"OIHW{b}o4i", strides, padding, (1, 1), *layouts
     )
     got, lib = _run(g.module([g.add(conv)]), [xb], target=target)
     want = layout_transform(conv2d(x, wt, strides, padding, (1, 1), out_dtype="int32"), "NCHW", f"NCHW{b}c")
@@ -51,8 +55,9 @@ def test_blocked_int8_conv_is_exact(name):
     np.testing.assert_array_equal(got, want)
 
 
-def test_blocked_int8_conv_without_vnni_is_exact():
-    got, want, _ = _blocked_conv("blocks-of-8-uneven-pad", target="llvm -mcpu=haswell", seed=1)
+@pytest.mark.parametrize("name", ["blocks-of-8-uneven-pad", "stem-nchw-data-7x7-stride2"])
+def test_blocked_int8_conv_without_vnni_is_exact(name):
+    got, want, _ = _blocked_conv(name, target="llvm -mcpu=haswell", seed=1)
     np.testing.assert_array_equal(got, want)
 
 

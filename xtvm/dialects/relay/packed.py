@@ -213,7 +213,9 @@ class Conv2dInt8PackedOp(RelayOp):
     that each 4-channel word is four adjacent bytes, and gives the result
     blocked by the weight's ``b``: ``[N, O/b, OH, OW, b]`` (``NCHW<b>c``),
     each pixel's ``b`` channels one vector (``relay-int8-nchwc`` keeps int8
-    activations so between the convs).
+    activations so between the convs). ``out_layout = "NCHW<b>c"`` gives
+    NCHW data (too few channels to block, as a network's stem) the blocked
+    result too.
 
     ```mlir
     %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x32x8x8xi32>
@@ -231,6 +233,7 @@ class Conv2dInt8PackedOp(RelayOp):
     padding = prop_def(DenseArrayBase, default_value=int_array([0, 0, 0, 0]))
     dilation = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
     data_layout = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+    out_layout = prop_def(StringAttr, default_value=StringAttr(""))
     traits = traits_def(Pure())
     assembly_format = functional_format("data", "weight")
 
@@ -243,6 +246,7 @@ class Conv2dInt8PackedOp(RelayOp):
         padding: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
         data_layout: str | None = None,
+        out_layout: str | None = None,
     ):
         super().__init__(
             data,
@@ -252,6 +256,7 @@ class Conv2dInt8PackedOp(RelayOp):
             padding=padding,
             dilation=dilation,
             data_layout=data_layout,
+            out_layout=out_layout,
         )
 
     @classmethod
@@ -279,7 +284,13 @@ class Conv2dInt8PackedOp(RelayOp):
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation")}
         conv_attrs |= {"groups": 1, "out_dtype": "int32"}
         (out,) = Conv2dOp.infer([TensorType(data.element_type, nchw), oihw], conv_attrs)
-        if not chans:
+        out_layout = attrs["out_layout"]
+        if out_layout not in ("", f"NCHW{block}c"):
+            raise RelayTypeError(
+                f"'{cls.name}' out_layout must be '' (as the data) or 'NCHW{block}c' (the "
+                f"weight's block), got '{out_layout}'"
+            )
+        if not chans and not out_layout:
             return [out]
         n, o, oh, ow = out.get_shape()
         return [TensorType(out.element_type, [n, ws[0], oh, ow, block])]

@@ -37,7 +37,11 @@ PATTERNS = [
     lower(
         Conv2dInt8PackedOp,
         lambda ins, attrs, outs: x86.conv2d_int8_packed(
-            *ins, strides=attrs["strides"], padding=attrs["padding"], dilation=attrs["dilation"]
+            *ins,
+            strides=attrs["strides"],
+            padding=attrs["padding"],
+            dilation=attrs["dilation"],
+            blocked_result=bool(attrs["out_layout"]),
         ),
     ),
     lower(DensePackOp, lambda ins, attrs, outs: x86.dense_pack(*ins)),

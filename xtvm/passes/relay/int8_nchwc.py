@@ -10,6 +10,9 @@ blocked result, between two ``relay.layout_transform``:
 
     conv(x) = layout_transform(conv'(layout_transform(x, NCHW -> NCHW16c)), NCHW16c -> NCHW)
 
+(a stem conv, whose 3 input channels make no word, keeps NCHW data and
+gives the blocked result: ``out_layout``)
+
 and moves each ``layout_transform(y, NCHW<c>c -> NCHW)`` down through the
 elementwise ops after it (the requantize epilogue: bias add, casts, scale,
 round, zero point, clip; the residual add) and channel concatenations of
@@ -114,6 +117,30 @@ def conv_nchwc(x: SSAValue, w: SSAValue, root: Conv2dInt8PackedOp) -> list[Opera
     )
     out_layout = f"NCHW{w.type.get_shape()[4]}c"
     return [blocked, conv, LayoutTransformOp(conv.result, out_layout, "NCHW")]
+
+
+def _stem_int8_conv(x: SSAValue, root: Conv2dInt8PackedOp) -> bool:
+    return (
+        root.data_layout.data == "NCHW"
+        and root.out_layout.data == ""
+        and len(x.type.get_shape()) == 4
+        and _data_block(x) == 0
+    )
+
+
+def conv_blocked_result(x: SSAValue, w: SSAValue, root: Conv2dInt8PackedOp) -> list[Operation]:
+    attrs = root.attrs
+    out_layout = f"NCHW{w.type.get_shape()[4]}c"
+    conv = Conv2dInt8PackedOp(
+        x,
+        w,
+        attrs["kernel_layout"],
+        attrs["strides"],
+        attrs["padding"],
+        attrs["dilation"],
+        out_layout=out_layout,
+    )
+    return [conv, LayoutTransformOp(conv.result, out_layout, "NCHW")]
 
 
 def _inverse(x: SSAValue, inner: LayoutTransformOp, root: LayoutTransformOp) -> bool:
@@ -241,6 +268,14 @@ RULES: list[Rule] = [
         doc="contrib_conv2d_int8_packed(x: NCHW u8) = layout_transform(conv on"
         " layout_transform(x, NCHW -> NCHW<c>c), NCHW<b>c -> NCHW), c = the block x already"
         " has, else 16, 8 or 4 dividing C",
+    ),
+    rewrite(
+        Pat(Conv2dInt8PackedOp, "x", "w"),
+        when=[_stem_int8_conv],
+        to=conv_blocked_result,
+        name="int8-conv-blocked-result",
+        doc="contrib_conv2d_int8_packed(x: NCHW u8 of channels not a multiple of 4, a stem's) ="
+        " layout_transform(the conv with out_layout NCHW<b>c, NCHW<b>c -> NCHW)",
     ),
     rewrite(
         Pat(LayoutTransformOp, Pat(LayoutTransformOp, "x", name="inner")),

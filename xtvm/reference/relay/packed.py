@@ -91,7 +91,8 @@ def conv2d_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> n
         dilation=attrs["dilation"],
         out_dtype="int32",
     )
-    return layout_transform(out, "NCHW", f"NCHW{words.shape[4]}c") if blocked else out
+    blocked_out = blocked or attrs.get("out_layout", "") != ""
+    return layout_transform(out, "NCHW", f"NCHW{words.shape[4]}c") if blocked_out else out
 
 
 def dense_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:

@@ -111,12 +111,13 @@ def conv2d_int8_packed(
     strides: Sequence[int] = (1, 1),
     padding: Sequence[int] = (0, 0, 0, 0),
     dilation: Sequence[int] = (1, 1),
+    blocked_result: bool = False,
 ) -> te.Tensor:
     """2-d convolution: u8 data ``[N, C, H, W]``, s8 weight packed
     ``OIHW<b>o4i`` as i32 words (``[O/b, ceil(C/4), KH, KW, b]``) →
-    ``[N, O, OH, OW]`` i32. Blocked data ``[N, C/c, H, W, c]``
-    (``NCHW<c>c``) gives the blocked result ``[N, O/b, OH, OW, b]``
-    (:func:`conv2d_int8_nchwc`)."""
+    ``[N, O, OH, OW]`` i32, or with ``blocked_result`` ``[N, O/b, OH, OW,
+    b]``. Blocked data ``[N, C/c, H, W, c]`` (``NCHW<c>c``) always gives
+    the blocked result (:func:`conv2d_int8_nchwc`)."""
     if data.ndim == 5 and data.dtype == "uint8" and weight.ndim == 5:
         return conv2d_int8_nchwc(data, weight, strides, padding, dilation)
     if data.ndim != 4 or weight.ndim != 5 or data.dtype != "uint8" or weight.dtype != "int32":
@@ -142,25 +143,34 @@ def conv2d_int8_packed(
     if vnni and intrinsic is None:
         raise ValueError(f"conv2d_int8_packed: no VNNI form for blocks of {b} channels")
 
-    def fcompute(i: PrimExpr, f: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
+    def product_sum(i: PrimExpr, fo: PrimExpr, fi: PrimExpr, y: PrimExpr, x: PrimExpr):
         pixel = words[i, rc, y * sh + ry * dh, x * sw + rx * dw]
-        kernel = weight[f // b, rc, ry, rx, f % b]
+        kernel = weight[fo, rc, ry, rx, fi]
         if vnni:
             product = te.call_intrin("int32", intrinsic, te.const(0, "int32"), pixel, kernel)
         else:
             product = dot4(pixel, kernel)
         return te.sum(product, axis=[rc, ry, rx])
 
+    attrs = {
+        "schedule": schedule_conv2d_int8_packed,
+        "block": b,
+        "pointwise": (kh, kw, sh, sw) == (1, 1, 1, 1) and not any(padding),
+    }
+    if blocked_result:
+        return te.compute(
+            (data.shape[0], blocks, oh, ow, b),
+            lambda i, fo, y, x, fi: product_sum(i, fo, fi, y, x),
+            name="T_conv2d_int8",
+            tag="conv2d_int8_packed",
+            attrs=attrs | {"pointwise": False},
+        )
     return te.compute(
         (data.shape[0], blocks * b, oh, ow),
-        fcompute,
+        lambda i, f, y, x: product_sum(i, f // b, f % b, y, x),
         name="T_conv2d_int8",
         tag="conv2d_int8_packed",
-        attrs={
-            "schedule": schedule_conv2d_int8_packed,
-            "block": b,
-            "pointwise": (kh, kw, sh, sw) == (1, 1, 1, 1) and not any(padding),
-        },
+        attrs=attrs,
     )
 
 
@@ -323,7 +333,10 @@ def _schedule_blocked(sch, conv: te.Tensor, out: te.Tensor) -> None:
     if use_threads():
         sch.parallel(tile)
     words = conv.op.input_tensors[0]
-    if words.op.attrs.get("materialize"):
+    if words.ndim == 4:  # NCHW data: its words packed per call, as schedule_conv2d_int8_packed
+        schedule_injective(sch, words)
+        schedule_padding(sch, words)
+    elif words.op.attrs.get("materialize"):
         schedule_injective(sch, words, vectorize=False)
 
 

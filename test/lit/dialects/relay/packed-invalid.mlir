@@ -77,3 +77,11 @@ func.func @int8_nchwc_data_not_blocked(%x: tensor<1x8x8x8xui8>, %p: tensor<2x2x1
   %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x8x8x8xui8>, tensor<2x2x1x1x16xi32>) -> tensor<1x2x8x8x16xi32>
   func.return %y : tensor<1x2x8x8x16xi32>
 }
+
+// -----
+
+func.func @int8_out_layout_not_the_block(%x: tensor<1x8x8x8xui8>, %p: tensor<2x2x1x1x16xi32>) -> tensor<1x4x8x8x8xi32> {
+  // expected-error @+1 {{'relay.nn.contrib_conv2d_int8_packed' out_layout must be '' (as the data) or 'NCHW16c' (the weight's block), got 'NCHW8c'}}
+  %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", out_layout = "NCHW8c"} : (tensor<1x8x8x8xui8>, tensor<2x2x1x1x16xi32>) -> tensor<1x4x8x8x8xi32>
+  func.return %y : tensor<1x4x8x8x8xi32>
+}

@@ -30,6 +30,13 @@ func.func @int8_packed_nchwc(%x: tensor<1x1x8x8x8xui8>, %p: tensor<2x2x3x3x16xi3
   func.return %y : tensor<1x2x6x6x16xi32>
 }
 
+// CHECK-LABEL: func.func @int8_packed_blocked_result
+// CHECK-NEXT: %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", out_layout = "NCHW16c"} : (tensor<1x6x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x2x6x6x16xi32>
+func.func @int8_packed_blocked_result(%x: tensor<1x6x8x8xui8>, %p: tensor<2x2x3x3x16xi32>) -> tensor<1x2x6x6x16xi32> {
+  %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", out_layout = "NCHW16c"} : (tensor<1x6x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x2x6x6x16xi32>
+  func.return %y : tensor<1x2x6x6x16xi32>
+}
+
 // CHECK-LABEL: func.func @dense_int8_packed
 // CHECK-NEXT: %y = relay.nn.contrib_dense_int8_packed %x, %p {weight_layout = "NK16n4k"} : (tensor<2x10xui8>, tensor<2x3x16xi32>) -> tensor<2x32xi32>
 func.func @dense_int8_packed(%x: tensor<2x10xui8>, %p: tensor<2x3x16xi32>) -> tensor<2x32xi32> {

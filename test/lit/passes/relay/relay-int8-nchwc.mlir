@@ -71,20 +71,26 @@ func.func @folded_scale(%x: tensor<1x16x8x8xui8>, %w: tensor<2x4x1x1x16xi32>) ->
   func.return %m : tensor<1x32x8x8xf32>
 }
 
-// Near misses of int8-conv-nchwc: 6 input channels (not whole words) and a
-// conv already blocked stay; data that is a transform back from NCHW8c is
-// read in NCHW8c (the transforms cancel).
+// Near misses of int8-conv-nchwc: 6 input channels (not whole words: that
+// conv keeps NCHW data and int8-conv-blocked-result gives it the blocked
+// result) and a conv already blocked stay; data that is a transform back
+// from NCHW8c is read in NCHW8c (the transforms cancel). Near miss of
+// int8-conv-blocked-result: a conv with its out_layout set stays.
 // CHECK-LABEL: func.func @conv_near_misses
-// CHECK-NEXT: %a = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i"} : (tensor<1x6x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x16x8x8xi32>
+// CHECK-NEXT: %a = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i", out_layout = "NCHW16c"} : (tensor<1x6x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
+// CHECK-NEXT: %a_1 = relay.layout_transform %a {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x1x8x8x16xi32>) -> tensor<1x16x8x8xi32>
 // CHECK-NEXT: %b = relay.nn.contrib_conv2d_int8_packed %y, %v {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x1x8x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
 // CHECK-NEXT: %c = relay.nn.contrib_conv2d_int8_packed %y, %v {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x1x8x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
 // CHECK-NEXT: %c_1 = relay.layout_transform %c {src_layout = "NCHW16c", dst_layout = "NCHW"}
-func.func @conv_near_misses(%x: tensor<1x6x8x8xui8>, %w: tensor<1x2x1x1x16xi32>, %y: tensor<1x1x8x8x8xui8>, %v: tensor<1x2x1x1x16xi32>) -> (tensor<1x16x8x8xi32>, tensor<1x1x8x8x16xi32>, tensor<1x16x8x8xi32>) {
+// CHECK-NEXT: %d = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i", out_layout = "NCHW16c"} : (tensor<1x6x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
+// CHECK-NEXT: func.return %a_1, %b, %c_1, %d
+func.func @conv_near_misses(%x: tensor<1x6x8x8xui8>, %w: tensor<1x2x1x1x16xi32>, %y: tensor<1x1x8x8x8xui8>, %v: tensor<1x2x1x1x16xi32>) -> (tensor<1x16x8x8xi32>, tensor<1x1x8x8x16xi32>, tensor<1x16x8x8xi32>, tensor<1x1x8x8x16xi32>) {
   %a = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i"} : (tensor<1x6x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x16x8x8xi32>
   %b = relay.nn.contrib_conv2d_int8_packed %y, %v {kernel_layout = "OIHW16o4i", data_layout = "NCHW8c"} : (tensor<1x1x8x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
   %u = relay.layout_transform %y {src_layout = "NCHW8c", dst_layout = "NCHW"} : (tensor<1x1x8x8x8xui8>) -> tensor<1x8x8x8xui8>
   %c = relay.nn.contrib_conv2d_int8_packed %u, %v {kernel_layout = "OIHW16o4i"} : (tensor<1x8x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x16x8x8xi32>
-  func.return %a, %b, %c : tensor<1x16x8x8xi32>, tensor<1x1x8x8x16xi32>, tensor<1x16x8x8xi32>
+  %d = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i", out_layout = "NCHW16c"} : (tensor<1x6x8x8xui8>, tensor<1x2x1x1x16xi32>) -> tensor<1x1x8x8x16xi32>
+  func.return %a, %b, %c, %d : tensor<1x16x8x8xi32>, tensor<1x1x8x8x16xi32>, tensor<1x16x8x8xi32>, tensor<1x1x8x8x16xi32>
 }
 
 // Near misses of the sinking rules and of layout-transform-cancel: an
