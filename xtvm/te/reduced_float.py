@@ -129,11 +129,8 @@ def encode(x: Any, dtype: str, saturate: bool = False, round_mode: str = "up") -
     extra = eager_select(extra > _u32(31 - (_F32_MANTISSA - m)), _u32(31 - (_F32_MANTISSA - m)), extra)
     shift = _u32(_F32_MANTISSA - m) + extra
     rebias = (127 - s.exponent_bias) << m
-    magnitude = eager_select(
-        normal,
-        _round_shift(a, shift) - _u32(rebias),
-        _round_shift(significand, shift),
-    )
+    source = eager_select(normal, a, significand)
+    magnitude = _round_shift(source, shift) - eager_select(normal, _u32(rebias), _u32(0))
     # specials: NaN, infinity and overflow, per the format's encoding
     is_nan = a > _u32(0x7F800000)
     top_bits = _max_magnitude(s)
