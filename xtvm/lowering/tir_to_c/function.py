@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float16Type, IntegerType, MemRefType
+from xdsl.dialects.builtin import Float16Type, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
 from xtvm.arith import row_major_offset
@@ -53,7 +53,7 @@ from xtvm.dialects.tir import (
     StoreOp,
     YieldOp,
 )
-from xtvm.dtypes import storage_nbytes
+from xtvm.dtypes import storage_nbytes, sub_byte_bits
 from xtvm.lowering.tir_to_c.scalar import EXPRESSIONS, LIBM_NAMES, intrinsic_expression
 from xtvm.lowering.tir_to_c.types import (
     CTranslationError,
@@ -202,8 +202,7 @@ class FunctionWriter:
         if isinstance(op, arith.ConstantOp):
             self.values[op.results[0]] = text  # a literal, used in place
             return
-        ty = op.results[0].type
-        if isinstance(ty, IntegerType) and ty.width.data in (2, 4):
+        if sub_byte_bits(ty := op.results[0].type):
             text = sub_byte(text, ty)  # the value extended from its bits, as held
         self.define(op.results[0], text)
 

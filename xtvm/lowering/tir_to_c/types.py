@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from xtvm.dtypes import REDUCED_FLOATS
+from xtvm.dtypes import REDUCED_FLOATS, sub_byte_bits
 
 
 class CTranslationError(Exception):
@@ -76,6 +76,8 @@ def c_type(ty: Attribute) -> str:
         return "uint16_t"  # the bits; values are floats (see the module docstring)
     if ty in REDUCED_FLOATS.values() and ty.bitwidth in (8, 16):
         return f"uint{ty.bitwidth}_t"  # bf16, f8: the bits (docs/element-types.md)
+    if ty in REDUCED_FLOATS.values() and sub_byte_bits(ty):
+        return "uint8_t"  # f4E2M1FN: its bits, zero-extended (docs/sub-byte-types.md)
     if isinstance(ty, Float32Type):
         return "float"
     if isinstance(ty, Float64Type):
@@ -97,16 +99,16 @@ def round_f16(text: str) -> str:
 
 def buffer_element(ty: Attribute) -> str:
     """The C element type of a buffer of `ty`: packed bytes for a sub-byte type."""
-    if isinstance(ty, IntegerType) and ty.width.data in (2, 4):
-        return "uint8_t"
-    return c_type(ty)
+    return "uint8_t" if sub_byte_bits(ty) else c_type(ty)
 
 
 def sub_byte(text: str, ty: Attribute) -> str:
-    """A value of the sub-byte integer type `ty` from the low bits of the C
-    integer `text`: sign-extended (`i4`: -8..7) or zero-extended (`ui4`)."""
-    width = int_width(ty)
-    if is_unsigned(ty):
+    """A value of the sub-byte type `ty` from the low bits of the C integer
+    `text`: sign-extended (`i4`: -8..7) or zero-extended (`ui4`, and the
+    bits of an `f4E2M1FN`)."""
+    width = sub_byte_bits(ty)
+    assert width is not None, ty
+    if not isinstance(ty, IntegerType) or is_unsigned(ty):
         return f"((uint8_t)(({text}) & {(1 << width) - 1}))"
     return f"((int8_t)((int8_t)((uint8_t)({text}) << {8 - width}) >> {8 - width}))"
 

@@ -58,3 +58,20 @@ tir.prim_func @scratch(%A: memref<5xi4>, %B: memref<5xi4>) attributes {arg_names
   }
   tir.return
 }
+
+// float4 (f4E2M1FN) values are their 4 bits, zero-extended in a uint8_t;
+// the bitcast to ui4 is the same byte.
+// CHECK-LABEL: // kernel @f4_bits
+// CHECK:         int32_t f4_bits_impl(uint8_t* restrict A, uint8_t* restrict B) {
+// CHECK:           const uint8_t a = ((uint8_t)((A[k >> 1] >> ((k & 1) * 4)) & 15));
+// CHECK-NEXT:      const uint8_t b = ((uint8_t)((a) & 15));
+tir.prim_func @f4_bits(%A: memref<3xf4E2M1FN>, %B: memref<3xui4>) attributes {arg_names = ["A", "B"]} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  tir.for %i = %c0 to %c3 kind "serial" {
+    %a = tir.load %A[%i] : memref<3xf4E2M1FN>
+    %b = arith.bitcast %a : f4E2M1FN to ui4
+    tir.store %b, %B[%i] : memref<3xui4>
+  }
+  tir.return
+}
