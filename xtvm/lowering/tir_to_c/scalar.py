@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+from xtvm.dtypes import REDUCED_FLOATS
 from xtvm.lowering.tir_to_c.types import (
     CTranslationError,
     c_type,
@@ -351,6 +352,28 @@ EXPRESSIONS: dict[type[Operation], Expression] = {
     math.CtPopOp: _bit_count("popcount", False),
 }
 """How each `arith`/`math` op becomes a C expression; anything else is an error."""
+
+
+def _no_storage_floats(expression: Expression) -> Expression:
+    """``expression``, refusing an op on a storage-only float (bf16, f8: their
+    bits in C, where arithmetic would compute on the bits as an integer)."""
+
+    def checked(op: Operation, args: Sequence[str]) -> str:
+        for value in (*op.operands, *op.results):
+            if value.type in REDUCED_FLOATS.values():
+                raise CTranslationError(
+                    f"convert-tir-to-c: {op.name} does not compute on {value.type} "
+                    "(a storage-only type): convert it to f32 first (te.cast does)"
+                )
+        return expression(op, args)
+
+    return checked
+
+
+EXPRESSIONS = {
+    op: e if op in (arith.BitcastOp, arith.SelectOp) else _no_storage_floats(e)
+    for op, e in EXPRESSIONS.items()
+}
 
 _INTRINSIC_OPS: dict[str, type[Operation]] = {
     **{name: op for op, name in LIBM_NAMES.items()},

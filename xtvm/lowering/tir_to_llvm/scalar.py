@@ -8,14 +8,38 @@ An op in neither file has no lowering.
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.ir import Operation, SSAValue
 
 from xtvm.lowering.tir_to_llvm.arith import ARITH_PATTERNS
 from xtvm.lowering.tir_to_llvm.emitter import Externs
 from xtvm.lowering.tir_to_llvm.math import MATH_PATTERNS
 from xtvm.lowering.tir_to_llvm.scalar_pattern import Lowering, ScalarPattern
+from xtvm.lowering.tir_to_llvm.types import LoweringError, StorageFloat
 
 SCALAR_PATTERNS: tuple[type[ScalarPattern], ...] = (*ARITH_PATTERNS, *MATH_PATTERNS)
+
+
+BIT_MOVES = frozenset({arith.BitcastOp, arith.SelectOp})
+"""The ops that take storage-only floats (bf16, f8: integers in llvm), as
+they move bits; any other op on one would compute on its bits as an integer."""
+
+
+def _no_storage_floats(lower: Lowering) -> Lowering:
+    """``lower``, refusing an op with a storage-only float operand or result."""
+
+    def checked(op: Operation, operands: Sequence[SSAValue], em: Emitter, externs: Externs):
+        for value in (*op.operands, *op.results):
+            if isinstance(value.type, StorageFloat):
+                raise LoweringError(
+                    f"convert-tir-to-llvm: {op.name} does not compute on {value.type} "
+                    "(a storage-only type): convert it to f32 first (te.cast does)"
+                )
+        return lower(op, operands, em, externs)
+
+    return checked
 
 
 def _table() -> dict[type[Operation], Lowering]:
@@ -23,7 +47,7 @@ def _table() -> dict[type[Operation], Lowering]:
     for pattern in SCALAR_PATTERNS:
         for op in pattern.ops:
             assert op not in table, f"{op.name} is in two scalar families"
-            table[op] = pattern.lower
+            table[op] = pattern.lower if op in BIT_MOVES else _no_storage_floats(pattern.lower)
     return table
 
 

@@ -36,11 +36,23 @@ tir.prim_func @clash(%A: memref<4xf32>, %x: f32) {
 // -----
 
 // An element type without a C type: reported at the kernel taking it.
-// expected-error @+1 {{convert-tir-to-c: no C type for bf16}}
-tir.prim_func @bf16(%A: memref<4xbf16>) {
+// expected-error @+1 {{convert-tir-to-c: no C type for f8E3M4}}
+tir.prim_func @f8E3M4(%A: memref<4xf8E3M4>) {
+  %c0 = arith.constant 0 : index
+  %x = tir.load %A[%c0] : memref<4xf8E3M4>
+  tir.store %x, %A[%c0] : memref<4xf8E3M4>
+  tir.return
+}
+
+// -----
+
+// Arithmetic on a storage-only float would compute on its bits.
+tir.prim_func @add_bf16(%A: memref<4xbf16>) {
   %c0 = arith.constant 0 : index
   %x = tir.load %A[%c0] : memref<4xbf16>
-  tir.store %x, %A[%c0] : memref<4xbf16>
+  // expected-error @+1 {{convert-tir-to-c: arith.addf does not compute on bf16 (a storage-only type): convert it to f32 first (te.cast does)}}
+  %y = arith.addf %x, %x : bf16
+  tir.store %y, %A[%c0] : memref<4xbf16>
   tir.return
 }
 

@@ -72,3 +72,16 @@ tir.prim_func @k() {
 tir.prim_func @k_impl() {
   tir.return
 }
+
+// -----
+
+// Arithmetic on a storage-only float (an i16 in llvm) would compute on its
+// bits: refused at the op.
+tir.prim_func @add_bf16(%A: memref<4xbf16>) {
+  %c0 = arith.constant 0 : index
+  %x = tir.load %A[%c0] : memref<4xbf16>
+  // expected-error @+1 {{convert-tir-to-llvm: arith.addf does not compute on bf16 (a storage-only type): convert it to f32 first (te.cast does)}}
+  %y = arith.addf %x, %x : bf16
+  tir.store %y, %A[%c0] : memref<4xbf16>
+  tir.return
+}
