@@ -307,25 +307,39 @@ def apply_sketch(sch: Schedule, shape: KernelShape, p: SketchParams, threads: bo
     if p.pack > 1 and shape.packable is not None:
         sch.transform_layout(shape.packable[0], parity_map(len(shape.extents), p.pack))
     loops = sch.get_loops(shape.output)
-    outers, inners = [], []
-    for loop, tile, extent in zip(loops, p.tiles, shape.extents):
+    outers, inners, lanes = [], [], shape.lanes
+    for k, (loop, tile, extent) in enumerate(zip(loops, p.tiles, shape.extents)):
+        registers = tile // lanes if k == p.vector_axis and tile % lanes == 0 else 1
         if tile == 1:
             outers.append(loop)
-        elif tile == extent:
-            inners.append((loop, loops.index(loop)))
-        else:
-            outer, inner = sch.split(loop, [None, tile])
-            outers.append(outer)
-            inners.append((inner, loops.index(loop)))
-    inner_loops = [l for l, k in inners if k != p.vector_axis] + [
-        l for l, k in inners if k == p.vector_axis
-    ]
+            continue
+        factors = [None, tile] if registers == 1 else [None, registers, lanes]
+        if tile == extent:
+            factors = factors[1:] if registers > 1 else []
+        parts = sch.split(loop, factors) if factors else [loop]
+        if tile < extent:
+            outers.append(parts.pop(0))
+        inners.extend((part, k) for part in parts)
+    # the vector loop innermost, one register long: the loop over its
+    # registers just above it, unrolled with the other tile loops
+    vector = [l for l, k in inners if k == p.vector_axis]
+    inner_loops = [l for l, k in inners if k != p.vector_axis] + vector
+    inner_axes = [k for _, k in inners if k != p.vector_axis] + [p.vector_axis] * len(vector)
     sch.reorder(*outers, *inner_loops)
     fused = sch.fuse(*outers[: p.parallel]) if p.parallel > 1 else outers[0]
     outers = [fused, *outers[p.parallel :]]
     if inner_loops and shape.reduction is not None:
         nests = sch.cache_write(shape.output, outers[-1])
-        for nest in (nests.init, nests.update, nests.writeback):
+        row = len(shape.extents) - 1
+        writeback = list(nests.writeback)
+        if p.vector_axis != row and row in inner_axes:
+            # vectors across channels: write the tile back along the rows
+            # (whole-vector stores into the output, not one lane a row)
+            tail = len(writeback) - len(inner_axes)
+            at = tail + inner_axes.index(row)
+            writeback = [*writeback[:at], *writeback[at + 1 :], writeback[at]]
+            sch.reorder(*writeback[tail:])
+        for nest in (nests.init, nests.update, writeback):
             *rest, last = nest
             sch.vectorize(last)
             for loop in rest:
