@@ -3,7 +3,7 @@ the float8 family, float4_e2m1fn) as tensor expressions on their bits.
 
 LLVM has no float8 or float4 type, so these formats are *storage* types:
 a value is held as its bit pattern (``uint16`` for bfloat16, ``uint8`` for
-the float8 types and for a float4 nibble) and every arithmetic happens in
+the float8 types, ``uint4`` for float4) and every arithmetic happens in
 float32. :func:`encode` and :func:`decode` are written once, with integer
 operations only, and parameterized by the format's
 :class:`xdsl.dialects.builtin.FloatSemantics` (exponent and mantissa bits,
@@ -24,7 +24,7 @@ bias, and how infinities and NaN are encoded), so each format is one row of
   ``round_mode`` is ``"up"`` (ONNX's default), ``"down"`` or ``"nearest"``.
 
 The bit-level functions take and return ``uint`` expressions, so a packed
-layout (two float4 values a byte) can call them on each unpacked nibble.
+layout (two float4 values a byte) calls them on each element.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from typing import Any
 from xdsl.dialects.builtin import FloatNanEncoding, FloatNonfiniteBehavior, FloatSemantics
 
 from xtvm import dtypes
-from xtvm.te import dtype as dt
 from xtvm.te.expr import PrimExpr, convert
 from xtvm.te.intrin import (
     bitwise_and,

@@ -14,7 +14,7 @@ from xdsl.dialects import arith
 from xdsl.ir import Operation, SSAValue
 
 from xtvm.lowering.tir_to_llvm.arith import ARITH_PATTERNS
-from xtvm.lowering.tir_to_llvm.emitter import Externs
+from xtvm.lowering.tir_to_llvm.emitter import Emitter, Externs
 from xtvm.lowering.tir_to_llvm.math import MATH_PATTERNS
 from xtvm.lowering.tir_to_llvm.scalar_pattern import Lowering, ScalarPattern
 from xtvm.lowering.tir_to_llvm.types import LoweringError, StorageFloat
