@@ -14,6 +14,7 @@ from xtvm.dialects import relay
 from xtvm.passes.relay.alter_op_layout import int8_words
 from xtvm.reference.relay.conv import conv2d
 from xtvm.reference.relay.packed import layout_transform
+from xtvm.topi.x86.config import has_vnni
 
 BLOCKED = {
     # name: (C, c, O, b, H, W, K, strides, padding)
@@ -28,7 +29,7 @@ BLOCKED = {
 }
 
 
-def _blocked_conv(name, target=None, seed=0):
+def _blocked_conv(name, target=None, seed=0, pad_value=0):
     c, cb, o, b, h, w, k, strides, padding = BLOCKED[name]
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 256, (1, c, h, w), dtype=np.uint8)
@@ -40,10 +41,12 @@ def _blocked_conv(name, target=None, seed=0):
         g.add(op)
     layouts = (f"NCHW{cb}c", None) if cb else (None, f"NCHW{b}c")
     conv = relay.Conv2dInt8PackedOp(
-        g.args[0], ops[-1].results[0], f"OIHW{b}o4i", strides, padding, (1, 1), *layouts
+        g.args[0], ops[-1].results[0], f"OIHW{b}o4i", strides, padding, (1, 1), *layouts, pad_value
     )
     got, lib = _run(g.module([g.add(conv)]), [xb], target=target)
-    want = layout_transform(conv2d(x, wt, strides, padding, (1, 1), out_dtype="int32"), "NCHW", f"NCHW{b}c")
+    top, left, bottom, right = padding
+    padded = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=pad_value)
+    want = layout_transform(conv2d(padded, wt, strides, (0, 0, 0, 0), (1, 1), out_dtype="int32"), "NCHW", f"NCHW{b}c")
     return got, want, lib
 
 
@@ -59,6 +62,41 @@ def test_blocked_int8_conv_is_exact(name):
 def test_blocked_int8_conv_without_vnni_is_exact(name):
     got, want, _ = _blocked_conv(name, target="llvm -mcpu=haswell", seed=1)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["stem-nchw-data-7x7-stride2", "blocks-of-8-uneven-pad"])
+@pytest.mark.parametrize("pad_value", [7, 200])
+def test_padding_holds_the_pad_value(name, pad_value):
+    """``pad_value`` (a zero point; 200 sets the word's sign bit) fills
+    the borders, NCHW and blocked data alike."""
+    target = None if has_vnni() else "llvm -mcpu=haswell"
+    got, want, _ = _blocked_conv(name, target=target, seed=3, pad_value=pad_value)
+    np.testing.assert_array_equal(got, want)
+
+
+@needs_vnni
+def test_zero_point_pad_absorbed_into_the_stem_conv():
+    """pad(x, 9) then an unpadded u8 conv (a quantized stem): built, the
+    pad is the conv's (``int8-conv-absorb-pad``), same bits as NumPy."""
+    import xtvm
+    from xtvm.driver.build_module import lower
+    from xtvm.transform import PassContext
+
+    rng = np.random.default_rng(6)
+    x = rng.integers(0, 256, (1, 3, 15, 15), dtype=np.uint8)
+    wt = rng.integers(-128, 128, (16, 3, 5, 5), dtype=np.int8)
+
+    def module():
+        g = GraphBuilder(TensorType(ui8, list(x.shape)))
+        padded = g.add(relay.PadOp(g.args[0], g.const(np.array(9, np.uint8)), [0, 0, 0, 0, 2, 2, 2, 2]))
+        conv = relay.Conv2dOp(padded, g.const(wt), (2, 2), (0, 0, 0, 0), (1, 1), out_dtype="int32")
+        return g.module([g.add(conv)])
+
+    with PassContext(opt_level=3):
+        assert "relay.nn.pad" not in str(lower(module(), stage="relay-opt"))
+    got, _ = _run(module(), [x])
+    padded = np.pad(x, ((0, 0), (0, 0), (2, 2), (2, 2)), constant_values=9)
+    np.testing.assert_array_equal(got, conv2d(padded, wt, (2, 2), (0, 0, 0, 0), (1, 1), out_dtype="int32"))
 
 
 @needs_vnni

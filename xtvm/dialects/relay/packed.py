@@ -215,7 +215,9 @@ class Conv2dInt8PackedOp(RelayOp):
     each pixel's ``b`` channels one vector (``relay-int8-nchwc`` keeps int8
     activations so between the convs). ``out_layout = "NCHW<b>c"`` gives
     NCHW data (too few channels to block, as a network's stem) the blocked
-    result too.
+    result too. ``pad_value`` is the u8 value of the padding (0; a data
+    zero point when ``relay-int8-nchwc`` absorbs the explicit pad of a
+    quantized conv).
 
     ```mlir
     %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xui8>, tensor<2x2x3x3x16xi32>) -> tensor<1x32x8x8xi32>
@@ -234,6 +236,7 @@ class Conv2dInt8PackedOp(RelayOp):
     dilation = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
     data_layout = prop_def(StringAttr, default_value=StringAttr("NCHW"))
     out_layout = prop_def(StringAttr, default_value=StringAttr(""))
+    pad_value = prop_def(IntegerAttr, default_value=i64_attr(0))
     traits = traits_def(Pure())
     assembly_format = functional_format("data", "weight")
 
@@ -247,6 +250,7 @@ class Conv2dInt8PackedOp(RelayOp):
         dilation: Sequence[int] | None = None,
         data_layout: str | None = None,
         out_layout: str | None = None,
+        pad_value: int | None = None,
     ):
         super().__init__(
             data,
@@ -257,6 +261,7 @@ class Conv2dInt8PackedOp(RelayOp):
             dilation=dilation,
             data_layout=data_layout,
             out_layout=out_layout,
+            pad_value=pad_value,
         )
 
     @classmethod
@@ -285,6 +290,10 @@ class Conv2dInt8PackedOp(RelayOp):
         conv_attrs |= {"groups": 1, "out_dtype": "int32"}
         (out,) = Conv2dOp.infer([TensorType(data.element_type, nchw), oihw], conv_attrs)
         out_layout = attrs["out_layout"]
+        if not 0 <= attrs["pad_value"] <= 255:
+            raise RelayTypeError(
+                f"'{cls.name}' pad_value must be a u8 value (0..255), got {attrs['pad_value']}"
+            )
         if out_layout not in ("", f"NCHW{block}c"):
             raise RelayTypeError(
                 f"'{cls.name}' out_layout must be '' (as the data) or 'NCHW{block}c' (the "

@@ -42,6 +42,7 @@ PATTERNS = [
             padding=attrs["padding"],
             dilation=attrs["dilation"],
             blocked_result=bool(attrs["out_layout"]),
+            pad_value=attrs["pad_value"],
         ),
     ),
     lower(DensePackOp, lambda ins, attrs, outs: x86.dense_pack(*ins)),

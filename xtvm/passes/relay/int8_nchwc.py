@@ -40,6 +40,7 @@ from xtvm.dialects.relay import (
     BiasAddOp,
     CastOp,
     ClipOp,
+    ConstOp,
     ConcatenateOp,
     Conv2dInt8PackedOp,
     DivideOp,
@@ -50,11 +51,13 @@ from xtvm.dialects.relay import (
     MaximumOp,
     MinimumOp,
     MultiplyOp,
+    PadOp,
     ReluOp,
     ReshapeOp,
     RoundOp,
     SubtractOp,
 )
+from xtvm.constants import numpy_from_const
 from xtvm.dtypes import element_type
 from xtvm.layout import Layout
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
@@ -114,6 +117,7 @@ def conv_nchwc(x: SSAValue, w: SSAValue, root: Conv2dInt8PackedOp) -> list[Opera
         attrs["padding"],
         attrs["dilation"],
         data_layout,
+        pad_value=attrs["pad_value"],
     )
     out_layout = f"NCHW{w.type.get_shape()[4]}c"
     return [blocked, conv, LayoutTransformOp(conv.result, out_layout, "NCHW")]
@@ -139,8 +143,41 @@ def conv_blocked_result(x: SSAValue, w: SSAValue, root: Conv2dInt8PackedOp) -> l
         attrs["padding"],
         attrs["dilation"],
         out_layout=out_layout,
+        pad_value=attrs["pad_value"],
     )
     return [conv, LayoutTransformOp(conv.result, out_layout, "NCHW")]
+
+
+def _absorbable_pad(pad: PadOp, value: ConstOp, root: Conv2dInt8PackedOp) -> bool:
+    """A constant-value pad of H and W only, feeding an unpadded NCHW conv."""
+    widths = pad.attrs["pad_width"]
+    return (
+        root.data_layout.data == "NCHW"
+        and not any(root.attrs["padding"])
+        and pad.attrs["pad_mode"] == "constant"
+        and len(widths) == 8
+        and not any(widths[:4])
+        and numpy_from_const(value).size == 1
+    )
+
+
+def conv_absorbing_pad(
+    x: SSAValue, value: ConstOp, pad: PadOp, w: SSAValue, root: Conv2dInt8PackedOp
+) -> list[Operation]:
+    top, bottom, left, right = pad.attrs["pad_width"][4:]
+    attrs = root.attrs
+    return [
+        Conv2dInt8PackedOp(
+            x,
+            w,
+            attrs["kernel_layout"],
+            attrs["strides"],
+            [top, left, bottom, right],
+            attrs["dilation"],
+            out_layout=attrs["out_layout"] or None,
+            pad_value=int(numpy_from_const(value).reshape(())),
+        )
+    ]
 
 
 def _inverse(x: SSAValue, inner: LayoutTransformOp, root: LayoutTransformOp) -> bool:
@@ -260,6 +297,15 @@ LEFT_ONLY = (SubtractOp, DivideOp)
 
 
 RULES: list[Rule] = [
+    rewrite(
+        Pat(Conv2dInt8PackedOp, Pat(PadOp, "x", Pat(ConstOp, name="value"), name="pad"), "w"),
+        when=[_absorbable_pad],
+        to=conv_absorbing_pad,
+        name="int8-conv-absorb-pad",
+        doc="contrib_conv2d_int8_packed(pad(x, v) along H and W) = the conv padding x itself"
+        " with pad_value = v (a quantized stem's zero point: the pad no longer widens the"
+        " input quantize's rows)",
+    ),
     rewrite(
         Pat(Conv2dInt8PackedOp, "x", "w"),
         when=[_nchw_int8_conv],

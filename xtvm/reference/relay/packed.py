@@ -83,11 +83,14 @@ def conv2d_int8_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> n
     if blocked:  # NCHW<c>c data, NCHW<b>c result
         data = layout_transform(data, attrs["data_layout"], "NCHW")
     oihw = unpack_int8_words(words, attrs["kernel_layout"], data.shape[1])
+    top, left, bottom, right = attrs["padding"]
+    widths = ((0, 0), (0, 0), (top, bottom), (left, right))
+    data = np.pad(data, widths, constant_values=attrs.get("pad_value", 0))
     out = conv2d(
         data,
         oihw,
         strides=attrs["strides"],
-        padding=attrs["padding"],
+        padding=(0, 0, 0, 0),
         dilation=attrs["dilation"],
         out_dtype="int32",
     )

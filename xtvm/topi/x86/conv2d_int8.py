@@ -112,14 +112,16 @@ def conv2d_int8_packed(
     padding: Sequence[int] = (0, 0, 0, 0),
     dilation: Sequence[int] = (1, 1),
     blocked_result: bool = False,
+    pad_value: int = 0,
 ) -> te.Tensor:
     """2-d convolution: u8 data ``[N, C, H, W]``, s8 weight packed
     ``OIHW<b>o4i`` as i32 words (``[O/b, ceil(C/4), KH, KW, b]``) →
     ``[N, O, OH, OW]`` i32, or with ``blocked_result`` ``[N, O/b, OH, OW,
     b]``. Blocked data ``[N, C/c, H, W, c]`` (``NCHW<c>c``) always gives
-    the blocked result (:func:`conv2d_int8_nchwc`)."""
+    the blocked result (:func:`conv2d_int8_nchwc`). The padding holds
+    ``pad_value`` (a u8 zero point)."""
     if data.ndim == 5 and data.dtype == "uint8" and weight.ndim == 5:
-        return conv2d_int8_nchwc(data, weight, strides, padding, dilation)
+        return conv2d_int8_nchwc(data, weight, strides, padding, dilation, pad_value)
     if data.ndim != 4 or weight.ndim != 5 or data.dtype != "uint8" or weight.dtype != "int32":
         raise ValueError(
             f"conv2d_int8_packed: data {list(data.shape)} {data.dtype} must be 4-d uint8 and "
@@ -132,7 +134,8 @@ def conv2d_int8_packed(
             f"{list(data.shape)}"
         )
     (sh, sw), (dh, dw) = strides, dilation
-    words = pack_words(pad_nchw(data, padding))
+    padded = _pad_u8(data, padding, pad_value) if pad_value else pad_nchw(data, padding)
+    words = pack_words(padded)
     oh, ow = window_positions(words, (kh, kw), strides, dilation)
     rc = te.reduce_axis((0, groups), name="rc")
     ry = te.reduce_axis((0, kh), name="ry")
@@ -174,7 +177,21 @@ def conv2d_int8_packed(
     )
 
 
-def blocked_words(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
+def _pad_u8(data: te.Tensor, padding: Sequence[int], value: int) -> te.Tensor:
+    """NCHW u8 ``data`` with borders ``[top, left, bottom, right]`` of
+    ``value``, materialized."""
+    top, left, bottom, right = padding
+    n, c, h, w = data.shape
+
+    def fcompute(b: PrimExpr, ch: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
+        inside = (y >= top) & (y < top + h) & (x >= left) & (x < left + w)
+        return te.if_then_else(inside, data[b, ch, y - top, x - left], te.const(value, "uint8"))
+
+    shape = (n, c, h + top + bottom, w + left + right)
+    return te.compute(shape, fcompute, name="T_pad", tag="pad", attrs={"materialize": True})
+
+
+def blocked_words(data: te.Tensor, padding: Sequence[int], pad_value: int = 0) -> te.Tensor:
     """Blocked u8 ``[N, C/c, H, W, c]`` → i32 ``[N, C/c, H', W', c/4]``
     with zero borders ``[top, left, bottom, right]``: four adjacent
     channels a little-endian word. Padded, it is materialized (one pass,
@@ -195,7 +212,8 @@ def blocked_words(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
         if not any(padding):
             return word
         inside = (y >= top) & (y < top + h) & (x >= left) & (x < left + w)
-        return te.if_then_else(inside, word, te.const(0, "int32"))
+        border = pad_value * 0x01010101 - (1 << 32 if pad_value >= 128 else 0)
+        return te.if_then_else(inside, word, te.const(border, "int32"))
 
     shape = (n, cb, h + top + bottom, w + left + right, c // 4)
     attrs = {"materialize": True} if any(padding) else {}
@@ -208,6 +226,7 @@ def conv2d_int8_nchwc(
     strides: Sequence[int],
     padding: Sequence[int],
     dilation: Sequence[int],
+    pad_value: int = 0,
 ) -> te.Tensor:
     """The int8 conv on blocked activations (TVM's ``conv2d_NCHWc_int8``):
     u8 data ``[N, C/c, H, W, c]`` (``c`` a multiple of 4), the weight as
@@ -224,7 +243,7 @@ def conv2d_int8_nchwc(
             f"does not fit the packed weight {list(weight.shape)} {weight.dtype}"
         )
     (sh, sw), (dh, dw) = strides, dilation
-    words = blocked_words(data, padding)
+    words = blocked_words(data, padding, pad_value)
     oh, ow = window_positions(words, (kh, kw), strides, dilation)
     words_a_block = chans // 4
     rco = te.reduce_axis((0, outer), name="rco")

@@ -139,3 +139,24 @@ func.func @max_pool(%a: tensor<1x2x8x8x16xui8>, %x: tensor<1x32x8x8xui8>) -> (te
   %q = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>} : (tensor<1x32x8x8xui8>) -> tensor<1x32x7x7xui8>
   func.return %p, %q : tensor<1x32x4x4xui8>, tensor<1x32x7x7xui8>
 }
+
+// int8-conv-absorb-pad: the zero-point pad in front of an unpadded NCHW
+// conv becomes the conv's padding with pad_value (then
+// int8-conv-blocked-result); near misses: a pad along C, a pad value that
+// is not a constant.
+// CHECK-LABEL: func.func @absorb_pad
+// CHECK:      %c = relay.nn.contrib_conv2d_int8_packed %x, %w {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 2, 3, 2>, out_layout = "NCHW16c", pad_value = 7 : i64} : (tensor<1x3x8x8xui8>, tensor<1x1x3x3x16xi32>) -> tensor<1x1x10x10x16xi32>
+// CHECK:      %e = relay.nn.pad %x, %z {pad_width = array<i64: 0, 0, 0, 1, 1, 1, 1, 1>}
+// CHECK:      relay.nn.contrib_conv2d_int8_packed %{{.*}}, %v {kernel_layout = "OIHW16o4i", data_layout = "NCHW4c"}
+// CHECK:      %g = relay.nn.pad %x, %k {pad_width = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>}
+// CHECK:      relay.nn.contrib_conv2d_int8_packed %g, %w
+func.func @absorb_pad(%x: tensor<1x3x8x8xui8>, %w: tensor<1x1x3x3x16xi32>, %v: tensor<1x1x3x3x16xi32>, %k: tensor<ui8>) -> (tensor<1x16x10x10xi32>, tensor<1x16x8x8xi32>, tensor<1x16x8x8xi32>) {
+  %z = relay.const dense<7> : tensor<ui8>
+  %p = relay.nn.pad %x, %z {pad_width = array<i64: 0, 0, 0, 0, 1, 3, 2, 2>} : (tensor<1x3x8x8xui8>, tensor<ui8>) -> tensor<1x3x12x12xui8>
+  %c = relay.nn.contrib_conv2d_int8_packed %p, %w {kernel_layout = "OIHW16o4i"} : (tensor<1x3x12x12xui8>, tensor<1x1x3x3x16xi32>) -> tensor<1x16x10x10xi32>
+  %e = relay.nn.pad %x, %z {pad_width = array<i64: 0, 0, 0, 1, 1, 1, 1, 1>} : (tensor<1x3x8x8xui8>, tensor<ui8>) -> tensor<1x4x10x10xui8>
+  %f = relay.nn.contrib_conv2d_int8_packed %e, %v {kernel_layout = "OIHW16o4i"} : (tensor<1x4x10x10xui8>, tensor<1x1x3x3x16xi32>) -> tensor<1x16x8x8xi32>
+  %g = relay.nn.pad %x, %k {pad_width = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>} : (tensor<1x3x8x8xui8>, tensor<ui8>) -> tensor<1x3x10x10xui8>
+  %h = relay.nn.contrib_conv2d_int8_packed %g, %w {kernel_layout = "OIHW16o4i"} : (tensor<1x3x10x10xui8>, tensor<1x1x3x3x16xi32>) -> tensor<1x16x8x8xi32>
+  func.return %c, %f, %h : tensor<1x16x10x10xi32>, tensor<1x16x8x8xi32>, tensor<1x16x8x8xi32>
+}
