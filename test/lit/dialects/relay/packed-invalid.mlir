@@ -85,3 +85,11 @@ func.func @int8_out_layout_not_the_block(%x: tensor<1x8x8x8xui8>, %p: tensor<2x2
   %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", out_layout = "NCHW8c"} : (tensor<1x8x8x8xui8>, tensor<2x2x1x1x16xi32>) -> tensor<1x4x8x8x8xi32>
   func.return %y : tensor<1x4x8x8x8xi32>
 }
+
+// -----
+
+func.func @int8_pad_value_not_u8(%x: tensor<1x8x8x8xui8>, %p: tensor<2x2x1x1x16xi32>) -> tensor<1x32x10x10xi32> {
+  // expected-error @+1 {{'relay.nn.contrib_conv2d_int8_packed' pad_value must be a u8 value (0..255), got 256}}
+  %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i", padding = array<i64: 1, 1, 1, 1>, pad_value = 256 : i64} : (tensor<1x8x8x8xui8>, tensor<2x2x1x1x16xi32>) -> tensor<1x32x10x10xi32>
+  func.return %y : tensor<1x32x10x10xi32>
+}
