@@ -30,6 +30,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from xtvm.lowering.tir_to_llvm.types import DL_REDUCED_FLOAT_CODES
+
 C_KEYWORDS = frozenset(
     """auto break case char const continue default do double else enum extern float for
     goto if inline int long register restrict return short signed sizeof static struct
@@ -64,6 +66,8 @@ def _dtype_parts(dtype: Any, where: str) -> tuple[int, int]:
         return DTYPE_CODES["bool"], 1
     if dtype in SUB_BYTE_CODES:  # packed, docs/sub-byte-types.md
         return SUB_BYTE_CODES[dtype]
+    if dtype in DL_REDUCED_FLOAT_CODES:  # bfloat16, float8: docs/element-types.md
+        return DL_REDUCED_FLOAT_CODES[dtype], 16 if dtype == "bfloat16" else 8
     match = re.fullmatch(r"(int|uint|float)(8|16|32|64)", dtype)
     if match is None or (match.group(1) == "float" and match.group(2) == "8"):
         raise HeaderError(f"{where}: unsupported dtype '{dtype}'")

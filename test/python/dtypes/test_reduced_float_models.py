@@ -116,3 +116,23 @@ def test_cast_to_float8_saturates_as_onnx(to: int, saturate: int) -> None:
     g, w = got.astype(np.float32), want.astype(np.float32)
     np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
     np.testing.assert_array_equal(g[~np.isnan(w)], w[~np.isnan(w)])
+
+
+def test_c_header_describes_bfloat16_and_float8_tensors(tmp_path) -> None:
+    """The AOT C header of a bfloat16 model gives the input's DLPack code and
+    bits (kDLBfloat, 16) and its byte size."""
+    from xtvm.codegen.c_header import header_of_library
+    from xtvm.driver.build_module import build
+    from xtvm.frontend.onnx.importer import from_onnx
+
+    bf = TensorProto.BFLOAT16
+    model = _model(
+        [helper.make_node("Cast", ["x"], ["y"], to=TensorProto.FLOAT8E5M2)],
+        [helper.make_tensor_value_info("x", bf, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT8E5M2, [2, 3])],
+    )
+    path = str(tmp_path / "m.so")
+    build(*from_onnx(model)[:1]).export_library(path)
+    header = header_of_library(path)
+    assert '{"x", "bfloat16", 4, 16, 2, {2, 3}, 12u}' in header
+    assert '"float8_e5m2", 12, 8, 2, {2, 3}, 6u}' in header
