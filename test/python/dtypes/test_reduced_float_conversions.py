@@ -18,7 +18,7 @@ from onnx.numpy_helper import to_float8e8m0
 from xtvm import te
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "topi"))
-from topi_testing import run_te  # noqa: E402
+from topi_testing import run_te
 
 FLOAT8 = ["float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz"]
 
