@@ -46,7 +46,7 @@ VNNI targets).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from xdsl.dialects import arith
 
 from xtvm import te
@@ -62,6 +62,14 @@ VPDPBUSD = {16: "llvm.x86.avx512.vpdpbusd.512", 8: "llvm.x86.avx512.vpdpbusd.256
 (ymm, AVX-512 VL) i32 lanes, by the output-channel block."""
 
 
+def little_endian_word(byte: Callable[[int], PrimExpr]) -> PrimExpr:
+    """The i32 word whose byte ``k`` is ``byte(k)`` (an i32 in 0..255)."""
+    word = byte(0)
+    for k in range(1, 4):
+        word = te.bitwise_or(word, te.shift_left(byte(k), te.const(8 * k, "int32")))
+    return word
+
+
 def pack_words(data: te.Tensor) -> te.Tensor:
     """``[N, C, ...]`` u8 → ``[N, ceil(C/4), ...]`` i32: the bytes of
     channels ``4·c .. 4·c+3`` (axis 1) in one little-endian word (channels
@@ -71,16 +79,14 @@ def pack_words(data: te.Tensor) -> te.Tensor:
     groups = -(-c // 4)
 
     def fcompute(b: PrimExpr, g: PrimExpr, *rest: PrimExpr) -> PrimExpr:
-        word: PrimExpr | None = None
-        for k in range(4):
+        def byte(k: int) -> PrimExpr:
             channel = g * 4 + k
-            byte = te.cast("int32", data[(b, channel, *rest)])
+            value = te.cast("int32", data[(b, channel, *rest)])
             if groups * 4 - 4 + k >= c:  # the last group holds channels past C
-                byte = te.if_then_else(channel < c, byte, te.const(0, "int32"))
-            term = byte if k == 0 else te.shift_left(byte, te.const(8 * k, "int32"))
-            word = term if word is None else te.bitwise_or(word, term)
-        assert word is not None
-        return word
+                value = te.if_then_else(channel < c, value, te.const(0, "int32"))
+            return value
+
+        return little_endian_word(byte)
 
     return te.compute(
         (data.shape[0], groups, *data.shape[2:]),
@@ -203,12 +209,9 @@ def blocked_words(data: te.Tensor, padding: Sequence[int], pad_value: int = 0) -
     n, cb, h, w, c = data.shape
 
     def fcompute(b: PrimExpr, g: PrimExpr, y: PrimExpr, x: PrimExpr, j: PrimExpr) -> PrimExpr:
-        word: PrimExpr | None = None
-        for k in range(4):
-            byte = te.cast("int32", data[b, g, y - top, x - left, j * 4 + k])
-            term = byte if k == 0 else te.shift_left(byte, te.const(8 * k, "int32"))
-            word = term if word is None else te.bitwise_or(word, term)
-        assert word is not None
+        word = little_endian_word(
+            lambda k: te.cast("int32", data[b, g, y - top, x - left, j * 4 + k])
+        )
         if not any(padding):
             return word
         inside = (y >= top) & (y < top + h) & (x >= left) & (x < left + w)
