@@ -8,6 +8,8 @@ An op in neither file has no lowering.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Sequence
 
 from xdsl.dialects import arith
@@ -28,8 +30,10 @@ they move bits; any other op on one would compute on its bits as an integer."""
 
 
 def _no_storage_floats(lower: Lowering) -> Lowering:
-    """``lower``, refusing an op with a storage-only float operand or result."""
+    """``lower``, refusing an op with a storage-only float operand or result
+    (``__wrapped__`` is ``lower``)."""
 
+    @functools.wraps(lower)
     def checked(op: Operation, operands: Sequence[SSAValue], em: Emitter, externs: Externs):
         for value in (*op.operands, *op.results):
             if isinstance(value.type, StorageFloat):
