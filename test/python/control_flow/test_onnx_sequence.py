@@ -224,3 +224,57 @@ def test_optional_get_element_of_an_empty_optional():
     proto = model(nodes, [], [info("y", FLOAT, [3])], opset=18)
     with pytest.raises(OnnxImportError, match=r"input 'input' \('e'\) is an empty optional"):
         from_onnx(proto)
+
+
+def _if_optional_model():
+    """``o = If(c) then Optional(x * 2) else <empty optional>``; outputs ``o``
+    (an optional decided at run time) and ``OptionalHasElement(o)``."""
+    empty = helper.make_graph(
+        [helper.make_node("Optional", [], ["e"], type=helper.make_tensor_type_proto(FLOAT, [3]))],
+        "empty", [], [helper.make_value_info("e", helper.make_optional_type_proto(
+            helper.make_tensor_type_proto(FLOAT, [3])))],
+    )
+    present = helper.make_graph(
+        [helper.make_node("Add", ["x", "x"], ["d"]), helper.make_node("Optional", ["d"], ["p"])],
+        "present", [], [helper.make_value_info("p", helper.make_optional_type_proto(
+            helper.make_tensor_type_proto(FLOAT, [3])))],
+    )
+    optional = helper.make_optional_type_proto(helper.make_tensor_type_proto(FLOAT, [3]))
+    nodes = [
+        helper.make_node("If", ["c"], ["o"], then_branch=present, else_branch=empty),
+        helper.make_node("OptionalHasElement", ["o"], ["has"]),
+    ]
+    return model(
+        nodes,
+        [info("c", BOOL, []), info("x", FLOAT, [3])],
+        [helper.make_value_info("o", optional), info("has", BOOL, [])],
+        opset=18,
+    )
+
+
+def test_optional_decided_at_run_time():
+    """An If with an empty branch gives an optional whose emptiness the
+    condition decides when the model runs (a presence flag and the value):
+    the backend returns None or the tensor, OptionalHasElement the flag,
+    as onnxruntime does."""
+    from xtvm.frontend.onnx.backend import XtvmBackend
+
+    proto = _if_optional_model()
+    rep = XtvmBackend.prepare(proto)
+    x = RNG.standard_normal(3).astype(np.float32)
+    for cond in (True, False):
+        o, has = rep.run([np.array(cond), x])
+        want_o, want_has = run_ort(proto, {"c": np.array(cond), "x": x})
+        assert bool(has) is cond and bool(want_has) is cond
+        if cond:
+            np.testing.assert_array_equal(o, want_o)
+        else:
+            assert o is None and want_o is None
+
+
+def test_optional_decided_at_run_time_cannot_be_taken():
+    proto = _if_optional_model()
+    proto.graph.node.append(helper.make_node("OptionalGetElement", ["o"], ["y"]))
+    proto.graph.output.append(info("y", FLOAT, [3]))
+    with pytest.raises(OnnxImportError, match="decided at run time"):
+        from_onnx(proto)

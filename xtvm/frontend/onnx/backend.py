@@ -89,6 +89,10 @@ class _Compiled:
     output_groups: tuple[int | None, ...] = ()
     """Per graph output: None for a tensor, the element count of a sequence
     (a tuple the executor returns flattened); empty: all tensors."""
+    optional_outputs: Mapping[int, bool] = field(default_factory=dict)
+    """The graph outputs that are optionals decided at run time (a tuple of
+    the presence flag and the fields), each mapped to whether it holds a
+    sequence."""
 
 
 _modules: OrderedDict[tuple, _Compiled] = OrderedDict()
@@ -237,7 +241,28 @@ def _regroup(compiled: _Compiled, flat: list[np.ndarray]) -> tuple[Any, ...]:
             out.append(flat.pop(0))
         else:
             out.append([flat.pop(0) for _ in range(count)])
+    for k, holds_sequence in compiled.optional_outputs.items():
+        present, *fields = out[k]
+        out[k] = (fields if holds_sequence else fields[0]) if bool(present) else None
     return tuple(out)
+
+
+def _optional_outputs(module: Any, model: onnx.ModelProto) -> dict[int, bool]:
+    """The run-time optional results of ``@main`` (the importer lists them),
+    each mapped to whether the graph output's optional holds a sequence."""
+    from xdsl.dialects import func
+
+    from xtvm.frontend.onnx.common import RUNTIME_OPTIONAL_OUTPUTS
+
+    main = next(f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "main")
+    listed = main.attributes.get(RUNTIME_OPTIONAL_OUTPUTS)
+    found: dict[int, bool] = {}
+    for attr in listed.data if listed is not None else ():
+        k = attr.value.data
+        ty = model.graph.output[k].type
+        inner = ty.optional_type.elem_type if ty.WhichOneof("value") == "optional_type" else ty
+        found[k] = inner.WhichOneof("value") == "sequence_type"
+    return found
 
 
 class XtvmBackendRep(BackendRep):
@@ -478,6 +503,7 @@ class XtvmBackendRep(BackendRep):
             fold_inputs=self.folded,
         )
         groups = _output_groups(module)
+        optionals = _optional_outputs(module, self.model)
         lib = build(module, target=Target.current(), params=params)  # a `with Target` scope's
         if isinstance(lib, Executable):  # control flow: build chose the VM
             executor: Module = VirtualMachine(lib, cpu(0))
@@ -501,7 +527,7 @@ class XtvmBackendRep(BackendRep):
             else index(n)
             for n, shape in zip(self.input_names, shapes)
         )
-        return _Compiled(executor, slots, lib, output_groups=groups)
+        return _Compiled(executor, slots, lib, output_groups=groups, optional_outputs=optionals)
 
 
 class XtvmBackend(Backend):

@@ -27,12 +27,13 @@ bfloat16 and float8 are storage-only: ops compute on them in float32
 from __future__ import annotations
 
 import re
+import weakref
 
 import ml_dtypes  # noqa: F401 (gives NumPy the int4, int2, bfloat16 and float8 dtype names)
 import numpy as np
 from onnx import TensorProto
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 
 from xtvm import dtypes
 from xtvm.constants import dense_from_numpy
@@ -76,6 +77,18 @@ EMPTY_OPTIONAL = np.array(None, dtype=object)
 array, which no converter takes as a tensor (its element type is refused);
 ``Optional``, ``OptionalHasElement`` and ``OptionalGetElement`` test it
 with :func:`is_empty_optional`."""
+
+
+RUNTIME_OPTIONALS: weakref.WeakSet[SSAValue] = weakref.WeakSet()
+"""Optionals whose emptiness is decided at run time (an ``If`` with an empty
+branch): a relay tuple ``(present: tensor<i1>, *fields)`` — the tensor it
+holds, or the elements of the sequence it holds — whose fields are zeros
+when it is empty. A graph output of optional type returns it so; the
+backend gives ``None`` for an empty one."""
+
+
+RUNTIME_OPTIONAL_OUTPUTS = "onnx.runtime_optional_outputs"
+"""On ``@main``: the indices of its results that are run-time optionals."""
 
 
 def is_empty_optional(value: object) -> bool:

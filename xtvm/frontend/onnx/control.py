@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import onnx
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import TensorType, TupleType
 from xdsl.ir import Attribute, Block, SSAValue
 
 from xtvm.dialects.relay import (
@@ -49,12 +49,16 @@ from xtvm.dialects.relay import (
     SubtractOp,
     TakeOp,
     TransposeOp,
+    TupleGetOp,
+    TupleOp,
     WhileOp,
     YieldOp,
 )
 from xtvm.dialects.relay.base import RelayTypeError, is_refinement
 from xtvm.dialects.relay.control import join_types
 from xtvm.frontend.onnx.common import (
+    EMPTY_OPTIONAL,
+    RUNTIME_OPTIONALS,
     OnnxConstantInputRequired,
     OnnxImportError,
     const_attr,
@@ -229,21 +233,80 @@ class If(OnnxOpConverter):
             return [scope.output(o.name) for o in chosen.output]
         node.folding = False
         cond = node.input(0)
-        blocks = []
+        branches: list[tuple[Block, list[SSAValue | None]]] = []
         for graph in (then_graph, else_graph):
             block = Block()
             scope = convert_subgraph(node, graph, block, [])
-            for o in graph.output:
-                if scope.is_foldable(o.name) and is_empty_optional(scope.value(o.name)):
-                    raise node.error(
-                        f"branch '{graph.name}' yields an empty optional: an optional whose "
-                        "emptiness is decided at run time is not supported"
-                    )
-            block.add_op(YieldOp(*(scope.lookup(o.name) for o in graph.output)))
-            blocks.append(block)
-        op = IfOp(cond, *blocks)
+            yielded = [
+                None
+                if scope.is_foldable(o.name) and is_empty_optional(scope.value(o.name))
+                else scope.lookup(o.name)
+                for o in graph.output
+            ]
+            branches.append((block, yielded))
+        (then_block, then_out), (else_block, else_out) = branches
+        results: list[Output | None] = []  # None: a yielded value, in order
+        optional: list[bool] = []
+        for k, (a, b) in enumerate(zip(then_out, else_out)):
+            if a is None and b is None:  # empty either way: known at compile time
+                results.append(EMPTY_OPTIONAL.copy())
+                continue
+            results.append(None)
+            runtime = a is None or b is None or a in RUNTIME_OPTIONALS or b in RUNTIME_OPTIONALS
+            if runtime:
+                like = _optional_fields(node, a if a is not None else b)
+                then_out[k] = _as_optional(node, then_block, a, like)
+                else_out[k] = _as_optional(node, else_block, b, like)
+            optional.append(runtime)
+        for block, out in branches:
+            block.add_op(YieldOp(*(v for v in out if v is not None)))
+        op = IfOp(cond, then_block, else_block)
         node.scope.block.add_op(op)
-        return list(op.results)
+        values = iter(zip(op.results, optional))
+        outputs: list[Output] = []
+        for result in results:
+            if result is not None:
+                outputs.append(result)
+                continue
+            value, runtime = next(values)
+            if runtime:
+                RUNTIME_OPTIONALS.add(value)
+            outputs.append(value)
+        return outputs
+
+
+def _optional_fields(node: OnnxNode, value: SSAValue) -> list[Attribute]:
+    """The field types of a run-time optional holding ``value``'s kind: the
+    tensor, or the sequence's elements (each static: an empty optional
+    holds zeros of them)."""
+    if value in RUNTIME_OPTIONALS:
+        assert isinstance(value.type, TupleType)
+        return list(value.type.types)[1:]
+    types = list(value.type.types) if isinstance(value.type, TupleType) else [value.type]
+    for ty in types:
+        if not (isinstance(ty, TensorType) and ty.has_static_shape()):
+            raise node.error(
+                f"an optional decided at run time must hold static tensors, got {value.type}"
+            )
+    return types
+
+
+def _as_optional(node: OnnxNode, block: Block, value: SSAValue | None, fields: list[Attribute]) -> SSAValue:
+    """``value`` as a run-time optional in ``block``: ``(present, *fields)``,
+    present false and zero fields for the empty optional (None)."""
+    if value in RUNTIME_OPTIONALS:
+        return value
+    if value is None:
+        parts = [_const(block, np.array(False))]
+        for ty in fields:
+            assert isinstance(ty, TensorType)
+            parts.append(_const(block, np.zeros(ty.get_shape(), numpy_dtype(ty.element_type))))
+    elif isinstance(value.type, TupleType):
+        parts = [_const(block, np.array(True))]
+        parts += [_add(block, TupleGetOp(value, k)) for k in range(len(value.type.types))]
+    else:
+        parts = [_const(block, np.array(True)), value]
+    return _add(block, TupleOp(parts))
 
 
 class _LoopBuilder:

@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DictionaryAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -74,6 +75,8 @@ from xtvm.frontend.onnx import causal_conv, det, flex_attention, linear_attentio
 from xtvm.frontend.onnx import swiglu, tensor_scatter
 from xtvm.frontend.onnx.common import (
     EMPTY_OPTIONAL,
+    RUNTIME_OPTIONAL_OUTPUTS,
+    RUNTIME_OPTIONALS,
     OnnxImportError,
     OnnxStaticShapeRequired,
     element_type_from_numpy,
@@ -352,6 +355,9 @@ class _GraphImporter:
             arg_attrs=_names(scope.arg_names),
             res_attrs=_names([o.name for o in self.graph.output]),
         )
+        optionals = [k for k, v in enumerate(outputs) if v in RUNTIME_OPTIONALS]
+        if optionals:  # the backend returns None for an empty one
+            main.attributes[RUNTIME_OPTIONAL_OUTPUTS] = ArrayAttr(IntegerAttr(k, 64) for k in optionals)
         return ModuleOp([main]), scope.params()
 
     def _add_optional_input(self, scope: GraphScope, value_info: onnx.ValueInfoProto) -> None:

@@ -17,10 +17,14 @@ length and element types known at compile time.
   elements each given a new axis first);
 * ``SequenceMap`` → its body converted once per element (unrolled).
 
-Optionals: whether one is empty is known at compile time. A present
-optional is the tensor or sequence it holds; the empty one is
+Optionals: whether one is empty is usually known at compile time. A
+present optional is the tensor or sequence it holds; the empty one is
 ``EMPTY_OPTIONAL`` (a constant no converter takes as a tensor).
-``OptionalHasElement`` is a constant, ``OptionalGetElement`` the value.
+``OptionalHasElement`` is a constant, ``OptionalGetElement`` the value. An
+``If`` with an empty branch makes an optional decided at run time
+(``RUNTIME_OPTIONALS``: a tuple of a presence flag and the fields):
+``OptionalHasElement`` reads its flag; ``OptionalGetElement`` of one is
+refused.
 
 A sequence whose length changes at run time (grown in a ``Loop``) needs the
 VM's dynamic ADTs; the loop refuses it as a carried value that changes type.
@@ -44,7 +48,7 @@ from xtvm.dialects.relay import (
     TupleOp,
 )
 from xtvm.dialects.relay.base import shape_str
-from xtvm.frontend.onnx.common import EMPTY_OPTIONAL, is_empty_optional
+from xtvm.frontend.onnx.common import EMPTY_OPTIONAL, RUNTIME_OPTIONALS, is_empty_optional
 from xtvm.frontend.onnx.converter import OnnxNode, OnnxOpConverter, Output, static_shape
 
 
@@ -265,6 +269,11 @@ class OptionalHasElement(OnnxOpConverter):
 
     @classmethod
     def _impl_v15(cls, node: OnnxNode) -> Output:
+        if node.has_input(0) and not node.is_constant(0):
+            value = node.input(0)
+            if value in RUNTIME_OPTIONALS:  # decided at run time: its flag
+                node.folding = False
+                return node.emit(TupleGetOp(value, 0))
         present = node.has_input(0) and not (
             node.is_constant(0) and is_empty_optional(node.scope.value(node.proto.input[0]))
         )
@@ -280,6 +289,11 @@ class OptionalGetElement(OnnxOpConverter):
         value = _optional_value(node, 0)
         if is_empty_optional(value):
             raise node.error(f"{node.input_label(0)} is an empty optional")
+        if value in RUNTIME_OPTIONALS:
+            raise node.error(
+                f"{node.input_label(0)} is an optional whose emptiness is decided at run time: "
+                "taking its element (an error when empty) is not supported"
+            )
         return value
 
 
