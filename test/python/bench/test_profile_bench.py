@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+import onnx
+
 import xtvm
 from xtvm.bench.profile import kernel_times, ort_node_times
-from xtvm.bench.timing import light_model
 from xtvm.frontend import from_onnx
 
 
-def test_kernel_and_node_times_of_the_example_mlp():
-    model, input_name, x = light_model("mlp")
-    mod, params = from_onnx(model)
+def test_kernel_and_node_times_of_the_example_mlp(mlp_path):
+    model = onnx.load(mlp_path)
+    graph_input = model.graph.input[0]
+    input_name = graph_input.name
+    shape = tuple(d.dim_value or 1 for d in graph_input.type.tensor_type.shape.dim)  # batch N = 1
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    mod, params = from_onnx(model, shape={input_name: shape})
     gmod = xtvm.build(mod, params=params)["default"](xtvm.cpu(0))
     gmod.set_input(input_name, x)
     ours = kernel_times(gmod, repeat=3, clock=time.perf_counter)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -49,7 +49,8 @@ class DetOp(RelayOp):
         dtype = dtype_name(data.get_element_type())
         if not dtype.startswith("float"):
             raise RelayTypeError(f"'{cls.name}' needs floating-point matrices, got {dtype}")
-        if len(shape) < 2 or shape[-1] != shape[-2]:
+        square = len(shape) >= 2 and (shape[-1] == shape[-2] or DYNAMIC_INDEX in shape[-2:])
+        if not square:  # a ? side may be either
             raise RelayTypeError(
                 f"'{cls.name}' needs square matrices in the last two axes, got shape {list(shape)}"
             )
