@@ -379,12 +379,15 @@ change to it changes every prim_func key (:func:`kernel_key`)."""
 
 
 @functools.cache
-def _code_fingerprint() -> str:
+def source_fingerprint(names: tuple[str, ...]) -> str:
+    """The sha256 of the source files (``*.py``) under each of ``names``
+    (directories or files under ``xtvm/``; ``"."``: all of xtvm) and of
+    xDSL's version: a change to that source changes the keys built on it."""
     import xdsl
 
     root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256(f"xdsl {getattr(xdsl, '__version__', '?')}".encode())
-    for name in KEYED_SOURCES:
+    for name in names:
         path = root / name
         for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
             h.update(str(file.relative_to(root)).encode())
@@ -402,7 +405,7 @@ def kernel_key(prim_func: Operation, target: Target, tm: llvm_binding.TargetMach
         out = io.StringIO()
         Printer(stream=out).print_op(prim_func)
         text = "printed\n" + out.getvalue()
-    return cache_key("prim_func", *target_key(target, tm), _code_fingerprint(), text)
+    return cache_key("prim_func", *target_key(target, tm), source_fingerprint(KEYED_SOURCES), text)
 
 
 def structure_text(root: Operation) -> str | None:
@@ -497,6 +500,7 @@ __all__ = [
     "compile_objects",
     "kernel_key",
     "mark_cached_kernels",
+    "source_fingerprint",
     "split_units",
     "structure_text",
     "unit_ir",

@@ -24,11 +24,10 @@ hold a stub.
 from __future__ import annotations
 
 import functools
-import hashlib
+import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import metadata
-from pathlib import Path
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, UnitAttr
@@ -37,7 +36,13 @@ from xdsl.printer import Printer
 
 from xtvm.codegen.cache import KernelCache, cache_key
 from xtvm.codegen.llvm_ir import target_machine
-from xtvm.codegen.objects import mark_cached_kernels, structure_text, target_key, uses_openmp
+from xtvm.codegen.objects import (
+    mark_cached_kernels,
+    source_fingerprint,
+    structure_text,
+    target_key,
+    uses_openmp,
+)
 from xtvm.dialects.tir import PrimFuncOp
 from xtvm.lowering.relay_to_tir.kernel import KERNEL_REUSE, PRIMITIVE_KEY_ATTR
 from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import (
@@ -118,10 +123,9 @@ def stub_text(op: PrimFuncOp) -> str:
     skip = {CACHED_OBJECT_ATTR, USES_OPENMP_ATTR}
     stub.attributes.update({k: v for k, v in op.attributes.items() if k not in skip})
     stub.attributes[ASSERT_MESSAGES_ATTR] = ArrayAttr(StringAttr(m) for m in assert_messages(op))
-    printer_module = ModuleOp([stub])
-    out = _StringStream()
-    Printer(stream=out, print_generic_format=True).print_op(printer_module)
-    return out.text()
+    out = io.StringIO()
+    Printer(stream=out, print_generic_format=True).print_op(ModuleOp([stub]))
+    return out.getvalue()
 
 
 def _parse_stub(raw: bytes) -> PrimFuncOp | None:
@@ -138,30 +142,11 @@ def _parse_stub(raw: bytes) -> PrimFuncOp | None:
     return ops[0]
 
 
-class _StringStream:
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, text: str) -> int:
-        self.parts.append(text)
-        return len(text)
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
 @functools.cache
 def _compiler_fingerprint() -> str:
-    """The sha256 of every source file of xtvm and the versions of xDSL and
-    NumPy: any change to the compiler changes every primitive key."""
-    root = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
-    for name in ("xdsl", "numpy"):
-        h.update(f"{name} {metadata.version(name)}\n".encode())
-    for file in sorted(root.rglob("*.py")):
-        h.update(str(file.relative_to(root)).encode())
-        h.update(file.read_bytes())
-    return h.hexdigest()
+    """Every source file of xtvm and the versions of xDSL and NumPy: any
+    change to the compiler changes every primitive key."""
+    return cache_key(source_fingerprint((".",)), f"numpy {metadata.version('numpy')}")
 
 
 def _context_fingerprint(ctx: PassContext) -> str:
