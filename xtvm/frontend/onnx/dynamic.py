@@ -264,35 +264,46 @@ def _resize(node: OnnxNode) -> SSAValue:
     return node.emit(op)
 
 
+def _wrap_converter(
+    static: type[OnnxOpConverter],
+    wrap: Callable[[Callable[[OnnxNode], Any]], Callable[[OnnxNode], Any]],
+    note: str,
+) -> type[OnnxOpConverter]:
+    """``static`` (same name) whose converter of each opset is ``wrap``ped;
+    ``note`` is added to its docstring."""
+
+    class Wrapped(static):  # type: ignore[misc, valid-type]
+        @classmethod
+        def get_converter(cls, opset: int) -> Any:
+            convert = static.get_converter(opset)
+            return None if convert is None else wrap(convert)
+
+    Wrapped.__name__ = Wrapped.__qualname__ = static.__name__
+    Wrapped.__doc__ = f"{static.__doc__}\n\n{note}"
+    return Wrapped
+
+
 def _or_dynamic(
     static: type[OnnxOpConverter], dynamic: Callable[[OnnxNode], Any]
 ) -> type[OnnxOpConverter]:
     """``static``'s converter, falling back to ``dynamic`` when a value it
     needs at compile time is a graph input."""
 
-    class AtRunTime(static):  # type: ignore[misc, valid-type]
-        @classmethod
-        def get_converter(cls, opset: int) -> Any:
-            convert = static.get_converter(opset)
-            if convert is None:
-                return None
-
-            def run(node: OnnxNode) -> Any:
+    def wrap(convert: Callable[[OnnxNode], Any]) -> Callable[[OnnxNode], Any]:
+        def run(node: OnnxNode) -> Any:
+            try:
+                return convert(node)
+            except OnnxConstantInputRequired as e:
+                if node.folding or not _is_graph_input(node, e.value_name):
+                    raise
                 try:
-                    return convert(node)
-                except OnnxConstantInputRequired as e:
-                    if node.folding or not _is_graph_input(node, e.value_name):
-                        raise
-                    try:
-                        return dynamic(node)
-                    except (_NotDynamic, RelayTypeError):
-                        raise e from None
+                    return dynamic(node)
+                except (_NotDynamic, RelayTypeError):
+                    raise e from None
 
-            return run
+        return run
 
-    AtRunTime.__name__ = AtRunTime.__qualname__ = static.__name__
-    AtRunTime.__doc__ = f"{static.__doc__}\n\nA run-time input: {dynamic.__name__} (dynamic.py)."
-    return AtRunTime
+    return _wrap_converter(static, wrap, f"A run-time input: {dynamic.__name__} (dynamic.py).")
 
 
 class Shape(shape.Shape):
@@ -317,27 +328,19 @@ def _tracking(static: type[OnnxOpConverter], first: Callable[[OnnxNode], Any] | 
     node (symbolic_shape.propagate); with ``first``, that conversion is
     tried before (None: not taken)."""
 
-    class Tracking(static):  # type: ignore[misc, valid-type]
-        @classmethod
-        def get_converter(cls, opset: int) -> Any:
-            convert = static.get_converter(opset)
-            if convert is None:
-                return None
-
-            def run(node: OnnxNode) -> Any:
-                result = first(node) if first is not None and not node.folding else None
-                if result is not None:
-                    return result
-                result = convert(node)
-                if isinstance(result, SSAValue) and not node.folding:
-                    propagate(node, result)
+    def wrap(convert: Callable[[OnnxNode], Any]) -> Callable[[OnnxNode], Any]:
+        def run(node: OnnxNode) -> Any:
+            result = first(node) if first is not None and not node.folding else None
+            if result is not None:
                 return result
+            result = convert(node)
+            if isinstance(result, SSAValue) and not node.folding:
+                propagate(node, result)
+            return result
 
-            return run
+        return run
 
-    Tracking.__name__ = Tracking.__qualname__ = static.__name__
-    Tracking.__doc__ = f"{static.__doc__}\n\nSymbolic shape values: symbolic_shape.py."
-    return Tracking
+    return _wrap_converter(static, wrap, "Symbolic shape values: symbolic_shape.py.")
 
 
 def _gather_along_dynamic_axis(node: OnnxNode) -> SSAValue | None:
