@@ -103,14 +103,39 @@ class LayoutTransformOp(RelayOp):
         return [TensorType(data.element_type, shape)]
 
 
+def data_channel_block(cls: type[RelayOp], layout: str, multiple: int = 4) -> int:
+    """``c`` of a conv's data layout ``"NCHW<c>c"`` (a multiple of
+    ``multiple``: 4 for the int8 convs, whole words of four channels), 0
+    for ``"NCHW"``."""
+    if layout == "NCHW":
+        return 0
+    parsed = _layout(cls, layout, "data layout")
+    subs = parsed.axes[4:]
+    if parsed.primal != "NCHW" or len(subs) != 1 or subs[0][0] != "c" or subs[0][1] % multiple:
+        what = f" with c a multiple of {multiple}" if multiple > 1 else ""
+        raise RelayTypeError(
+            f"'{cls.name}' expects data layout 'NCHW' or 'NCHW<c>c'{what}, got '{layout}'"
+        )
+    return subs[0][1]
+
+
 @irdl_op_definition
 class Conv2dPackedOp(RelayOp):
     """``relay.nn.conv2d`` (NCHW data and result) on a weight packed in
     ``kernel_layout`` ``"OIHW<b>o"``: ``[O/b, C/groups, KH, KW, b]``.
     Attributes as ``relay.nn.conv2d``; ``b`` divides ``O / groups``.
 
+    ``data_layout`` ``"NCHW<c>c"`` (``groups = 1``; TVM's
+    ``conv2d_NCHWc``) takes the data blocked, ``[N, C/c, H, W, c]``, and
+    gives the result blocked by the weight's ``b``: ``[N, O/b, OH, OW, b]``
+    (``NCHW<b>c``), each pixel's ``b`` channels one vector
+    (``relay-convert-layout`` keeps float activations so between the
+    convs). ``out_layout = "NCHW<b>c"`` gives NCHW data (a stem's 3
+    channels) the blocked result too.
+
     ```mlir
     %y = relay.nn.contrib_conv2d_packed %x, %p {kernel_layout = "OIHW16o", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<2x8x3x3x16xf32>) -> tensor<1x32x8x8xf32>
+    %z = relay.nn.contrib_conv2d_packed %b, %p {kernel_layout = "OIHW16o", data_layout = "NCHW8c"} : (tensor<1x1x8x8x8xf32>, tensor<2x8x3x3x16xf32>) -> tensor<1x2x6x6x16xf32>
     ```
     """
 
@@ -124,6 +149,8 @@ class Conv2dPackedOp(RelayOp):
     padding = prop_def(DenseArrayBase, default_value=int_array([0, 0, 0, 0]))
     dilation = prop_def(DenseArrayBase, default_value=int_array([1, 1]))
     groups = prop_def(IntegerAttr, default_value=i64_attr(1))
+    data_layout = prop_def(StringAttr, default_value=StringAttr("NCHW"))
+    out_layout = prop_def(StringAttr, default_value=StringAttr(""))
     traits = traits_def(Pure())
     assembly_format = functional_format("data", "weight")
 
@@ -136,6 +163,8 @@ class Conv2dPackedOp(RelayOp):
         padding: Sequence[int] | None = None,
         dilation: Sequence[int] | None = None,
         groups: int | None = None,
+        data_layout: str | None = None,
+        out_layout: str | None = None,
     ):
         super().__init__(
             data,
@@ -145,10 +174,13 @@ class Conv2dPackedOp(RelayOp):
             padding=padding,
             dilation=dilation,
             groups=groups,
+            data_layout=data_layout,
+            out_layout=out_layout,
         )
 
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
+        data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
         oihw = _unpacked(cls, weight, attrs["kernel_layout"], "OIHW")
         block = Layout.parse(attrs["kernel_layout"]).factor("O")
@@ -157,8 +189,26 @@ class Conv2dPackedOp(RelayOp):
                 f"'{cls.name}' output-channel block {block} does not divide the "
                 f"{oihw.get_shape()[0] // attrs['groups']} output channels of a group"
             )
+        chans = data_channel_block(cls, attrs["data_layout"], multiple=1)
+        out_layout = attrs["out_layout"]
+        if out_layout not in ("", f"NCHW{block}c"):
+            raise RelayTypeError(
+                f"'{cls.name}' out_layout must be '' (as the data) or 'NCHW{block}c' (the "
+                f"weight's block), got '{out_layout}'"
+            )
+        ds = data.get_shape()
+        if chans and (len(ds) != 5 or ds[4] != chans or attrs["groups"] != 1):
+            raise RelayTypeError(
+                f"'{cls.name}' data {shape_str(ds)} must be [N, C/{chans}, H, W, {chans}] "
+                f"({attrs['data_layout']}) with groups = 1"
+            )
+        nchw = TensorType(data.element_type, [ds[0], ds[1] * chans, *ds[2:4]]) if chans else data
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation", "groups")}
-        return Conv2dOp.infer([operand_types[0], oihw], conv_attrs)
+        (out,) = Conv2dOp.infer([nchw, oihw], conv_attrs)
+        if not chans and not out_layout:
+            return [out]
+        n, o, oh, ow = out.get_shape()
+        return [TensorType(out.element_type, [n, o // block, oh, ow, block])]
 
 
 def _int8_block(cls: type[RelayOp], layout: str, primal: str = "OIHW") -> int:
@@ -181,21 +231,6 @@ def _check_int8_operands(cls: type[RelayOp], data: TensorType, weight: TensorTyp
             f"'{cls.name}' takes ui8 data and an i32 packed weight, got "
             f"{data.element_type} and {weight.element_type}"
         )
-
-
-def data_channel_block(cls: type[RelayOp], layout: str) -> int:
-    """``c`` of an int8 conv's data layout ``"NCHW<c>c"`` (a multiple of 4:
-    whole words of four channels), 0 for ``"NCHW"``."""
-    if layout == "NCHW":
-        return 0
-    parsed = _layout(cls, layout, "data layout")
-    subs = parsed.axes[4:]
-    if parsed.primal != "NCHW" or len(subs) != 1 or subs[0][0] != "c" or subs[0][1] % 4:
-        raise RelayTypeError(
-            f"'{cls.name}' expects data layout 'NCHW' or 'NCHW<c>c' with c a multiple of 4, "
-            f"got '{layout}'"
-        )
-    return subs[0][1]
 
 
 @irdl_op_definition

@@ -32,6 +32,7 @@ PATTERNS = [
             padding=attrs["padding"],
             dilation=attrs["dilation"],
             groups=attrs["groups"],
+            blocked_result=bool(attrs["out_layout"]),
         ),
     ),
     lower(

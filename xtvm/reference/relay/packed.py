@@ -56,8 +56,11 @@ def layout_transform(data: np.ndarray, src_layout: str, dst_layout: str) -> np.n
 
 def conv2d_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.ndarray:
     data, weight = ins
+    blocked = attrs.get("data_layout", "NCHW") != "NCHW"
+    if blocked:  # NCHW<c>c data, NCHW<b>c result
+        data = layout_transform(data, attrs["data_layout"], "NCHW")
     oihw = layout_transform(weight, attrs["kernel_layout"], "OIHW")
-    return conv2d(
+    out = conv2d(
         data,
         oihw,
         strides=attrs["strides"],
@@ -65,6 +68,8 @@ def conv2d_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.nda
         dilation=attrs["dilation"],
         groups=attrs["groups"],
     )
+    blocked_out = blocked or attrs.get("out_layout", "") != ""
+    return layout_transform(out, "NCHW", f"NCHW{weight.shape[4]}c") if blocked_out else out
 
 
 def unpack_int8_words(words: np.ndarray, kernel_layout: str, channels: int) -> np.ndarray:

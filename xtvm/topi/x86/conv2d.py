@@ -31,6 +31,26 @@ then transposes the tile lane by lane into the NCHW rows).
 
 The zero padding is its own (parallel) loop nest before, so the reduction
 reads no guarded elements.
+
+Blocked activations (TVM's ``conv2d_NCHWc``: data ``NCHW<c>c``, ``[N, C/c,
+H, W, c]``, result ``NCHW<b>c``, :func:`conv2d_nchwc`) need neither
+orientation's compromise: each reduction step broadcasts one input channel
+of one pixel against a weight row, and the tile of ``R`` pixels by one or
+two ``b``-channel blocks is stored as whole vectors (a pixel's ``b``
+channels are adjacent)::
+
+    parallel for (n, fo, y) fused:
+      for xo:
+        acc[oc][R][b] = 0
+        for rco, ry, rx, rci:                      # in[n, rco, y+ry, x+rx, rci]
+          for foi in oc (unrolled):
+            for xi in R (unrolled):
+              for fi in b (vectorized):            # acc += bcast(in) * w[fo, rco·c + rci, ry, rx, :]
+        for foi, xi (unrolled):
+          for fi in b (vectorized):                # out[n, fo, y, x, :] = epilogue(acc[foi][xi])
+
+NCHW data with a blocked result (a stem's 3 channels, ``blocked_result``)
+runs the same schedule over ``(rc, ry, rx)``.
 """
 
 from __future__ import annotations
@@ -40,6 +60,7 @@ from dataclasses import replace
 
 from xtvm import te
 from xtvm.autotvm.dispatch import current_config
+from xtvm.schedule import CacheWriteLoops
 from xtvm.te.expr import PrimExpr
 from xtvm.te.symbolic import is_static
 from xtvm.topi.x86.config import lanes, row_block, use_threads
@@ -61,6 +82,22 @@ def pad_nchw(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
         return te.if_then_else(inside, data[b, ch, y - top, x - left], te.const(0, data.dtype))
 
     shape = (n, c, h + top + bottom, w + left + right)
+    return te.compute(shape, fcompute, name="T_pad", tag="pad", attrs={"materialize": True})
+
+
+def pad_blocked(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
+    """Blocked ``data`` ``[N, C/c, H, W, c]`` with zero borders ``[top,
+    left, bottom, right]``, materialized (as :func:`pad_nchw`)."""
+    top, left, bottom, right = padding
+    if not any(padding):
+        return data
+    n, cb, h, w, c = data.shape
+
+    def fcompute(b: PrimExpr, g: PrimExpr, y: PrimExpr, x: PrimExpr, j: PrimExpr) -> PrimExpr:
+        inside = (y >= top) & (y < top + h) & (x >= left) & (x < left + w)
+        return te.if_then_else(inside, data[b, g, y - top, x - left, j], te.const(0, data.dtype))
+
+    shape = (n, cb, h + top + bottom, w + left + right, c)
     return te.compute(shape, fcompute, name="T_pad", tag="pad", attrs={"materialize": True})
 
 
@@ -92,10 +129,16 @@ def conv2d_packed(
     padding: Sequence[int] = (0, 0, 0, 0),
     dilation: Sequence[int] = (1, 1),
     groups: int = 1,
+    blocked_result: bool = False,
 ) -> te.Tensor:
     """2-d convolution: data ``[N, C, H, W]``, weight packed ``OIHW<b>o``
-    (``[O/b, C/groups, KH, KW, b]``) → ``[N, O, OH, OW]``."""
-    if data.ndim != 4 or weight.ndim != 5:
+    (``[O/b, C/groups, KH, KW, b]``) → ``[N, O, OH, OW]``, or with
+    ``blocked_result`` ``[N, O/b, OH, OW, b]`` (``groups = 1``). Blocked
+    data ``[N, C/c, H, W, c]`` always gives the blocked result
+    (:func:`conv2d_nchwc`)."""
+    if data.ndim == 5 and weight.ndim == 5 and groups == 1:
+        return conv2d_nchwc(data, weight, strides, padding, dilation)
+    if data.ndim != 4 or weight.ndim != 5 or (blocked_result and groups != 1):
         raise ValueError(
             f"conv2d_packed: data {list(data.shape)} must be 4-d and the packed "
             f"weight {list(weight.shape)} 5-d"
@@ -116,14 +159,64 @@ def conv2d_packed(
     ry = te.reduce_axis((0, kh), name="ry")
     rx = te.reduce_axis((0, kw), name="rx")
 
-    def fcompute(i: PrimExpr, f: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
-        # the group of channel f, through its block (f // b simplifies to fo)
-        channel = rc if groups == 1 else (f // b // (per_group // b)) * cg + rc
+    def product_sum(i: PrimExpr, fo: PrimExpr, fi: PrimExpr, y: PrimExpr, x: PrimExpr):
+        # the group of channel fo·b + fi, through its block
+        channel = rc if groups == 1 else (fo // (per_group // b)) * cg + rc
         pixel = padded[i, channel, y * sh + ry * dh, x * sw + rx * dw]
-        return te.sum(pixel * weight[f // b, rc, ry, rx, f % b], axis=[rc, ry, rx])
+        return te.sum(pixel * weight[fo, rc, ry, rx, fi], axis=[rc, ry, rx])
 
+    attrs = {"schedule": schedule_conv2d_packed, "block": b, "stride_w": sw}
+    if blocked_result:
+        return te.compute(
+            (n, blocks, oh, ow, b),
+            lambda i, fo, y, x, fi: product_sum(i, fo, fi, y, x),
+            name="T_conv2d_packed",
+            tag="conv2d_packed",
+            attrs=attrs,
+        )
+    # f // b and f % b: tir-simplify turns them into fo and fi once f is split by b
     return te.compute(
         (n, o, oh, ow),
+        lambda i, f, y, x: product_sum(i, f // b, f % b, y, x),
+        name="T_conv2d_packed",
+        tag="conv2d_packed",
+        attrs=attrs,
+    )
+
+
+def conv2d_nchwc(
+    data: te.Tensor,
+    weight: te.Tensor,
+    strides: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+) -> te.Tensor:
+    """The conv on blocked activations (TVM's ``conv2d_NCHWc``): data
+    ``[N, C/c, H, W, c]``, weight packed ``OIHW<b>o`` (``[O/b, C, KH, KW,
+    b]``) → ``[N, O/b, OH, OW, b]``, reduced over ``(C/c, KH, KW, c)`` so
+    that consecutive steps read adjacent input channels of one pixel."""
+    blocks, cw, kh, kw, b = weight.shape
+    n, outer, _, _, chans = data.shape
+    if cw != outer * chans:
+        raise ValueError(
+            f"conv2d_packed: blocked data {list(data.shape)} (NCHW<c>c) does not fit the "
+            f"packed weight {list(weight.shape)}"
+        )
+    (sh, sw), (dh, dw) = strides, dilation
+    padded = pad_blocked(data, padding)
+    oh, ow = window_positions(padded, (kh, kw), strides, dilation)
+    rco = te.reduce_axis((0, outer), name="rco")
+    ry = te.reduce_axis((0, kh), name="ry")
+    rx = te.reduce_axis((0, kw), name="rx")
+    rci = te.reduce_axis((0, chans), name="rci")
+
+    def fcompute(i: PrimExpr, fo: PrimExpr, y: PrimExpr, x: PrimExpr, fi: PrimExpr) -> PrimExpr:
+        pixel = padded[i, rco, y * sh + ry * dh, x * sw + rx * dw, rci]
+        kernel = weight[fo, rco * chans + rci, ry, rx, fi]
+        return te.sum(pixel * kernel, axis=[rco, ry, rx, rci])
+
+    return te.compute(
+        (n, blocks, oh, ow, b),
         fcompute,
         name="T_conv2d_packed",
         tag="conv2d_packed",
@@ -167,6 +260,9 @@ def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -
     (out,) = outputs
     cfg = current_config()
     cfg.add_flop(reduction_flops(conv))
+    if out.ndim == 5:
+        _schedule_blocked(sch, cfg, conv, out)
+        return
     n, f, y, x = sch.get_loops(out.name)
     height, width, block = out.shape[2], out.shape[3], conv.op.attrs["block"]
     stride, kw = conv.op.attrs["stride_w"], conv.op.input_tensors[1].shape[3]
@@ -202,8 +298,49 @@ def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -
         sch.reorder(channels, pixels)  # store whole rows of the tile
         vectorize_tile(sch, replace(nests, writeback=[*outer, channels, pixels]))
     if unroll_kw:
-        update = sch.get_loops(nests.update[0].block)
-        sch.unroll(update[len(update) - len(nests.update) - 1])  # rx, above the tile loops
+        _unroll_kw(sch, conv, nests)
+    if use_threads():
+        sch.parallel(tile)
+    schedule_padding(sch, conv)
+
+
+def _unroll_kw(sch, conv: te.Tensor, nests: CacheWriteLoops) -> None:
+    """Unroll the reduction's ``rx`` loop (the third reduction axis: ``rc,
+    ry, rx`` or ``rco, ry, rx, rci``, all above the tile loops)."""
+    update = sch.get_loops(nests.update[0].block)
+    reduction = len(conv.op.reduce_axis)
+    sch.unroll(update[len(update) - len(nests.update) - reduction + 2])
+
+
+def _schedule_blocked(sch, cfg, conv: te.Tensor, out: te.Tensor) -> None:
+    """The blocked result ``[N, O/b, OH, OW, b]`` (see the module): a tile
+    of ``tile_ow`` pixels of ``tile_oh`` rows by ``tile_oc`` blocks, its
+    vectors across the block (the one orientation: the ``vectors`` knob is
+    fixed to ``"channel"``), written back as whole vectors."""
+    n, fo, y, x, fi = sch.get_loops(out.name)
+    height, width, blocks = out.shape[2], out.shape[3], out.shape[1]
+    kw = conv.op.input_tensors[1].shape[3]
+    row = row_block(width)
+    tile_ow = cfg.define_split(
+        "tile_ow", width, candidates=tile_candidates(width, row), default=[-1, row]
+    )
+    rows = cfg.define_knob("tile_oh", [d for d in (1, 2, 4) if height % d == 0], default=1)
+    oc = cfg.define_knob(
+        "tile_oc",
+        [k for k in (1, 2) if blocks % k == 0],
+        default=2 if two_blocks(row, blocks) else 1,
+    )
+    cfg.define_knob("vectors", ["channel"], default="channel")
+    unroll_kw = cfg.define_knob("unroll_kw", [0, 1] if kw > 1 else [0], default=0)
+    foo, *foi = sch.split(fo, [None, oc]) if oc > 1 else [fo]
+    xo, xi = tile_ow.apply(sch, x)
+    yo, *yi = sch.split(y, [None, rows]) if rows > 1 else [y]
+    sch.reorder(n, foo, yo, xo, *foi, *yi, xi, fi)
+    tile = sch.fuse(n, foo, yo)
+    nests = sch.cache_write(out.name, xo)
+    vectorize_tile(sch, nests)
+    if unroll_kw:
+        _unroll_kw(sch, conv, nests)
     if use_threads():
         sch.parallel(tile)
     schedule_padding(sch, conv)

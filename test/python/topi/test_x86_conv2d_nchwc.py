@@ -1,0 +1,77 @@
+"""The float packed conv on blocked activations (``data_layout =
+"NCHW<c>c"``, TVM's ``conv2d_NCHWc``; NCHW data with ``out_layout``, a
+stem's): built for the host and compared with NumPy, alone and with a fused
+residual-add + relu epilogue."""
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import TensorType, f32
+
+from test_x86_int8 import GraphBuilder, _run
+from xtvm.dialects import relay
+from xtvm.reference.relay.conv import conv2d
+from xtvm.reference.relay.packed import layout_transform
+
+BLOCKED = {
+    # name: (C, c, O, b, H, W, K, strides, padding)
+    "3x3-padded-two-blocks": (32, 16, 32, 16, 14, 14, 3, (1, 1), (1, 1, 1, 1)),
+    "1x1-7x7-plane": (64, 16, 48, 16, 7, 7, 1, (1, 1), (0, 0, 0, 0)),
+    "1x1-stride2": (32, 16, 16, 16, 9, 9, 1, (2, 2), (0, 0, 0, 0)),
+    "3x3-stride2-blocks-of-8-uneven-pad": (24, 8, 24, 8, 9, 11, 3, (2, 1), (0, 1, 2, 1)),
+    "3x3-partial-row-tile": (16, 16, 16, 16, 5, 20, 3, (1, 1), (1, 1, 1, 1)),
+    # c = 0: NCHW data (a stem's 3 channels), the blocked result (out_layout)
+    "stem-nchw-data-7x7-stride2": (3, 0, 32, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3)),
+}
+
+
+def _blocked_conv(name, residual=False, seed=0):
+    """The conv (plus ``relu(conv + r)`` with ``residual``) built and run,
+    and the NumPy result, both blocked ``NCHW<b>c``."""
+    c, cb, o, b, h, w, k, strides, padding = BLOCKED[name]
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((1, c, h, w), dtype=np.float32)
+    wt = rng.standard_normal((o, c, k, k), dtype=np.float32)
+    want = conv2d(x, wt, strides, padding, (1, 1))
+    blocked_want = layout_transform(want, "NCHW", f"NCHW{b}c")
+    r = rng.standard_normal(blocked_want.shape, dtype=np.float32)
+    xb = layout_transform(x, "NCHW", f"NCHW{cb}c") if cb else x
+    arg_types = [TensorType(f32, list(xb.shape))]
+    if residual:
+        arg_types.append(TensorType(f32, list(r.shape)))
+    g = GraphBuilder(*arg_types)
+    packed = g.const(np.ascontiguousarray(layout_transform(wt, "OIHW", f"OIHW{b}o")))
+    layouts = {"data_layout": f"NCHW{cb}c"} if cb else {"out_layout": f"NCHW{b}c"}
+    conv = relay.Conv2dPackedOp(g.args[0], packed, f"OIHW{b}o", strides, padding, **layouts)
+    y = g.add(conv)
+    if residual:
+        y = g.add(relay.ReluOp(g.add(relay.AddOp(y, g.args[1]))))
+        blocked_want = np.maximum(blocked_want + r, 0)
+    got, _ = _run(g.module([y]), [xb, r] if residual else [xb])
+    return got, blocked_want
+
+
+@pytest.mark.parametrize("name", list(BLOCKED))
+def test_blocked_conv_matches_numpy(name):
+    got, want = _blocked_conv(name)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("name", ["3x3-padded-two-blocks", "stem-nchw-data-7x7-stride2"])
+def test_blocked_conv_with_residual_epilogue_matches_numpy(name):
+    got, want = _blocked_conv(name, residual=True, seed=1)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+
+
+def test_type_rule_refuses_blocked_data_of_the_wrong_shape():
+    g = GraphBuilder(TensorType(f32, [1, 2, 8, 8, 8]))
+    packed = g.const(np.zeros((2, 32, 3, 3, 16), np.float32))
+    with pytest.raises(Exception, match=r"must be \[N, C/16, H, W, 16\]"):
+        relay.Conv2dPackedOp(g.args[0], packed, "OIHW16o", data_layout="NCHW16c")
+
+
+def test_type_rule_refuses_an_out_layout_not_the_weight_block():
+    g = GraphBuilder(TensorType(f32, [1, 3, 8, 8]))
+    packed = g.const(np.zeros((2, 3, 3, 3, 16), np.float32))
+    with pytest.raises(Exception, match="out_layout must be '' .* or 'NCHW16c'"):
+        relay.Conv2dPackedOp(g.args[0], packed, "OIHW16o", out_layout="NCHW8c")
