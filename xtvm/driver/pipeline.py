@@ -101,6 +101,11 @@ STAGES: tuple[Stage, ...] = (
             ),
             Step("relay-alter-op-layout", 2, "pack conv2d/dense weights for the x86 kernels"),
             Step("relay-int8-nchwc", 2, "int8 convs on blocked u8 activations, kept blocked"),
+            Step(
+                "relay-convert-layout",
+                2,
+                "float convs on blocked NCHW<c>c activations, kept blocked (>= 8 f32 lanes)",
+            ),
             Step("relay-fold-constant", 2, "fold the scaled and packed weights"),
             Step("relay-eliminate-common-subexpr", 3, "merge equal ops and constants"),
             Step("relay-dead-code-elimination", 1, "drop what nothing uses"),

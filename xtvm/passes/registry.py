@@ -30,6 +30,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "relay-fold-scale-axis": _lazy("xtvm.passes.relay.fold_scale_axis", "FoldScaleAxisPass"),
     "relay-alter-op-layout": _lazy("xtvm.passes.relay.alter_op_layout", "AlterOpLayoutPass"),
     "relay-int8-nchwc": _lazy("xtvm.passes.relay.int8_nchwc", "Int8NchwcPass"),
+    "relay-convert-layout": _lazy("xtvm.passes.relay.convert_layout", "ConvertLayoutPass"),
     "qnn-canonicalize": _lazy("xtvm.passes.qnn.canonicalize", "QnnCanonicalizePass"),
     "qnn-fake-quantization-to-integer": _lazy(
         "xtvm.passes.qnn.fake_quantization_to_integer", "FakeQuantizationToIntegerPass"

@@ -140,6 +140,20 @@ func.func @max_pool(%a: tensor<1x2x8x8x16xui8>, %x: tensor<1x32x8x8xui8>) -> (te
   func.return %p, %q : tensor<1x32x4x4xui8>, tensor<1x32x7x7xui8>
 }
 
+// sink-unblocking-avg-pool2d (the rules shared with relay-convert-layout:
+// the dequantized average pool of a QDQ network): a 3-d pool with a window
+// of 1 along the block, the divisor unchanged; near miss: a pool of NCHW data.
+// CHECK-LABEL: func.func @avg_pool
+// CHECK:      %p = relay.nn.avg_pool3d %a {pool_size = array<i64: 3, 3, 1>, strides = array<i64: 2, 2, 1>, padding = array<i64: 1, 1, 0, 1, 1, 0>, count_include_pad = true} : (tensor<1x2x8x8x16xf32>) -> tensor<1x2x4x4x16xf32>
+// CHECK-NEXT: %p_1 = relay.layout_transform %p {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x4x4x16xf32>) -> tensor<1x32x4x4xf32>
+// CHECK-NEXT: %q = relay.nn.avg_pool2d %x {pool_size = array<i64: 2, 2>} : (tensor<1x32x8x8xf32>) -> tensor<1x32x7x7xf32>
+func.func @avg_pool(%a: tensor<1x2x8x8x16xf32>, %x: tensor<1x32x8x8xf32>) -> (tensor<1x32x4x4xf32>, tensor<1x32x7x7xf32>) {
+  %u = relay.layout_transform %a {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x8x8x16xf32>) -> tensor<1x32x8x8xf32>
+  %p = relay.nn.avg_pool2d %u {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, count_include_pad = true} : (tensor<1x32x8x8xf32>) -> tensor<1x32x4x4xf32>
+  %q = relay.nn.avg_pool2d %x {pool_size = array<i64: 2, 2>} : (tensor<1x32x8x8xf32>) -> tensor<1x32x7x7xf32>
+  func.return %p, %q : tensor<1x32x4x4xf32>, tensor<1x32x7x7xf32>
+}
+
 // int8-conv-absorb-pad: the zero-point pad in front of an unpadded NCHW
 // conv becomes the conv's padding with pad_value (then
 // int8-conv-blocked-result); near misses: a pad along C, a pad value that
