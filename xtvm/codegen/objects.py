@@ -204,31 +204,50 @@ class _Work:
 _WORK: _Work | None = None  # what forked workers read
 
 
-def _worker_init() -> None:
-    gc.set_threshold(50_000, 20, 100)  # translation makes many small objects (see compile_gc)
+def worker_init() -> None:
+    """A code generation worker's setup: translation makes many small
+    objects (see ``compile_gc``)."""
+    gc.set_threshold(50_000, 20, 100)
 
 
 def _compile_unit(index: int) -> tuple[int, bytes, bool]:
     work = _WORK
     assert work is not None
+    obj, hit = compile_unit(
+        work.units[index], work.funcs, work.globals_, work.tm, work.key_prefix, work.cache
+    )
+    return index, obj, hit
+
+
+def compile_unit(
+    unit: Unit,
+    funcs: dict[str, llvm.FuncOp],
+    globals_: dict[str, llvm.GlobalOp],
+    tm: llvm_binding.TargetMachine,
+    key_prefix: tuple[str, ...],
+    cache: KernelCache | None,
+) -> tuple[bytes, bool]:
+    """The object of one unit (:func:`unit_ir`, O3, code generation), from
+    the cache if it holds it (then True), filed in the cache otherwise; a
+    kernel unit's object is filed under its prim_func's key too."""
     try:
-        text = unit_ir(work.units[index], work.funcs, work.globals_, work.tm)
+        text = unit_ir(unit, funcs, globals_, tm)
     except (NotImplementedError, LLVMTranslationException) as err:
         raise CodegenError(
             f"cannot translate the module to LLVM IR ({err}); code generation takes a "
             "module of llvm-dialect functions: run convert-tir-to-llvm first"
         ) from None
-    key = cache_key(*work.key_prefix, text) if work.cache is not None else ""
-    if work.cache is not None:
-        cached = work.cache.get(key)
+    key = cache_key(*key_prefix, text) if cache is not None else ""
+    if cache is not None:
+        cached = cache.get(key)
         if cached is not None:
-            _file_kernel(work.cache, work.units[index], cached)
-            return index, cached, True
-    obj = work.tm.emit_object(optimize(text, work.tm))
-    if work.cache is not None:
-        work.cache.put(key, obj)
-        _file_kernel(work.cache, work.units[index], obj)
-    return index, obj, False
+            _file_kernel(cache, unit, cached)
+            return cached, True
+    obj = tm.emit_object(optimize(text, tm))
+    if cache is not None:
+        cache.put(key, obj)
+        _file_kernel(cache, unit, obj)
+    return obj, False
 
 
 def _file_kernel(cache: KernelCache, unit: Unit, obj: bytes) -> None:
@@ -296,7 +315,7 @@ def compile_objects(
         else:
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(
-                min(jobs, len(units)), mp_context=context, initializer=_worker_init
+                min(jobs, len(units)), mp_context=context, initializer=worker_init
             ) as pool:
                 for i, obj, hit in pool.map(_compile_unit, order):
                     results[i] = (obj, hit)
@@ -498,10 +517,12 @@ __all__ = [
     "KernelCacheMiss",
     "Unit",
     "compile_objects",
+    "compile_unit",
     "kernel_key",
     "mark_cached_kernels",
     "source_fingerprint",
     "split_units",
     "structure_text",
     "unit_ir",
+    "worker_init",
 ]

@@ -252,8 +252,10 @@ def build(
         module = ModuleOp([module.clone()])
     target = codegen.check_target(target)  # before any work: LLVM may end the process
     executor = choose_executor(module, executor) if has_graph(module) or detect_stage(module) == "vm" else "graph"
+    from xtvm.codegen.background import BackgroundKernels
     from xtvm.codegen.objects import KernelCacheMiss, mark_cached_kernels
 
+    background: list[BackgroundKernels] = []
     with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
         reuse = _primitive_kernels(target, executor)
 
@@ -262,12 +264,23 @@ def build(
                 reuse.mark(lowered)  # and files the stubs of the others
             elif target.kind == "llvm":
                 mark_cached_kernels(lowered, target)
+            if target.kind == "llvm":  # the others compile in workers meanwhile
+                started = BackgroundKernels.start(lowered, target)
+                background.extend([started] if started is not None else [])
 
-        with reuse.active() if reuse is not None else nullcontext():
-            lowered = lower(module.clone(), params, executor=executor, kernels_ready=mark)
+        try:
+            with reuse.active() if reuse is not None else nullcontext():
+                lowered = lower(module.clone(), params, executor=executor, kernels_ready=mark)
+        except BaseException:
+            for b in background:
+                b.close()
+            raise
     try:
+        for b in background:
+            b.wait()
         lib = codegen.jit(lowered, target=target, consume=True)  # the weights move out of the IR
-    except KernelCacheMiss:  # an entry vanished between the two looks: lower everything
+    except KernelCacheMiss:  # an entry vanished, or a worker failed: lower everything here
+        del lowered
         with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
             lowered = lower(module.clone(), params, executor=executor)
         lib = codegen.jit(lowered, target=target)
