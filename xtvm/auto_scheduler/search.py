@@ -2,22 +2,26 @@
 scheduler, simplified).
 
 :class:`SketchPolicy` searches one task: its first batch is the
-rule-based seeds (:func:`~.sketch.seeds`), then random annotations of the
-sketch (:mod:`.sketch`); then each batch starts with a quarter of
-unmeasured neighbours of the three fastest programs and the rest comes
-from an evolutionary search — a population of the fastest measured programs and
-fresh random ones, ``generations`` rounds of mutation and crossover, the
-survivors ranked by a learned cost model (XGBoost on the programs'
-features, refit after every batch) — of which the model's top picks not
-yet measured, plus an ε share of random ones, are measured.
+rule-based seeds (:func:`~.sketch.seeds`) — when the cost model already
+ranks programs (trained on other tasks), half of them and half the
+model's picks among the seeds and their evolved descendants — then each
+batch starts with a half of unmeasured neighbours of the three fastest
+programs (a local search: a tile to the next divisor, the register tile
+reshaped, ...) and the rest comes from an evolutionary search — a
+population of the fastest measured programs and fresh random ones,
+``generations`` rounds of mutation and crossover, the survivors ranked by
+the learned cost model (:class:`CostModel`, XGBoost on the programs'
+features) — of which the model's top picks not yet measured, plus an ε
+share of random ones, are measured.
 
 :func:`tune_tasks` spreads a total trial budget over a model's tasks (the
-task scheduler): every task is measured once (its hand-written schedule,
-the baseline), gets a random batch and a model-guided one, and each later
-batch goes to the task whose share of the estimated latency (weight × best
-time) times its recent relative improvement (plus 0.1), divided by the
-square root of its batches so far, is largest — Ansor's gradient rule,
-simplified, with a bonus for tasks searched less. With a ``deadline`` (a
+task scheduler), which share one cost model (as in Ansor): every task is
+measured once (its hand-written schedule, the baseline), gets a random
+batch and a model-guided one, and each later batch goes to the task whose
+share of the estimated latency (weight × best time) times its recent
+relative improvement (plus 0.1), divided by the square root of its
+batches so far, is largest — Ansor's gradient rule, simplified, with a
+bonus for tasks searched less. With a ``deadline`` (a
 :func:`time.monotonic` time) no batch starts after it.
 """
 
@@ -45,8 +49,86 @@ from xtvm.autotvm.dispatch import TraceConfig
 from xtvm.schedule import Schedule, ScheduleError
 
 
+class CostModel:
+    """The learned cost model: XGBoost ranking programs by their features
+    (:func:`~.sketch.features`), trained on the measurements of every
+    task that shares it, as Ansor trains one model on all of a model's
+    tasks. Programs are compared only within their own task (xgboost
+    query groups: a pairwise ranking of one task's programs), so kernels
+    of different speeds do not mix; a new task's programs are ranked from
+    the first batch on by what the other tasks' measurements taught. One
+    booster per feature length (convolutions and dense layers have
+    different numbers of loops); refit lazily, after new measurements."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, tuple[list[list[float]], list[float]]] = {}
+        self.boosters: dict[int, object] = {}
+        self.stale: set[int] = set()
+
+    def add(self, key: str, feats: Sequence[list[float]], costs: Sequence[float]) -> None:
+        """Measurements of task ``key`` (seconds; inf for an error)."""
+        xs, ys = self.data.setdefault(key, ([], []))
+        for f, c in zip(feats, costs, strict=True):
+            xs.append(list(f))
+            ys.append(1.0 / c if math.isfinite(c) and c > 0 else 0.0)
+            self.stale.add(len(f))
+
+    def measured(self, length: int) -> int:
+        """How many measurements of programs with ``length`` features it holds."""
+        return sum(len(xs) for xs, _ in self.data.values() if xs and len(xs[0]) == length)
+
+    def predict(self, feats: Sequence[list[float]]) -> list[float] | None:
+        """Scores (higher: faster) of programs of one task, or None while
+        the model has too few measurements to rank."""
+        if not feats:
+            return []
+        length = len(feats[0])
+        if length in self.stale:
+            self._fit(length)
+        booster = self.boosters.get(length)
+        if booster is None:
+            return None
+        import numpy as np
+        import xgboost
+
+        return list(booster.predict(xgboost.DMatrix(np.array(feats, dtype="float32"))))
+
+    def _fit(self, length: int) -> None:
+        import numpy as np
+
+        from xtvm.autotvm.tuner import require_xgboost
+
+        self.stale.discard(length)
+        groups = [
+            (xs, ys)
+            for xs, ys in self.data.values()
+            if xs and len(xs[0]) == length and max(ys) > 0 and len(xs) >= 2
+        ]
+        if sum(len(xs) for xs, _ in groups) < 4:
+            return
+        xgboost = require_xgboost()
+        x = np.array([f for xs, _ in groups for f in xs], dtype="float32")
+        y = np.array([v / max(ys) for _, ys in groups for v in ys], dtype="float32")
+        matrix = xgboost.DMatrix(x, label=y)
+        matrix.set_group([len(xs) for xs, _ in groups])
+        self.boosters[length] = xgboost.train(
+            {
+                "objective": "rank:pairwise",
+                "max_depth": 6,
+                "eta": 0.3,
+                "verbosity": 0,
+                "nthread": 1,
+                "seed": 0,
+            },
+            matrix,
+            num_boost_round=60,
+        )
+
+
 class SketchPolicy:
-    """The search of one task (see the module)."""
+    """The search of one task (see the module). ``cost_model``: a
+    :class:`CostModel` shared with other tasks' searches (a new one when
+    None); ``model=False``: no model (random picks)."""
 
     def __init__(
         self,
@@ -56,6 +138,7 @@ class SketchPolicy:
         generations: int = 3,
         epsilon: float = 0.1,
         model: bool = True,
+        cost_model: CostModel | None = None,
     ):
         from xtvm.lowering.relay_to_tir.convert_relay_to_tir import COMPUTES
         from xtvm.lowering.relay_to_tir.kernel import KernelBuilder
@@ -71,8 +154,7 @@ class SketchPolicy:
             self.shape: KernelShape = kernel_shape(self.func)
         self.measured: dict[SketchParams, float] = {}
         self.proposed: set[SketchParams] = set()
-        self.booster = None
-        self.use_model = model
+        self.model = (cost_model or CostModel()) if model else None
         self.best_cost = math.inf
         self.best_config: TraceConfig | None = None
 
@@ -89,49 +171,23 @@ class SketchPolicy:
                 return None
         return sch.trace
 
+    def _scores(self, candidates: Sequence[SketchParams]) -> list[float] | None:
+        """The model's scores of ``candidates`` (None: no trained model)."""
+        if self.model is None:
+            return None
+        return self.model.predict([features(self.shape, p) for p in candidates])
+
     def _score(self, candidates: Sequence[SketchParams]) -> list[float]:
-        if self.booster is None:
-            return [self.rng.random() for _ in candidates]
-        import numpy as np
-        import xgboost
+        scores = self._scores(candidates)
+        return scores if scores is not None else [self.rng.random() for _ in candidates]
 
-        x = np.array([features(self.shape, p) for p in candidates], dtype="float32")
-        return list(self.booster.predict(xgboost.DMatrix(x)))
-
-    def _fit(self) -> None:
-        if not self.use_model or len(self.measured) < 4:
-            return
-        import numpy as np
-
-        from xtvm.autotvm.tuner import require_xgboost
-
-        xgboost = require_xgboost()
-        params = list(self.measured)
-        y = np.array(
-            [1.0 / c if math.isfinite(c) and c > 0 else 0.0 for c in self.measured.values()],
-            "float32",
-        )
-        if float(y.max()) <= 0:
-            return
-        x = np.array([features(self.shape, p) for p in params], dtype="float32")
-        self.booster = xgboost.train(
-            {
-                "objective": "rank:pairwise",
-                "max_depth": 6,
-                "eta": 0.3,
-                "verbosity": 0,
-                "nthread": 1,
-                "seed": 0,
-            },
-            xgboost.DMatrix(x, label=y / y.max()),
-            num_boost_round=60,
-        )
-
-    def _evolve(self, count: int) -> list[SketchParams]:
+    def _evolve(self, count: int, start: Sequence[SketchParams] = ()) -> list[SketchParams]:
+        """The model's ``count`` best unproposed programs after evolving a
+        population of the fastest measured programs (or ``start``) and
+        fresh samples."""
         ranked = sorted(self.measured, key=lambda p: self.measured[p])
-        pool = ranked[: self.population // 2] + [
-            sample(self.shape, self.rng) for _ in range(self.population // 2)
-        ]
+        pool = list(start) + ranked[: self.population // 2]
+        pool += [sample(self.shape, self.rng) for _ in range(self.population - len(pool))]
         for _ in range(self.generations):
             children = []
             for _ in range(self.population):
@@ -167,10 +223,19 @@ class SketchPolicy:
         """Up to ``batch_size`` programs never proposed before."""
         picks: list[SketchParams] = []
         if not self.measured:  # the first batch: the rule-based seeds first
-            picks = [p for p in seeds(self.shape) if p not in self.proposed][:batch_size]
+            rules = [p for p in seeds(self.shape) if p not in self.proposed]
+            if self._scores(rules[:1]) is not None:
+                # a model trained on other tasks: half the seeds in rule
+                # order (every orientation), half its picks of the seeds
+                # and their evolved descendants
+                picks = rules[: batch_size // 2]
+                evolved = self._evolve(batch_size, start=rules[: self.population // 2])
+                picks += [p for p in evolved if p not in picks][: batch_size - len(picks)]
+            else:
+                picks = rules[:batch_size]
         else:  # neighbours of the fastest programs, then the model's picks
-            picks = self._neighbours(batch_size // 4)
-            if self.booster is not None:
+            picks = self._neighbours(max(batch_size // 2, 1))
+            if self._scores(picks[:1] or [sample(self.shape, self.rng)]) is not None:
                 evolved = self._evolve(batch_size - int(self.epsilon * batch_size))
                 picks += [p for p in evolved if p not in picks][: batch_size - len(picks)]
         tries = 0
@@ -188,12 +253,13 @@ class SketchPolicy:
         return out
 
     def update(self, configs: Sequence[TraceConfig], costs: Sequence[float]) -> None:
-        for config, cost in zip(configs, costs, strict=True):
-            params = SketchParams.from_json(config.sketch)
-            self.measured[params] = cost
+        params = [SketchParams.from_json(config.sketch) for config in configs]
+        for p, config, cost in zip(params, configs, costs, strict=True):
+            self.measured[p] = cost
             if cost < self.best_cost:
                 self.best_cost, self.best_config = cost, config
-        self._fit()
+        if self.model is not None:
+            self.model.add(self.task.key, [features(self.shape, p) for p in params], costs)
 
     def load_history(self, records) -> int:
         """Earlier auto_scheduler records of this task (``--resume``)."""
@@ -240,9 +306,12 @@ def tune_tasks(
     on_batch: Callable | None = None,
     use_model: bool = True,
     deadline: float | None = None,
+    cost_model: CostModel | None = None,
 ):
     """Search ``tasks`` with ``trials`` measurements in total (see the
-    module); returns one :class:`~xtvm.autotvm.driver.TaskSummary` per task."""
+    module); returns one :class:`~xtvm.autotvm.driver.TaskSummary` per task.
+    The tasks share one :class:`CostModel` (``cost_model``, e.g. one kept
+    across calls, or a new one)."""
     from xtvm.autotvm.driver import TaskSummary
     from xtvm.tuning.measure import LocalBuilder, LocalRunner, MeasureInput
     from xtvm.tuning.record import encode, load_records, save_records
@@ -250,7 +319,11 @@ def tune_tasks(
     history = list(load_records(records)) if resume and os.path.exists(records) else []
     builder = builder or LocalBuilder(jobs=jobs)
     runner = runner or LocalRunner()
-    states = [TaskState(SketchPolicy(t, seed=i, model=use_model)) for i, t in enumerate(tasks)]
+    cost_model = cost_model or CostModel()
+    states = [
+        TaskState(SketchPolicy(t, seed=i, model=use_model, cost_model=cost_model))
+        for i, t in enumerate(tasks)
+    ]
     spent = 0
 
     def out_of_time() -> bool:

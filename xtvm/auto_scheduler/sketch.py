@@ -36,6 +36,7 @@ and the stage packing.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -45,6 +46,11 @@ from xtvm.schedule import Schedule
 
 MAX_TILE = 512
 """Elements of the register tile at most (32 512-bit registers of float32)."""
+
+MAX_REGISTERS = 28
+"""Vector registers an accumulator's register tile uses at most (of
+AVX-512's 32: the rest hold the broadcast operand and the loaded
+vectors; 32-register tiles measured 2-4x slower, spilling)."""
 
 GOOD_TILE = 64
 """Register tiles below this many elements are sampled less (:func:`sample`)."""
@@ -71,6 +77,10 @@ class KernelShape:
     packable: tuple[str, int] | None = None
     """The stage the reduction reads at a column stride > 1 and that
     stride, when its width is a multiple of it (see the module)."""
+    reduce_extents: tuple[int, ...] = ()
+    """The reduction's loops' extents (channels, window rows, window
+    columns of a convolution): features of the kernel for a cost model
+    shared by several tasks."""
 
 
 @dataclass(frozen=True)
@@ -117,17 +127,25 @@ def kernel_shape(func) -> KernelShape:
     reduction = next((op.res.name_hint for op in allocs if op.res.name_hint.endswith("_acc")), None)
     stages = tuple(op.res.name_hint for op in allocs if op.scope.data == "global")
     lanes = max(Target.current().vector_width // 32, 1)
+    reduce_extents = (
+        tuple(_extent(rv.op) for rv in sch.get_loops(reduction)[len(extents) :])
+        if reduction is not None
+        else ()
+    )
     unrollable = reduction is not None and _extent(sch.get_loops(reduction)[-1].op) <= MAX_UNROLL
     packable = None
     if reduction is not None and extents:
         window = _extent(sch.get_loops(reduction)[-1].op)
+        row = extents[3] if len(extents) == 5 else extents[-1]  # NCHW<c>c: [N, C/c, H, W, c]
         for op in allocs:
-            if op.res.name_hint in stages and op.res.type.get_shape():
+            if op.res.name_hint in stages and len(op.res.type.get_shape()) == 4:  # NCHW stage
                 width = op.res.type.get_shape()[-1]
-                stride = column_stride(width, window, extents[-1])
+                stride = column_stride(width, window, row)
                 if stride > 1 and width % stride == 0:
                     packable = (op.res.name_hint, stride)
-    return KernelShape(output, extents, reduction, stages, lanes, unrollable, packable)
+    return KernelShape(
+        output, extents, reduction, stages, lanes, unrollable, packable, reduce_extents
+    )
 
 
 def column_stride(width: int, window: int, out_width: int) -> int:
@@ -153,15 +171,25 @@ def divisors(n: int) -> list[int]:
     return [d for d in range(1, n + 1) if n % d == 0]
 
 
+def registers(shape: KernelShape, p: SketchParams) -> int:
+    """The vector registers of the register tile (a partial vector takes a
+    whole register)."""
+    width = p.tiles[p.vector_axis] if p.vector_axis >= 0 else 1
+    return math.prod(p.tiles) // width * -(-width // shape.lanes)
+
+
 def valid(shape: KernelShape, p: SketchParams) -> bool:
     """Whether params fit the kernel: a tile per loop dividing it, at least
-    one outer loop, a register tile of at most :data:`MAX_TILE` elements, a
+    one outer loop, a register tile of at most :data:`MAX_TILE` elements
+    (an accumulator: :data:`MAX_REGISTERS` vector registers), a
     vectorized loop that is tiled."""
     if len(p.tiles) != len(shape.extents) or any(e % t for t, e in zip(p.tiles, shape.extents)):
         return False
     outers = sum(1 for t, e in zip(p.tiles, shape.extents) if t < e)
     inners = [k for k, t in enumerate(p.tiles) if t > 1]
     if outers == 0 or math.prod(p.tiles) > MAX_TILE or not 1 <= p.parallel <= outers:
+        return False
+    if shape.reduction is not None and registers(shape, p) > MAX_REGISTERS:
         return False
     if p.unroll_reduction and not (shape.unrollable and any(t > 1 for t in p.tiles)):
         return False
@@ -171,7 +199,8 @@ def valid(shape: KernelShape, p: SketchParams) -> bool:
 
 
 def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
-    """A random valid annotation. Tiles are drawn log-uniformly, and
+    """A random valid annotation. Tiles are drawn log-uniformly; the
+    vectors run mostly along a contiguous axis (:func:`vector_axes`);
     programs whose register tile is small (under :data:`GOOD_TILE`
     elements) or whose vectors are short (under half the lanes) are kept
     only one time in five: the prior that register tiling and full vectors
@@ -187,7 +216,8 @@ def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
         outers = sum(1 for t, e in zip(tiles, shape.extents) if t < e)
         if outers == 0 or math.prod(tiles) > MAX_TILE:
             continue
-        vector = rng.choice(inners) if inners else -1
+        preferred = [k for k in inners if k in vector_axes(shape)]
+        vector = rng.choice(preferred if preferred and rng.random() < 0.9 else inners or [-1])
         short = vector < 0 or tiles[vector] < shape.lanes // 2 or math.prod(tiles) < GOOD_TILE
         if short and rng.random() > 0.2:
             continue
@@ -198,56 +228,92 @@ def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
             return p
 
 
-MAX_REGISTERS = 28
-"""Vector registers a seed's register tile uses at most (of AVX-512's 32:
-the rest hold the broadcast operand and the loaded vectors)."""
+
+SEED_REGISTERS = 16
+"""The register tile the seeds try first, in vector registers: half the
+register file, the other half left for the loaded operands (the tiles that
+measured best on ResNet-50's convolutions: 2 channel blocks × 7–8 pixels,
+one block × 14 pixels, 4 rows × 4 pixels × one block)."""
+
+
+def vector_axes(shape: KernelShape) -> list[int]:
+    """The output axes whose elements are contiguous, which the vectors run
+    along: the innermost axis (the row of an NCHW output, the channel
+    block of a blocked ``NCHW<c>c`` one), and of a 4-d (NCHW) output also
+    the channel axis, innermost in the packed ``OIHW<b>o`` weight."""
+    last = len(shape.extents) - 1
+    return [last, 1] if len(shape.extents) == 4 else [last]
 
 
 def seeds(shape: KernelShape) -> list[SketchParams]:
     """Rule-based first programs (Ansor's initial population, from the
-    CPU multi-level tiling rule): the vectors along the innermost output
-    axis (whole registers; a row of at least 3/4 of the lanes when the
-    row is short) or along the channel axis (one register), times a tile
-    of one other axis, up to :data:`MAX_REGISTERS` registers and at
-    least 8; the strided stage packed first when it can be; the window's
-    columns unrolled. One program of each (packing, vector axis, other
-    axis) group in turn, the one with most registers first: the first
+    CPU multi-level tiling rule): a register tile of a vectorized axis
+    (:func:`vector_axes`; whole registers, one or two, or at least 3/4 of
+    the lanes when the axis is short) times a tile of one or two other
+    axes, so that each loaded vector feeds several FMAs (the register
+    reuse of the SSR tiling of x86 convolutions). Of an NCHW output, a
+    tile vectorized along the row also tiles the channels (otherwise its
+    input vectors would be reused by nothing). Between 8 and
+    :data:`MAX_REGISTERS` registers; the strided stage packed first when
+    it can be; the window's columns unrolled. One program of each
+    (packing, vector axis, tiled axes) group in turn, each group's
+    programs nearest :data:`SEED_REGISTERS` registers first: the first
     batch covers the orientations, the search then refines the best."""
     lanes, extents = shape.lanes, shape.extents
-    if shape.reduction is None or len(extents) < 2:
+    if shape.reduction is None or len(extents) < 3:
         return []
-    groups: dict[tuple, list[tuple[int, SketchParams]]] = {}
-    for axis in dict.fromkeys((1, len(extents) - 1)):  # channels, or along the row
-        e = extents[axis]
-        widths = [d for d in divisors(e) if d % lanes == 0 and d <= 8 * lanes]
-        widths += [d for d in divisors(e) if lanes * 3 // 4 <= d < lanes]
-        for width in widths:
-            registers = -(-width // lanes)
-            for other in range(1, len(extents)):
-                if other == axis:
-                    continue
-                for t in divisors(extents[other]):
-                    if not 8 <= t * registers <= MAX_REGISTERS:
+    axes = vector_axes(shape)
+    shapes = []
+    for size in (1, 2):
+        for axis in axes:
+            rest = [k for k in range(len(extents) - 1, 0, -1) if k != axis]
+            for others in itertools.combinations(rest, size):
+                if axis == len(extents) - 1 and 1 in axes and 1 not in others:
+                    continue  # NCHW row vectors: the channels must be tiled
+                shapes.append((axis, others))
+    groups: list[list[SketchParams]] = []
+    for pack in [shape.packable[1], 1] if shape.packable else [1]:
+        for axis, others in shapes:
+            e = extents[axis]
+            widths = [d for d in divisors(e) if d % lanes == 0 and d <= 2 * lanes]
+            widths += [d for d in divisors(e) if lanes * 3 // 4 <= d < lanes]
+            found: list[tuple[float, SketchParams]] = []
+            for width in widths:
+                registers = -(-width // lanes)
+                for combo in _tile_combos([extents[k] for k in others]):
+                    volume = registers * math.prod(combo)
+                    if not 8 <= volume <= MAX_REGISTERS or 1 in combo:
                         continue
                     tiles = [1] * len(extents)
-                    tiles[axis], tiles[other] = width, t
+                    tiles[axis] = width
+                    for k, t in zip(others, combo):
+                        tiles[k] = t
                     outers = sum(1 for x, y in zip(tiles, extents) if x < y)
-                    for pack in [shape.packable[1], 1] if shape.packable else [1]:
-                        p = SketchParams(tuple(tiles), axis, max(outers, 1), shape.unrollable, pack)
-                        if valid(shape, p):
-                            group = (pack > 1, axis == len(extents) - 1, axis, other)
-                            groups.setdefault(group, []).append((t * registers, p))
-    ordered = [sorted(groups[g], key=lambda m: -m[0]) for g in sorted(groups, reverse=True)]
+                    p = SketchParams(tuple(tiles), axis, max(outers, 1), shape.unrollable, pack)
+                    if valid(shape, p):
+                        near = abs(math.log2(volume / SEED_REGISTERS))
+                        found.append(((near, -volume, *(-t for t in combo)), p))
+            if found:
+                groups.append([p for _, p in sorted(found, key=lambda m: m[0])])
     out: list[SketchParams] = []
-    for k in range(max((len(g) for g in ordered), default=0)):  # one of each group in turn
-        out.extend(g[k][1] for g in ordered if k < len(g))
+    for k in range(max((len(g) for g in groups), default=0)):  # one of each group in turn
+        out.extend(g[k] for g in groups if k < len(g))
     return list(dict.fromkeys(out))
 
 
+def _tile_combos(extents: list[int]) -> list[tuple[int, ...]]:
+    """Every tuple of divisors, one of each extent."""
+    combos: list[tuple[int, ...]] = [()]
+    for e in extents:
+        combos = [(*c, d) for c in combos for d in divisors(e)]
+    return combos
+
+
 def mutate(shape: KernelShape, p: SketchParams, rng: random.Random) -> SketchParams:
-    """A valid neighbour of ``p``: one tile (mostly to the next smaller or
-    larger divisor), the vector loop, the parallel depth, the unrolling or
-    the packing changed."""
+    """A valid neighbour of ``p``: the register tile reshaped at the same
+    size (:func:`reshape`), one tile (mostly to the next smaller or larger
+    divisor), the vector loop, the parallel depth, the unrolling or the
+    packing changed."""
     for _ in range(100):
         tiles, vector, parallel, unroll, pack = (
             list(p.tiles),
@@ -257,7 +323,9 @@ def mutate(shape: KernelShape, p: SketchParams, rng: random.Random) -> SketchPar
             p.pack,
         )
         what = rng.random()
-        if what < 0.6:  # mostly a neighbouring divisor: a local step
+        if what < 0.2:  # the register tile reshaped: a factor moved between two loops
+            tiles = reshape(shape, tiles, rng)
+        elif what < 0.6:  # mostly a neighbouring divisor: a local step
             k = rng.randrange(len(tiles))
             options = divisors(shape.extents[k])
             at = options.index(tiles[k])
@@ -284,6 +352,26 @@ def mutate(shape: KernelShape, p: SketchParams, rng: random.Random) -> SketchPar
     return p
 
 
+def reshape(shape: KernelShape, tiles: list[int], rng: random.Random) -> list[int]:
+    """``tiles`` with a prime factor of one tiled loop moved to another
+    loop whose extent it still divides (the register tile keeps its size
+    and changes its shape: 2 channel blocks × 7 pixels ↔ 1 block × 14
+    pixels); unchanged when no such move exists."""
+    moves = []
+    for a, ta in enumerate(tiles):
+        for f in {d for d in range(2, ta + 1) if ta % d == 0 and all(d % q for q in range(2, d))}:
+            for b, tb in enumerate(tiles):
+                if b != a and shape.extents[b] % (tb * f) == 0:
+                    moves.append((a, b, f))
+    if not moves:
+        return tiles
+    a, b, f = rng.choice(moves)
+    out = list(tiles)
+    out[a] //= f
+    out[b] *= f
+    return out
+
+
 def crossover(
     shape: KernelShape, a: SketchParams, b: SketchParams, rng: random.Random
 ) -> SketchParams:
@@ -305,7 +393,8 @@ def crossover(
 def apply_sketch(sch: Schedule, shape: KernelShape, p: SketchParams, threads: bool = True) -> None:
     """Schedule a kernel's default nests as the sketch with params ``p``."""
     if p.pack > 1 and shape.packable is not None:
-        sch.transform_layout(shape.packable[0], parity_map(len(shape.extents), p.pack))
+        stage = shape.packable[0]
+        sch.transform_layout(stage, parity_map(len(sch.get_loops(stage)), p.pack))
     loops = sch.get_loops(shape.output)
     outers, inners, lanes = [], [], shape.lanes
     for k, (loop, tile, extent) in enumerate(zip(loops, p.tiles, shape.extents)):
@@ -374,8 +463,11 @@ def parity_map(rank: int, stride: int):
 def features(shape: KernelShape, p: SketchParams) -> list[float]:
     """The cost model's features of a program: per spatial loop, the log2
     of its inner tile and outer extent and whether it is the vectorized
-    one; the register tile's log2 size, the vectorized extent relative to
-    the lanes, the parallel loop's log2 extent and the unrolling."""
+    one; the register tile's log2 size and vector registers, the
+    vectorized extent relative to the lanes, the parallel loop's log2
+    extent, the unrolling and the packing; and the kernel's reduction (log2
+    of its size and of its innermost loop), so that one model can rank the
+    programs of several tasks."""
     out: list[float] = []
     for k, (t, e) in enumerate(zip(p.tiles, shape.extents)):
         out += [math.log2(t), math.log2(e // t), float(k == p.vector_axis)]
@@ -388,5 +480,8 @@ def features(shape: KernelShape, p: SketchParams) -> list[float]:
         math.log2(math.prod(outer[: p.parallel]) or 1),
         float(p.unroll_reduction),
         float(p.pack > 1),
+        math.log2(math.prod(p.tiles) / min(vec, shape.lanes)),
+        math.log2(math.prod(shape.reduce_extents) or 1),
+        math.log2(shape.reduce_extents[-1] if shape.reduce_extents else 1),
     ]
     return out

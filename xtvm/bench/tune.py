@@ -33,7 +33,19 @@ random weights), in one run:
 
 ``--resume`` continues from the records files (their trials count as
 spent); ``--measure-only`` skips the search and times the model with the
-records there. Absolute numbers on a shared machine are noisy; the
+records there.
+
+``--compare TRIALS`` runs instead the per-task comparison of the two
+searches on equal budgets (:func:`compare_searches`): for each task (the
+``--tasks`` heaviest by FLOPs × calls, default all), AutoTVM (``xgb``) and
+the auto_scheduler get ``TRIALS`` measurements each (the hand-written
+baseline included), one after the other; then the hand-written schedule
+and each search's best program are measured again side by side
+(interleaved rounds, the fastest of each), and a table per task is
+printed: calls, hand-written, AutoTVM and auto_scheduler µs, the trials
+of each, and whether the auto_scheduler matched (within 2%) or beat
+AutoTVM. Records go to ``MODEL.compare.autotvm.json`` and
+``MODEL.compare.ansor.json``. Absolute numbers on a shared machine are noisy; the
 ratios, measured side by side in one run, are the measure.
 """
 
@@ -74,6 +86,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--measure-only", action="store_true")
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument(
+        "--compare",
+        type=int,
+        metavar="TRIALS",
+        help="per task, AutoTVM and the auto_scheduler on TRIALS trials each (no model timing)",
+    )
+    parser.add_argument(
+        "--tasks", type=int, help="with --compare: only the N heaviest tasks (FLOPs x calls)"
+    )
     args = parser.parse_args(argv)
     for name in args.models.split(","):
         if name not in LIGHT_MODELS:
@@ -87,7 +108,10 @@ def main(argv: list[str] | None = None) -> None:
         f"1 thread, CPU time of the measuring thread, median of {args.repeat} runs"
     )
     for name in args.models.split(","):
-        run_model(name, args, records_dir)
+        if args.compare:
+            compare_model(name, args, records_dir)
+        else:
+            run_model(name, args, records_dir)
 
 
 def run_model(name: str, args, records_dir: Path) -> None:
@@ -135,6 +159,149 @@ def run_model(name: str, args, records_dir: Path) -> None:
     )
     print()
     print(task_table(tasks, paths, applied, in_model))
+
+
+MATCH = 0.02
+"""The auto_scheduler matches AutoTVM on a task when its best program is
+at most this much slower."""
+
+
+def compare_model(name: str, args, records_dir: Path) -> None:
+    """``--compare``: the per-task table of one model (see the module)."""
+    from xtvm.bench.timing import light_model
+    from xtvm.frontend import from_onnx
+    from xtvm.tuning.task import extract_tasks
+
+    model, _, _ = light_model(name)
+    mod, params = from_onnx(model)
+    tasks = sorted(extract_tasks(mod, params), key=lambda t: -t.flop * t.weight)
+    tasks = tasks[: args.tasks] if args.tasks else tasks
+    paths = {s: records_dir / f"{name}.compare.{s}.json" for s in ("autotvm", "ansor")}
+    if not args.resume:
+        for path in paths.values():
+            path.unlink(missing_ok=True)
+    start = time.monotonic()
+    rows = compare_searches(tasks, paths, args.compare, args.jobs)
+    print(
+        f"\n## {name}: AutoTVM vs auto_scheduler, {args.compare} trials a task each "
+        f"({len(tasks)} tasks, {time.monotonic() - start:.0f} s)\n"
+    )
+    print(compare_table(rows))
+
+
+@dataclass
+class Comparison:
+    """One task of ``--compare``: the re-measured µs of the hand-written
+    schedule and of each search's best program, and each search's trials."""
+
+    task: object
+    hand: float
+    autotvm: float
+    ansor: float
+    autotvm_trials: int
+    ansor_trials: int
+
+
+def compare_searches(tasks, paths: dict[str, Path], trials: int, jobs: int) -> list[Comparison]:
+    """For each task: AutoTVM (xgb) then the auto_scheduler on ``trials``
+    measurements each (the baseline included; earlier records in
+    ``paths`` count), then the hand-written schedule and both best
+    programs re-measured side by side (:func:`remeasure`)."""
+    from xtvm.auto_scheduler.search import tune_tasks as ansor_tune
+    from xtvm.autotvm.driver import tune_tasks as autotvm_tune
+    from xtvm.tuning.measure import LocalBuilder, LocalRunner
+
+    builder, runner = LocalBuilder(jobs=jobs), LocalRunner()
+    rows = []
+    try:
+        for k, task in enumerate(tasks):
+            kept = {"builder": _Kept(builder), "runner": _Kept(runner), "resume": True}
+            (a,) = autotvm_tune([task], paths["autotvm"], trials=trials, jobs=jobs, **kept)
+            (b,) = ansor_tune([task], paths["ansor"], trials=trials, jobs=jobs, **kept)
+            configs = [task.config_space.get(0), _best_config(paths["autotvm"], task, True)]
+            configs.append(_best_config(paths["ansor"], task, False))
+            hand, auto, ansor = remeasure(task, configs, builder, runner)
+            rows.append(Comparison(task, hand, auto, ansor, a.trials, b.trials))
+            print(
+                f"compare {k + 1}/{len(tasks)} {task.name}: hand-written {_us(hand)} µs, "
+                f"AutoTVM {_us(auto)} µs ({a.trials}), auto_scheduler {_us(ansor)} µs "
+                f"({b.trials})",
+                flush=True,
+            )
+    finally:
+        builder.close()
+        runner.close()
+    return rows
+
+
+def _best_config(path: Path, task, baseline: bool):
+    """The fastest successful config of ``task`` in ``path`` (the
+    hand-written baseline counted only when ``baseline``), or None."""
+    from xtvm.autotvm.dispatch import config_from_json
+    from xtvm.tuning.record import is_baseline, load_records
+
+    records = [
+        r
+        for r in load_records(path)
+        if r.key == task.key and r.error_no == 0 and (baseline or not is_baseline(r))
+    ]
+    if not records:
+        return None
+    best = min(records, key=lambda r: r.cost)
+    return (
+        config_from_json(best.config)
+        if "trace" in best.config
+        else task.config_space.get(best.config["index"])
+    )
+
+
+def remeasure(task, configs, builder, runner, rounds: int = 3) -> list[float]:
+    """Seconds per call of each config (None: inf), measured in
+    ``rounds`` interleaved rounds, the fastest of each: the searches ran
+    at different times on a shared machine, so their own records are
+    not measured under the same load."""
+    from xtvm.tuning.measure import MeasureInput
+
+    inputs = [MeasureInput(task, c) for c in configs if c is not None]
+    builds = builder.build(inputs)
+    best = [math.inf] * len(inputs)
+    for _ in range(rounds):
+        for k, result in enumerate(runner.run(inputs, builds)):
+            if not result.error_no:
+                best[k] = min(best[k], result.cost)
+    it = iter(best)
+    return [next(it) if c is not None else math.inf for c in configs]
+
+
+def compare_table(rows: list[Comparison]) -> str:
+    """The ``--compare`` table and the count of tasks the auto_scheduler
+    matched (within :data:`MATCH`) or beat AutoTVM on."""
+    out = [
+        (
+            "| task | calls | GFLOP | hand-written µs | AutoTVM µs (trials) "
+            "| auto_scheduler µs (trials) | auto_scheduler / AutoTVM | matched or beat |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    wins = 0
+    for r in rows:
+        ratio = r.ansor / r.autotvm if math.isfinite(r.autotvm) else math.inf
+        win = ratio <= 1 + MATCH
+        wins += win
+        out.append(
+            f"| {r.task.name.removeprefix('fused_nn_contrib_')} | {r.task.weight} | "
+            f"{r.task.flop / 1e9:.3f} | {_us(r.hand)} | {_us(r.autotvm)} ({r.autotvm_trials}) | "
+            f"{_us(r.ansor)} ({r.ansor_trials}) | {ratio:.3f} | {'yes' if win else 'no'} |"
+        )
+    weighted = {
+        s: sum(r.task.weight * getattr(r, s) for r in rows) for s in ("hand", "autotvm", "ansor")
+    }
+    out.append(
+        f"\nThe auto_scheduler matched (within {MATCH:.0%}) or beat AutoTVM on {wins} of "
+        f"{len(rows)} tasks. Weighted by calls: hand-written {_us(weighted['hand'])} µs, "
+        f"AutoTVM {_us(weighted['autotvm'])} µs, auto_scheduler {_us(weighted['ansor'])} µs."
+    )
+    return "\n".join(out)
 
 
 def task_seconds(tasks, budget: float) -> list[float]:

@@ -126,6 +126,8 @@ def test_the_task_scheduler_spends_the_budget_and_measures_each_baseline(tasks, 
 
 
 def test_a_strided_stage_is_packed_and_every_seed_computes_the_reference(tasks):
+    from xtvm.auto_scheduler.sketch import vector_axes
+
     (task,) = tasks["first-layer"][-1:]
     policy = SketchPolicy(task)
     assert policy.shape.packable is not None and policy.shape.packable[1] == 2
@@ -133,7 +135,7 @@ def test_a_strided_stage_is_packed_and_every_seed_computes_the_reference(tasks):
     found = seeds(policy.shape)
     assert found and all(valid(policy.shape, p) for p in found)
     assert {p.pack for p in found} == {1, 2}
-    assert {p.vector_axis for p in found} == {1, 3}  # channels, and along the row
+    assert {p.vector_axis for p in found} == set(vector_axes(policy.shape))
     configs = policy.next_batch(4)  # the first batch: seeds
     assert [SketchParams.from_json(c.sketch) for c in configs] == found[:4]
     assert any("transform_layout" in line for c in configs for line in c.trace)
@@ -164,3 +166,114 @@ def test_a_passed_deadline_stops_both_searches_before_measuring(tasks, tmp_path)
         == []
     )
     assert fake.calls == []
+
+
+def test_seeds_tile_a_vector_axis_nearest_half_the_registers_first(tasks):
+    from xtvm.auto_scheduler.sketch import MAX_REGISTERS, SEED_REGISTERS, vector_axes
+
+    for name in ("grouped", "first-layer"):
+        shape = SketchPolicy(tasks[name][-1]).shape
+        found = seeds(shape)
+        assert found and all(valid(shape, p) for p in found), name
+        registers = [np.prod(p.tiles) // min(p.tiles[p.vector_axis], shape.lanes) for p in found]
+        for p, r in zip(found, registers):
+            assert 8 <= r <= MAX_REGISTERS and p.vector_axis in vector_axes(shape), p
+            tiled = [k for k, t in enumerate(p.tiles) if t > 1 and k != p.vector_axis]
+            assert tiled, p  # the loaded vectors are reused along another axis
+        groups = {(p.pack, p.vector_axis, tuple(t > 1 for t in p.tiles)) for p in found}
+        first = found[: len(groups)]  # one per group, each nearest half the register file
+        assert len({(p.pack, p.vector_axis, tuple(t > 1 for t in p.tiles)) for p in first}) > 1
+        for p, r in zip(first, registers):
+            group = [
+                q
+                for q, s in zip(found, registers)
+                if (q.pack, q.vector_axis, tuple(t > 1 for t in q.tiles))
+                == (p.pack, p.vector_axis, tuple(t > 1 for t in p.tiles))
+            ]
+            assert group[0] == p
+            best = min(
+                abs(np.log2(s / SEED_REGISTERS)) for q, s in zip(found, registers) if q in group
+            )
+            assert abs(np.log2(r / SEED_REGISTERS)) == best
+
+
+def test_reshape_moves_a_factor_and_keeps_the_register_tile():
+    from xtvm.auto_scheduler.sketch import KernelShape, reshape
+
+    shape = KernelShape("out", (1, 64, 14, 14), "acc", (), 16)
+    rng = random.Random(0)
+    seen = set()
+    for _ in range(50):
+        tiles = reshape(shape, [1, 32, 1, 7], rng)
+        assert np.prod(tiles) == 32 * 7
+        assert all(e % t == 0 for t, e in zip(tiles, shape.extents))
+        seen.add(tuple(tiles))
+    assert (1, 16, 1, 14) in seen and (1, 16, 2, 7) in seen
+    assert reshape(shape, [1, 1, 1, 1], rng) == [1, 1, 1, 1]
+
+
+def synthetic_cost(shape, p):
+    """A known best: 16 vector registers, vectors along the innermost axis."""
+    registers = np.prod(p.tiles) / min(p.tiles[p.vector_axis], shape.lanes)
+    last = len(shape.extents) - 1
+    return 1e-3 * (1 + abs(np.log2(registers / 16)) + (p.vector_axis != last))
+
+
+def test_the_shared_cost_model_ranks_another_tasks_programs(tasks):
+    from dataclasses import replace
+
+    from xtvm.auto_scheduler.search import CostModel
+    from xtvm.auto_scheduler.sketch import KernelShape, features
+
+    model = CostModel()
+    rng = random.Random(0)
+    seen = KernelShape("out", (1, 4, 28, 28), "acc", (), 16, True, None, (64, 3, 3))
+    programs = list({sample(seen, rng) for _ in range(80)})
+    model.add(
+        "seen",
+        [features(seen, p) for p in programs],
+        [synthetic_cost(seen, p) for p in programs],
+    )
+    new = replace(seen, extents=(1, 8, 14, 14), reduce_extents=(128, 3, 3))
+    unseen = list({sample(new, rng) for _ in range(80)})
+    scores = model.predict([features(new, p) for p in unseen])
+    costs = [synthetic_cost(new, p) for p in unseen]
+    ranked = [c for _, c in sorted(zip(scores, costs), key=lambda t: -t[0])]
+    assert np.mean(ranked[:20]) < np.mean(ranked[-20:])  # the model's top quarter is faster
+    # a task's first batch under a model trained on another task: half
+    # the seeds in rule order, half the model's picks
+    policy = SketchPolicy(tasks["grouped"][-1], cost_model=model)
+    other = list({sample(policy.shape, rng) for _ in range(40)})
+    model.add(
+        "another task",
+        [features(policy.shape, p) for p in other],
+        [synthetic_cost(policy.shape, p) for p in other],
+    )
+    batch = [SketchParams.from_json(c.sketch) for c in policy.next_batch(8)]
+    assert batch[:4] == seeds(policy.shape)[:4]
+    assert len(set(batch)) == len(batch) == 8 and all(valid(policy.shape, p) for p in batch)
+    assert set(batch[4:]) - set(seeds(policy.shape)[:4])
+
+
+def test_reshaped_neighbours_compute_the_reference(tasks):
+    from dataclasses import replace
+
+    from xtvm.auto_scheduler.sketch import reshape
+    from xtvm.autotvm.dispatch import TraceConfig
+
+    task = tasks["grouped"][-1]
+    policy = SketchPolicy(task, seed=2)
+    rng = random.Random(1)
+    inputs = []
+    for p in seeds(policy.shape)[:3]:
+        q = replace(p, tiles=tuple(reshape(policy.shape, list(p.tiles), rng)))
+        if q != p and valid(policy.shape, q):
+            inputs.append(MeasureInput(task, TraceConfig(policy.trace(q), q.to_json())))
+    assert inputs
+    builder, runner = LocalBuilder(jobs=2), LocalRunner(check=True, repeat=1, min_repeat_ms=0)
+    try:
+        results = runner.run(inputs, builder.build(inputs))
+    finally:
+        builder.close()
+        runner.close()
+    assert not [(i.config.sketch, r.costs) for i, r in zip(inputs, results) if r.error_no]
