@@ -87,7 +87,9 @@ def pad_nchw(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
 
 def pad_blocked(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
     """Blocked ``data`` ``[N, C/c, H, W, c]`` with zero borders ``[top,
-    left, bottom, right]``, materialized (as :func:`pad_nchw`)."""
+    left, bottom, right]``, materialized (as :func:`pad_nchw`). Branch-free,
+    so that a pixel's ``c`` channels are one vector: a border pixel reads
+    pixel ``(0, 0)`` (a valid address) and selects zeros."""
     top, left, bottom, right = padding
     if not any(padding):
         return data
@@ -95,7 +97,9 @@ def pad_blocked(data: te.Tensor, padding: Sequence[int]) -> te.Tensor:
 
     def fcompute(b: PrimExpr, g: PrimExpr, y: PrimExpr, x: PrimExpr, j: PrimExpr) -> PrimExpr:
         inside = (y >= top) & (y < top + h) & (x >= left) & (x < left + w)
-        return te.if_then_else(inside, data[b, g, y - top, x - left, j], te.const(0, data.dtype))
+        zero = te.const(0, "int32")
+        row, column = te.eager_select(inside, y - top, zero), te.eager_select(inside, x - left, zero)
+        return te.eager_select(inside, data[b, g, row, column, j], te.const(0, data.dtype))
 
     shape = (n, cb, h + top + bottom, w + left + right, c)
     return te.compute(shape, fcompute, name="T_pad", tag="pad", attrs={"materialize": True})
@@ -117,7 +121,8 @@ def schedule_padding(sch, conv: te.Tensor) -> None:
     padded = conv.op.input_tensors[0]
     if padded.op.attrs.get("materialize"):
         if is_static(padded.shape):
-            schedule_injective(sch, padded, vectorize=False)
+            # blocked: a pixel's channels are one row, inside the border or not
+            schedule_injective(sch, padded, vectorize=padded.ndim == 5)
         else:
             schedule_dynamic_injective(sch, padded, vectorize=False)
 

@@ -2,7 +2,9 @@
 
 // The x86 schedule of a packed conv2d on blocked data (NCHW8c, padded) with
 // its fused epilogue (per-channel add + relu), the result blocked NCHW16c:
-// the padding in the blocked layout, its own parallel nest; (n, fo, y) fused
+// the padding in the blocked layout, its own parallel nest, branch-free (a
+// border pixel reads pixel (0, 0) and selects zeros) so that a pixel's
+// channels are one vector; (n, fo, y) fused
 // and parallel; per row a register accumulator of 2 blocks x 7 pixels x 16
 // channels; the reduction (rco, ry, rx, rci) outside the tile, whose blocks
 // and pixels are unrolled and channels vectorized; the write-back applies
@@ -10,6 +12,10 @@
 // CHECK-LABEL: tir.prim_func @fused_conv_nchwc(%p0: memref<1x2x7x7x8xf32>, %p1: memref<2x16x3x3x16xf32>, %p2: memref<1x2x1x1x16xf32>, %T_relu: memref<1x2x7x7x16xf32>)
 // CHECK:         %T_pad = tir.allocate "global" : memref<1x2x9x9x8xf32>
 // CHECK-NEXT:    tir.for %{{.*}}_fused = %c0 to %c162 kind "parallel" {
+// CHECK:           tir.for %j = %c0 to %c8 kind "vectorized" {
+// CHECK:             %[[IN:.*]] = tir.load %p0
+// CHECK-NEXT:        %[[SEL:.*]] = arith.select %{{.*}}, %[[IN]], %cst : f32
+// CHECK-NEXT:        tir.store %[[SEL]], %T_pad
 // CHECK:         tir.for %{{.*}}_fused = %c0 to %c7 kind "parallel" {
 // CHECK:           %T_conv2d_packed_acc = tir.allocate "local" : memref<2x7x16xf32>
 // CHECK-NEXT:      tir.for %[[FC:.*]] = %c0 to %c2 kind "unrolled" {
