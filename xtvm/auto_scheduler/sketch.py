@@ -47,10 +47,11 @@ from xtvm.schedule import Schedule
 MAX_TILE = 512
 """Elements of the register tile at most (32 512-bit registers of float32)."""
 
-MAX_REGISTERS = 28
+MAX_REGISTERS = 24
 """Vector registers an accumulator's register tile uses at most (of
 AVX-512's 32: the rest hold the broadcast operand and the loaded
-vectors; 32-register tiles measured 2-4x slower, spilling)."""
+vectors; on ResNet-50's 3x3 convolutions 28- and 32-register tiles
+measured 2-4x slower than 14-16-register ones, spilling)."""
 
 GOOD_TILE = 64
 """Register tiles below this many elements are sampled less (:func:`sample`)."""
@@ -228,7 +229,6 @@ def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
             return p
 
 
-
 SEED_REGISTERS = 16
 """The register tile the seeds try first, in vector registers: half the
 register file, the other half left for the loaded operands (the tiles that
@@ -245,15 +245,23 @@ def vector_axes(shape: KernelShape) -> list[int]:
     return [last, 1] if len(shape.extents) == 4 else [last]
 
 
+def channel_axes(shape: KernelShape) -> set[int]:
+    """The output-channel axes (what the weight is indexed by and the
+    activations are not): axis 1, and the channel block of a blocked
+    ``[N, C/c, H, W, c]`` output; the other non-batch axes are pixels."""
+    return {1, 4} if len(shape.extents) == 5 else {1}
+
+
 def seeds(shape: KernelShape) -> list[SketchParams]:
     """Rule-based first programs (Ansor's initial population, from the
-    CPU multi-level tiling rule): a register tile of a vectorized axis
-    (:func:`vector_axes`; whole registers, one or two, or at least 3/4 of
-    the lanes when the axis is short) times a tile of one or two other
-    axes, so that each loaded vector feeds several FMAs (the register
-    reuse of the SSR tiling of x86 convolutions). Of an NCHW output, a
-    tile vectorized along the row also tiles the channels (otherwise its
-    input vectors would be reused by nothing). Between 8 and
+    CPU multi-level tiling rule), the SSR register tiling of x86
+    convolutions: a tile of a vectorized axis (:func:`vector_axes`) and
+    its kind (channels or pixels, :func:`channel_axes`) of at most two
+    vector registers — the operand loaded as vectors, the weights across
+    channels or the activations along a row — times a tile of one or two
+    axes of the other kind, along which that operand is reused (each
+    broadcast of the other operand feeds every vector). Whole registers,
+    or at least 3/4 of the lanes when the axis is short; between 8 and
     :data:`MAX_REGISTERS` registers; the strided stage packed first when
     it can be; the window's columns unrolled. One program of each
     (packing, vector axis, tiled axes) group in turn, each group's
@@ -262,18 +270,19 @@ def seeds(shape: KernelShape) -> list[SketchParams]:
     lanes, extents = shape.lanes, shape.extents
     if shape.reduction is None or len(extents) < 3:
         return []
-    axes = vector_axes(shape)
+    channels = channel_axes(shape)
     shapes = []
     for size in (1, 2):
-        for axis in axes:
+        for axis in vector_axes(shape):
             rest = [k for k in range(len(extents) - 1, 0, -1) if k != axis]
             for others in itertools.combinations(rest, size):
-                if axis == len(extents) - 1 and 1 in axes and 1 not in others:
-                    continue  # NCHW row vectors: the channels must be tiled
-                shapes.append((axis, others))
+                kind = [(k in channels) == (axis in channels) for k in others]
+                if all(kind):
+                    continue  # nothing reuses the vector operand
+                shapes.append((axis, others, [k for k, same in zip(others, kind) if same]))
     groups: list[list[SketchParams]] = []
     for pack in [shape.packable[1], 1] if shape.packable else [1]:
-        for axis, others in shapes:
+        for axis, others, same in shapes:
             e = extents[axis]
             widths = [d for d in divisors(e) if d % lanes == 0 and d <= 2 * lanes]
             widths += [d for d in divisors(e) if lanes * 3 // 4 <= d < lanes]
@@ -282,7 +291,8 @@ def seeds(shape: KernelShape) -> list[SketchParams]:
                 registers = -(-width // lanes)
                 for combo in _tile_combos([extents[k] for k in others]):
                     volume = registers * math.prod(combo)
-                    if not 8 <= volume <= MAX_REGISTERS or 1 in combo:
+                    vectors = registers * math.prod(t for k, t in zip(others, combo) if k in same)
+                    if not 8 <= volume <= MAX_REGISTERS or 1 in combo or vectors > 2:
                         continue
                     tiles = [1] * len(extents)
                     tiles[axis] = width

@@ -191,8 +191,11 @@ def compare_model(name: str, args, records_dir: Path) -> None:
 
 @dataclass
 class Comparison:
-    """One task of ``--compare``: the re-measured µs of the hand-written
-    schedule and of each search's best program, and each search's trials."""
+    """One task of ``--compare``: the re-measured seconds of the
+    hand-written schedule and of each search's best program (AutoTVM's
+    may be its config 0, the hand-written schedule; the auto_scheduler's
+    is one of its own programs), and each search's trials (measurements,
+    the baseline included)."""
 
     task: object
     hand: float
@@ -207,25 +210,29 @@ def compare_searches(tasks, paths: dict[str, Path], trials: int, jobs: int) -> l
     measurements each (the baseline included; earlier records in
     ``paths`` count), then the hand-written schedule and both best
     programs re-measured side by side (:func:`remeasure`)."""
+    from xtvm.auto_scheduler.search import CostModel
     from xtvm.auto_scheduler.search import tune_tasks as ansor_tune
     from xtvm.autotvm.driver import tune_tasks as autotvm_tune
     from xtvm.tuning.measure import LocalBuilder, LocalRunner
 
     builder, runner = LocalBuilder(jobs=jobs), LocalRunner()
+    cost_model = CostModel()  # the auto_scheduler's, shared by the tasks as in tune_tasks
     rows = []
     try:
         for k, task in enumerate(tasks):
             kept = {"builder": _Kept(builder), "runner": _Kept(runner), "resume": True}
             (a,) = autotvm_tune([task], paths["autotvm"], trials=trials, jobs=jobs, **kept)
-            (b,) = ansor_tune([task], paths["ansor"], trials=trials, jobs=jobs, **kept)
+            (b,) = ansor_tune(
+                [task], paths["ansor"], trials=trials, jobs=jobs, cost_model=cost_model, **kept
+            )
             configs = [task.config_space.get(0), _best_config(paths["autotvm"], task, True)]
             configs.append(_best_config(paths["ansor"], task, False))
             hand, auto, ansor = remeasure(task, configs, builder, runner)
-            rows.append(Comparison(task, hand, auto, ansor, a.trials, b.trials))
+            rows.append(Comparison(task, hand, auto, ansor, a.trials, b.trials + 1))
             print(
                 f"compare {k + 1}/{len(tasks)} {task.name}: hand-written {_us(hand)} µs, "
                 f"AutoTVM {_us(auto)} µs ({a.trials}), auto_scheduler {_us(ansor)} µs "
-                f"({b.trials})",
+                f"({b.trials + 1})",
                 flush=True,
             )
     finally:
