@@ -14,9 +14,10 @@ from xtvm.te.expr import PrimExpr
 from xtvm.topi import reduce
 
 
-def _output_size(
+def output_size(
     size: int, before: int, after: int, window: int, stride: int, dilation: int, ceil_mode: bool
 ) -> int:
+    """Window positions along one axis (onnxruntime's rule, see :func:`pool`)."""
     span = (window - 1) * dilation + 1
     if not ceil_mode:
         excess = size + before + after - span  # a window larger than the padded input:
@@ -25,7 +26,8 @@ def _output_size(
     return out - 1 if (out - 1) * stride >= size + before else out
 
 
-def _all(conditions: Sequence[PrimExpr]) -> PrimExpr:
+def all_of(conditions: Sequence[PrimExpr]) -> PrimExpr:
+    """The conjunction of one or more conditions."""
     result = conditions[0]
     for c in conditions[1:]:
         result = result & c
@@ -57,7 +59,7 @@ def pool(
     spatial = data.shape[2:]
     before, after = padding[:n], padding[n:]
     geometry = zip(spatial, before, after, pool_size, strides, dilation)
-    out = [_output_size(*axis, ceil_mode) for axis in geometry]
+    out = [output_size(*axis, ceil_mode) for axis in geometry]
     shape = (*data.shape[:2], *out)
     names = ("rz", "ry", "rx")[3 - n :] if n <= 3 else [f"r{i}" for i in range(n)]
     rvars = [te.reduce_axis((0, k), name=name) for name, k in zip(names, pool_size)]
@@ -66,7 +68,7 @@ def pool(
         return [o[i] * strides[i] + rvars[i] * dilation[i] - before[i] for i in range(n)]
 
     def in_data(idx: Sequence[PrimExpr]) -> PrimExpr:
-        return _all([(v >= 0) & (v < spatial[i]) for i, v in enumerate(idx)])
+        return all_of([(v >= 0) & (v < spatial[i]) for i, v in enumerate(idx)])
 
     def values(b: PrimExpr, c: PrimExpr, *o: PrimExpr, reducer) -> PrimExpr:
         idx = window(o)
@@ -91,7 +93,7 @@ def pool(
     def counted(b: PrimExpr, c: PrimExpr, *o: PrimExpr) -> PrimExpr:
         idx = window(o)
         if count_include_pad:  # padding counts, the ceil_mode overhang does not
-            inside = _all([v < spatial[i] + after[i] for i, v in enumerate(idx)])
+            inside = all_of([v < spatial[i] + after[i] for i, v in enumerate(idx)])
         else:
             inside = in_data(idx)
         return te.sum(te.const(1, data.dtype), axis=rvars, where=inside)
@@ -132,7 +134,7 @@ def max_pool_with_argmax(
 
     def first_offset(b: PrimExpr, c: PrimExpr, *o: PrimExpr) -> PrimExpr:
         idx = element(o, rvars)
-        inside = _all([(v >= 0) & (v < spatial[i]) for i, v in enumerate(idx)])
+        inside = all_of([(v >= 0) & (v < spatial[i]) for i, v in enumerate(idx)])
         flat: PrimExpr = te.const(0, "int64")
         for r, k in zip(rvars, pool_size):
             flat = flat * k + r.astype("int64")

@@ -1,5 +1,6 @@
 """Lowerings of the pools (1-, 2- and 3-d, channel-first; max pooling with
-the positions of the maxima)."""
+the positions of the maxima). Max and average pools follow the x86
+strategy (:func:`xtvm.topi.x86.pool`: padded once, vectorized)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from xtvm.dialects.relay.pool import (
 )
 from xtvm.lowering.relay_to_tir.base import ComputeFn
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
+from xtvm.topi import x86
 
 _WINDOW = ("pool_size", "strides", "dilation", "padding", "ceil_mode")
 
@@ -29,7 +31,7 @@ def _pool(kind: str) -> ComputeFn:
         window = {k: attrs[k] for k in _WINDOW}
         if kind == "avg":
             window["count_include_pad"] = attrs["count_include_pad"]
-        return topi.pool(ins[0], kind, **window)
+        return x86.pool(ins[0], kind, **window)
 
     return compute
 

@@ -9,7 +9,9 @@
 * ``dense_int8``: u8 × s8 → s32 dense on weights packed ``NK<b>n4k``,
   ``vpdpbusd`` as ``conv2d_int8``;
 * ``depthwise``: depthwise conv2d, vectorized along the output rows;
-* ``injective``: parallel, vectorized injective kernels and pools;
+* ``injective``: parallel, vectorized injective kernels and reductions;
+* ``pool``: max and average pools, padded once and vectorized along rows
+  (or along the channel block of blocked data);
 * ``config``: the blocking each op uses for a target, shared by
   ``relay-alter-op-layout`` (which packs the weights, importing only
   ``xtvm.topi.x86.config``) and the schedules.
@@ -22,6 +24,7 @@ from xtvm.topi.x86.conv2d_int8 import conv2d_int8_packed
 from xtvm.topi.x86.dense import dense_pack
 from xtvm.topi.x86.dense_int8 import dense_int8_packed
 from xtvm.topi.x86.depthwise import depthwise_conv2d_nchw
+from xtvm.topi.x86.pool import pool
 
 __all__ = [
     "conv2d_int8_packed",
@@ -29,4 +32,5 @@ __all__ = [
     "dense_int8_packed",
     "dense_pack",
     "depthwise_conv2d_nchw",
+    "pool",
 ]

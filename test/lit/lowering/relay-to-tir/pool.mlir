@@ -1,32 +1,50 @@
 // RUN: xtvm-opt %s -p convert-relay-to-tir | filecheck %s
-// Pools: window reductions whose padded elements are skipped by a guard.
+// Pools (xtvm.topi.x86.pool): the data padded once into a buffer whose
+// fill never wins (-inf for max, 0 for a sum), branch-free (the element at
+// the clamped index, or the fill) and with its rows split into the padded
+// borders and the interior; then window reductions without guards,
+// register-tiled (rows x row, the row vectorized).
 
-// max_pool2d: the maximum starts from -inf (a window of -inf is -inf) and
-// only in-bounds window elements update it.
+// max_pool2d: the maximum starts from -inf (a window of -inf is -inf).
 // CHECK-LABEL: tir.prim_func @fused_nn_max_pool2d(%p0: memref<1x2x5x5xf32>, %T_max_pool2d: memref<1x2x3x3xf32>)
 // CHECK:         %cst = arith.constant 0xff800000 : f32
-// CHECK:         %T_max_pool2d_acc = tir.allocate "local" : memref<1xf32>
-// CHECK-NEXT:    tir.store %cst, %T_max_pool2d_acc[%c0] : memref<1xf32>
-// CHECK-NEXT:    tir.for %ry = %c0 to %c3 kind "serial" {
-// CHECK-NEXT:      tir.for %rx = %c0 to %c3 kind "serial" {
-// CHECK:             tir.if %{{.*}} {
-// CHECK-NEXT:          %[[M:.*]] = tir.load %T_max_pool2d_acc[%c0] : memref<1xf32>
-// CHECK-NEXT:          %[[V:.*]] = tir.load %p0[%i0, %i1, %{{.*}}, %{{.*}}] : memref<1x2x5x5xf32>
+// CHECK:         %T_pool_pad = tir.allocate "global" : memref<1x2x7x7xf32>
+// CHECK:         tir.for %i0_i1_i2_fused = %c0 to %c14 kind "parallel" {
+// CHECK:           tir.for %i3 = %c0 to %c1 kind "serial" {
+// CHECK:             %[[L:.*]] = tir.load %p0[%i0, %i1, %{{.*}}, %{{.*}}] : memref<1x2x5x5xf32>
+// CHECK-NEXT:        %[[P:.*]] = arith.select %{{.*}}, %[[L]], %cst : f32
+// CHECK-NEXT:        tir.store %[[P]], %T_pool_pad[%i0, %i1, %i2, %i3] : memref<1x2x7x7xf32>
+// CHECK:           tir.for %i3_1 = %c1 to %c6 kind "serial" {
+// CHECK:           tir.for %i3_2 = %c6 to %c7 kind "serial" {
+// CHECK:         %T_max_pool2d_acc = tir.allocate "local" : memref<3x3xf32>
+// CHECK:           tir.store %cst, %T_max_pool2d_acc[%i2.1_init, %i3.1_init] : memref<3x3xf32>
+// CHECK:         tir.for %ry = %c0 to %c3 kind "serial" {
+// CHECK:           tir.for %rx = %c0 to %c3 kind "serial" {
+// CHECK:             tir.for %i3.1 = %c0 to %c3 kind "vectorized" {
+// CHECK-NOT:           tir.if
+// CHECK:               %[[M:.*]] = tir.load %T_max_pool2d_acc[%i2.1, %i3.1] : memref<3x3xf32>
+// CHECK:               %[[V:.*]] = tir.load %T_pool_pad[%i0_1, %i1_1, %{{.*}}, %{{.*}}] : memref<1x2x7x7xf32>
 // CHECK-NEXT:          %[[N:.*]] = arith.maximumf %[[M]], %[[V]] : f32
-// CHECK-NEXT:          tir.store %[[N]], %T_max_pool2d_acc[%c0] : memref<1xf32>
+// CHECK-NEXT:          tir.store %[[N]], %T_max_pool2d_acc[%i2.1, %i3.1] : memref<3x3xf32>
 
-// avg_pool2d: the window sum and the count of in-bounds elements are two
-// accumulators in the output's loop nest, then one division.
+// avg_pool2d: zero padding, the window sum, and a division by the count of
+// window elements in the data: a [3, 3] stage (2 at the borders, 3 inside,
+// per axis) computed once, read at the output position.
 // CHECK-LABEL: tir.prim_func @fused_nn_avg_pool2d(%p0: memref<1x2x5x5xf32>, %T_avg_pool2d: memref<1x2x3x3xf32>)
-// CHECK-NOT:     tir.allocate "global"
-// CHECK:         %T_pool_sum_acc = tir.allocate "local" : memref<1xf32>
-// CHECK:         %T_pool_count_acc = tir.allocate "local" : memref<1xf32>
-// CHECK:             %[[C:.*]] = tir.load %T_pool_count_acc[%c0] : memref<1xf32>
-// CHECK-NEXT:        %[[C1:.*]] = arith.addf %[[C]], %cst_1 : f32
-// CHECK:         %[[S:.*]] = tir.load %T_pool_sum_acc[%c0] : memref<1xf32>
-// CHECK-NEXT:    %[[K:.*]] = tir.load %T_pool_count_acc[%c0] : memref<1xf32>
-// CHECK-NEXT:    %[[A:.*]] = arith.divf %[[S]], %[[K]] : f32
-// CHECK-NEXT:    tir.store %[[A]], %T_avg_pool2d[%i0, %i1, %i2, %i3] : memref<1x2x3x3xf32>
+// CHECK:         %cst = arith.constant 0.000000e+00 : f32
+// CHECK:         %T_pool_pad = tir.allocate "global" : memref<1x2x7x7xf32>
+// CHECK:         %T_pool_count = tir.allocate "global" : memref<3x3xf32>
+// CHECK:             %[[R:.*]] = arith.select %{{.*}}, %c2_i32, %c3_i32 : i32
+// CHECK:             %[[F:.*]] = arith.sitofp %{{.*}} : i32 to f32
+// CHECK-NEXT:        tir.store %[[F]], %T_pool_count[%i0_1, %i1_1] : memref<3x3xf32>
+// CHECK:         %T_pool_sum_acc = tir.allocate "local" : memref<3x3xf32>
+// CHECK:               %[[V2:.*]] = tir.load %T_pool_pad[%i0_2, %i1_2, %{{.*}}, %{{.*}}] : memref<1x2x7x7xf32>
+// CHECK-NEXT:          %{{.*}} = arith.addf %{{.*}}, %[[V2]] : f32
+// CHECK:           tir.for %i3.1_wb = %c0 to %c3 kind "vectorized" {
+// CHECK:             %[[S:.*]] = tir.load %T_pool_sum_acc[%i2.1_wb, %i3.1_wb] : memref<3x3xf32>
+// CHECK-NEXT:        %[[K:.*]] = tir.load %T_pool_count[%i2_2, %i3_4] : memref<3x3xf32>
+// CHECK-NEXT:        %[[A:.*]] = arith.divf %[[S]], %[[K]] : f32
+// CHECK-NEXT:        tir.store %[[A]], %T_avg_pool2d[%i0_2, %i1_2, %i2_2, %i3_4] : memref<1x2x3x3xf32>
 
 // global_avg_pool2d: a sum over both spatial axes, divided by their size.
 // CHECK-LABEL: tir.prim_func @fused_nn_global_avg_pool2d(%p0: memref<1x2x5x5xf32>, %T_mean: memref<1x2x1x1xf32>)

@@ -1,0 +1,314 @@
+"""Pooling for x86 (TVM's ``schedule_pool``, made vector code): max and
+average pools on channel-first data (``NCW``, ``NCHW``, ``NCDHW``, and the
+blocked ``[N, C/c, H, W, c]`` that ``relay-int8-nchwc``-style passes pool as
+a 3-d pool with a window of 1 along ``c``).
+
+The generic compute (:func:`xtvm.topi.pool.pool`) guards every window
+element (``where`` padding and the ``ceil_mode`` overhang are outside the
+data): a branch per element, which keeps the loop scalar. Here the data is
+padded once instead — a materialized stage holding the fill (``-inf`` for
+a maximum, 0 for a sum) around the data, only where some window reads
+outside it — so the window loops read without guards, and the schedule
+tiles the output like the depthwise convolution: ``rows × R`` output
+elements accumulated in vector registers, ``R`` along the row::
+
+    pad (parallel over rows)                  # only if some window leaves the data
+    parallel for (n, c, yo) fused:
+      for xo:
+        acc[rows][R] = fill
+        for ry, rx:
+          for yi in rows (unrolled):
+            for xi in R (vectorized):  acc[yi] = max(acc[yi], pad[c, y*s+ry*d, x*s+rx*d : +R])
+        for yi in rows (unrolled):
+          for xi in R (vectorized):    out = epilogue(acc)      # avg: acc / count[y, x]
+
+A stride of 2 to 4 is one wide load and a shuffle per vector (see the
+vectorizer). On blocked data (the last axis pooled with a window and a
+stride of 1) the vector runs along that axis instead, ``c`` channels of one
+pixel, with ``R`` pixels of the row unrolled. The average's divisor depends
+only on the output position: a small ``[*spatial]`` stage of the window
+counts, computed once per call, or a constant when every window is full.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import pairwise
+
+from xtvm import te
+from xtvm.arith import int_constant
+from xtvm.target import MAX_VECTOR_LANES
+from xtvm.te import dtype as dt
+from xtvm.te.expr import PrimExpr
+from xtvm.te.placement import plan_stages, topological_order
+from xtvm.te.symbolic import is_static
+from xtvm.topi.pool import all_of, output_size
+from xtvm.topi.pool import pool as generic_pool
+from xtvm.topi.reduce import _lowest, _max
+from xtvm.topi.x86.config import lanes, row_block, use_threads
+from xtvm.topi.x86.injective import schedule_default
+from xtvm.topi.x86.tiling import vectorize_tile
+
+MAX_TILE = 64
+"""Largest number of output elements of one register tile (rows × row)."""
+
+WIDE_ROW = 16
+"""Output rows wider than this, with a stride over 1 along them, keep the
+generic compute: LLVM vectorizes its loop over the row itself (a stride-2
+load as two vector loads and a two-source permute), which beats this
+kernel's odd-length strided vectors, and its guards cost little on such
+rows. Measured on the light models' pools (``3 × 3 / 2`` on 56- to
+112-wide maps, ``2 × 2 / 2`` on 28- to 224-wide ones)."""
+
+
+def _padded(
+    data: te.Tensor,
+    fill: PrimExpr,
+    before: Sequence[int],
+    extents: Sequence[int],
+) -> te.Tensor:
+    """``data`` read over ``extents`` spatial positions from ``-before``:
+    ``fill`` outside it; ``data`` itself when that lies inside it.
+
+    Branch-free: the element at the index clamped into the data, or the
+    fill (``eager_select``). Along the rows the condition is the same for
+    a whole row (one vector select); along the row :func:`_schedule_padding`
+    splits the loop into the borders and the interior, where the clamps and
+    the condition simplify away."""
+    spatial = data.shape[2:]
+    if not any(before) and all(e <= s for e, s in zip(extents, spatial)):
+        return data
+    guarded = [i for i, (b, e, s) in enumerate(zip(before, extents, spatial)) if b or e > s]
+
+    def fcompute(b: PrimExpr, c: PrimExpr, *p: PrimExpr) -> PrimExpr:
+        idx = list(p)
+        for i in guarded:
+            idx[i] = te.min(te.max(p[i] - before[i], 0), spatial[i] - 1)
+        inside = all_of([(p[i] >= before[i]) & (p[i] < before[i] + spatial[i]) for i in guarded])
+        return te.eager_select(inside, data[(b, c, *idx)], fill)
+
+    shape = (*data.shape[:2], *extents)
+    attrs = {"materialize": True, "pool_pad": (before[-1], spatial[-1])}
+    return te.compute(shape, fcompute, name="T_pool_pad", tag="pad", attrs=attrs)
+
+
+def pool(
+    data: te.Tensor,
+    kind: str,
+    pool_size: Sequence[int],
+    strides: Sequence[int] | None = None,
+    dilation: Sequence[int] | None = None,
+    padding: Sequence[int] | None = None,
+    ceil_mode: bool = False,
+    count_include_pad: bool = False,
+) -> te.Tensor:
+    """:func:`xtvm.topi.pool.pool` (same arguments and results) as a
+    guard-free, vectorized kernel (see the module). Data with a dynamic
+    shape, bool data and wide rows pooled with a stride (:data:`WIDE_ROW`)
+    get the generic compute."""
+    n = len(pool_size)
+    generic = data.dtype == "bool" or kind not in ("max", "avg") or data.ndim != n + 2
+    if generic or not is_static(data.shape):
+        return generic_pool(
+            data, kind, pool_size, strides, dilation, padding, ceil_mode, count_include_pad
+        )
+    strides = tuple(strides or (1,) * n)
+    dilation = tuple(dilation or (1,) * n)
+    padding = tuple(padding or (0,) * (2 * n))
+    spatial = data.shape[2:]
+    before, after = padding[:n], padding[n:]
+    geometry = zip(spatial, before, after, pool_size, strides, dilation)
+    out = [output_size(*axis, ceil_mode) for axis in geometry]
+    vector_axis = pool_size[-1] == 1 and strides[-1] == 1 and n >= 2
+    if any(o <= 0 for o in out) or (strides[-1] > 1 and out[-1] > WIDE_ROW and not vector_axis):
+        return generic_pool(
+            data, kind, pool_size, strides, dilation, padding, ceil_mode, count_include_pad
+        )
+    # the padded positions the windows read: up to the last window's end
+    extents = [
+        (o - 1) * s + (k - 1) * d + 1 for o, s, k, d in zip(out, strides, pool_size, dilation)
+    ]
+    fill = _lowest(data.dtype) if kind == "max" else te.const(0, data.dtype)
+    padded = _padded(data, fill, before, extents)
+    shape = (*data.shape[:2], *out)
+    names = ("rz", "ry", "rx")[3 - n :] if n <= 3 else [f"r{i}" for i in range(n)]
+    rvars = [te.reduce_axis((0, k), name=name) for name, k in zip(names, pool_size)]
+
+    def window(b: PrimExpr, c: PrimExpr, o: Sequence[PrimExpr]) -> PrimExpr:
+        idx = [o[i] * strides[i] + rvars[i] * dilation[i] for i in range(n)]
+        return padded[(b, c, *idx)]
+
+    # blocked data pools its last axis with a window of 1: vectors run along it
+    attrs = {"schedule": schedule_pool, "pool_vector_axis": vector_axis}
+    suffix = f"{n}d"
+    if kind == "max":
+        return te.compute(
+            shape,
+            lambda b, c, *o: _max(window(b, c, o), axis=rvars),
+            name=f"T_max_pool{suffix}",
+            tag="pool_max",
+            attrs=attrs,
+        )
+    total = te.compute(
+        shape,
+        lambda b, c, *o: te.sum(window(b, c, o), axis=rvars),
+        name="T_pool_sum",
+        tag="pool_sum",
+        attrs=attrs,
+    )
+    count = _window_count(
+        spatial, before, after, pool_size, strides, dilation, out, count_include_pad, data.dtype
+    )
+    divide = (lambda a, b: a / b) if dt.is_float(data.dtype) else te.truncdiv
+    return te.compute(
+        shape,
+        lambda b, c, *o: divide(
+            total[(b, c, *o)], count if isinstance(count, PrimExpr) else count[tuple(o)]
+        ),
+        name=f"T_avg_pool{suffix}",
+        tag="pool_avg",
+    )
+
+
+def _axis_counts(
+    size: int,
+    before: int,
+    after: int,
+    window: int,
+    stride: int,
+    dilation: int,
+    out: int,
+    count_include_pad: bool,
+) -> list[int]:
+    """Window elements the average divides by at each output position of
+    one axis: those in the data (with ``count_include_pad``: in the data or
+    its padding; never the ``ceil_mode`` overhang)."""
+    limit = size + after if count_include_pad else size
+    low = -before if count_include_pad else 0
+    counts = []
+    for o in range(out):
+        positions = (o * stride - before + r * dilation for r in range(window))
+        counts.append(sum(1 for p in positions if low <= p < limit))
+    return counts
+
+
+def _window_count(
+    spatial: Sequence[int],
+    before: Sequence[int],
+    after: Sequence[int],
+    pool_size: Sequence[int],
+    strides: Sequence[int],
+    dilation: Sequence[int],
+    out: Sequence[int],
+    count_include_pad: bool,
+    dtype: str,
+) -> PrimExpr | te.Tensor:
+    """The average's divisor: a constant when every window counts all its
+    elements, else a materialized ``[*out]`` stage (the product of the
+    per-axis counts; positions whose count differs from the window's are
+    few, at the borders)."""
+    geometry = zip(spatial, before, after, pool_size, strides, dilation, out)
+    per_axis = [_axis_counts(*axis, count_include_pad) for axis in geometry]
+    if all(c == k for counts, k in zip(per_axis, pool_size) for c in counts):
+        return te.const(math.prod(pool_size), dtype)
+
+    def axis_count(o: PrimExpr, counts: list[int], window: int) -> PrimExpr:
+        value: PrimExpr = te.const(window, "int32")
+        for position, c in enumerate(counts):
+            if c != window:
+                value = te.if_then_else(o == position, te.const(c, "int32"), value)
+        return value
+
+    def fcompute(*o: PrimExpr) -> PrimExpr:
+        total = axis_count(o[0], per_axis[0], pool_size[0])
+        for i in range(1, len(o)):
+            total = total * axis_count(o[i], per_axis[i], pool_size[i])
+        return te.cast(dtype, total)
+
+    return te.compute(
+        tuple(out), fcompute, name="T_pool_count", tag="injective", attrs={"materialize": True}
+    )
+
+
+def _attached(pool: te.Tensor, out: te.Tensor) -> bool:
+    """Whether the kernel computes ``pool`` element by element inside the
+    loop nest of its one output ``out`` (the output itself, or an
+    elementwise epilogue it is attached to)."""
+    if out is pool:
+        return True
+    for stage in plan_stages(topological_order([out]), [out]):
+        if stage.tensor is out:
+            return any(s.tensor is pool for s in stage.attached)
+    return False
+
+
+def _partition(sch, loop, cuts: Sequence[int]) -> None:
+    """Replace ``loop`` (constant bounds) by consecutive copies over the
+    ranges between ``cuts``: in each copy ``tir-simplify`` knows the range
+    of the variable, so conditions and clamps that hold over a whole range
+    fold away (TVM's loop partitioning)."""
+    op = loop.op
+    lb, ub = int_constant(op.lb), int_constant(op.ub)
+    bounds = sorted({lb, ub, *(c for c in cuts if lb < c < ub)})
+    block = op.parent_block()
+    for low, high in pairwise(bounds):
+        piece = op.clone()
+        piece.operands = (sch.consts(low), sch.consts(high), *op.operands[2:])
+        block.insert_op_before(piece, op)
+    op.detach()
+    op.erase()
+
+
+def _schedule_padding(sch, pool: te.Tensor) -> None:
+    """Run the materialized padding the pool reads (if any) in parallel
+    over its rows. A row is split into its padded borders and the interior
+    (a copy that LLVM vectorizes), or vectorized whole when it is not
+    padded (blocked data)."""
+    padded = pool.op.input_tensors[0]
+    geometry = padded.op.attrs.get("pool_pad")
+    if geometry is None:
+        return
+    before, size = geometry
+    *outer, row = sch.get_loops(padded.name)
+    if use_threads() and outer:
+        sch.parallel(sch.fuse(*outer) if len(outer) > 1 else outer[0])
+    if padded.shape[-1] > size or before:
+        _partition(sch, row, [before, before + size])
+    elif 1 < padded.shape[-1] <= MAX_VECTOR_LANES:
+        sch.vectorize(row)
+
+
+def schedule_pool(sch, pool: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
+    """The register-tiled schedule (see the module) of a kernel whose one
+    output is the pool or its elementwise epilogue; any other kernel gets
+    the default (parallel) schedule."""
+    if len(outputs) != 1 or not _attached(pool, outputs[0]):
+        _schedule_padding(sch, pool)
+        schedule_default(sch, outputs)
+        return
+    (out,) = outputs
+    extent = out.shape[-1]
+    *outer, last = sch.get_loops(out.name)
+    if pool.op.attrs["pool_vector_axis"] and out.ndim >= 4 and extent <= MAX_VECTOR_LANES:
+        # blocked data: one vector of the last axis per pixel, pixels unrolled
+        *outer, pixels = outer
+        fits = [d for d in range(1, 9) if out.shape[-2] % d == 0 and d * extent <= MAX_TILE]
+        tile_loop, _ = sch.split(pixels, [None, max(fits, default=1)])
+    else:
+        row = row_block(extent, lanes(dtype_bits=dt.bits(out.dtype)))
+        tile_loop, inner = sch.split(last, [None, row])
+        if out.ndim >= 4:
+            *outer, y = outer
+            height = out.shape[-2]
+            rows = max(d for d in range(1, 9) if height % d == 0 and d * row <= MAX_TILE)
+            yo, yi = sch.split(y, [None, rows]) if rows > 1 else (y, None)
+            if yi is not None:
+                sch.reorder(yo, tile_loop, yi, inner)
+            outer.append(yo)
+    nests = sch.cache_write(out.name, tile_loop)
+    vectorize_tile(sch, nests)
+    _schedule_padding(sch, pool)
+    fused = sch.fuse(*outer) if len(outer) > 1 else outer[0]
+    if use_threads():
+        sch.parallel(fused)
