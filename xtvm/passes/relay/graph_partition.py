@@ -22,7 +22,11 @@ A faithful port of ``src/relay/transforms/fuse_ops.cc`` (``IndexedForwardGraph``
      injective op.
 
    A merge is refused if the group would exceed ``max_depth`` ops. Opaque
-   ops (and constants) are never merged.
+   ops (and constants) are never merged. One rule is xtvm's, not TVM's: an
+   anchor's group stops before a cast widening its 8-bit result when the
+   ops after the cast meet a later anchor's result in a binary op (a
+   quantized downsample branch and its residual add): the result is then
+   stored as 8 bits, the dequantize fused into the later anchor's kernel.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
-from xtvm.dialects.relay import OpPattern, RelayOp
+from xtvm.dialects.relay import ConstOp, OpPattern, RelayOp
 
 
 PathCondition = Callable[[OpPattern, bool], bool]
@@ -158,6 +162,7 @@ class GraphPartitioner:
             for n in nodes
         ]
         self._visited: set[Node] = set()
+        self._index = {node.op: node.index for node in nodes}
 
     def partition(self) -> list[Group]:
         """Run the three fusion phases; every node's group is ``find_root()``
@@ -219,6 +224,50 @@ class GraphPartitioner:
         target = self.groups[dom_parent.index].find_root()
         return target.num_nodes + self._count_up_to_sink(child, dom_parent)
 
+    def _leaves_narrow(self, group: Group, sink: Node) -> bool:
+        """Whether an anchor's group must end before ``sink`` (xtvm's rule, not
+        TVM's): ``sink`` casts an 8-bit value to a wider type, and the
+        elementwise ops after it meet, in a binary op, the result of a later
+        anchor, whose group takes that binary op. Fused here, the anchor's
+        result would be stored wide (a quantized residual branch as float32,
+        four times the bytes); left out, the cast and the ops after it fuse
+        into the later anchor's group and the result is stored as 8 bits."""
+        anchor = group.find_root().anchor
+        if anchor is None or not _widens_bytes(sink.op):
+            return False
+        index = self._index
+        node, path = sink, {sink}
+        while len(node.outputs) == 1 and node.outputs[0][0].pattern <= OpPattern.BROADCAST:
+            node = node.outputs[0][0]
+            path.add(node)
+            others = [
+                self.nodes[index[v.owner]]
+                for v in node.op.operands
+                if v.owner in index
+                and not isinstance(v.owner, ConstOp)
+                and self.nodes[index[v.owner]] not in path
+            ]
+            if others:
+                later = self._anchors_before(others)
+                return any(index[a] > index[anchor] for a in later)
+        return False
+
+    def _anchors_before(self, nodes: list[Node]) -> list[Operation]:
+        """The anchors whose results reach ``nodes`` through elementwise and
+        broadcast ops only."""
+        index = self._index
+        found, stack, seen = [], list(nodes), set()
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            if node.pattern == OpPattern.OUT_ELEMWISE_FUSABLE:
+                found.append(node.op)
+            elif node.pattern <= OpPattern.BROADCAST:
+                stack += [self.nodes[index[v.owner]] for v in node.op.operands if v.owner in index]
+        return found
+
     # -- the fusion rules (RunFuse)
 
     def _run_fuse(self, tree: Sequence[DomNode], phase: int) -> None:
@@ -237,6 +286,8 @@ class GraphPartitioner:
             if group.find_root() is sink_group.find_root():
                 continue
             if sink_group.pattern == OpPattern.TUPLE:
+                continue
+            if self._leaves_narrow(group, sink):
                 continue
             if group.pattern == OpPattern.OUT_ELEMWISE_FUSABLE:
                 # An anchor takes elementwise/broadcast ops that follow it.
@@ -263,6 +314,15 @@ class GraphPartitioner:
         if sink_group.pattern == OpPattern.TUPLE and sink_root.pattern <= OpPattern.INJECTIVE:
             if self._check_path(node, sink, lambda k, _: k <= OpPattern.INJECTIVE):
                 self._commit_fuse(node, sink)
+
+
+def _widens_bytes(op: Operation) -> bool:
+    """Whether ``op`` casts an 8-bit tensor to a wider type (a dequantize's first step)."""
+    if op.name != "relay.cast" or not isinstance(op.operands[0].type, TensorType):
+        return False
+    source = getattr(op.operands[0].type.element_type, "bitwidth", None)
+    result = getattr(op.results[0].type.element_type, "bitwidth", None)
+    return source == 8 and result is not None and result > 8
 
 
 def _broadcast_path(kind: OpPattern, is_sink: bool) -> bool:

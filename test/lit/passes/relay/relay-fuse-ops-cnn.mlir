@@ -81,3 +81,39 @@ func.func @conv_two_consumers(%x: tensor<1x4x8x8xf32>, %b: tensor<8x1x1xf32>) ->
   %r = relay.nn.relu %a : tensor<1x8x8x8xf32>
   func.return %p, %r : tensor<1x8x4x4xf32>, tensor<1x8x8x8xf32>
 }
+
+// A quantized downsample block: the branch conv's 8-bit result meets the
+// later conv's in the residual add. The earlier anchor's group ends before
+// the widening cast (xtvm's rule): its result is stored as ui8 and the
+// dequantize (cast, multiply) fuses into the later conv's kernel with the add,
+// rather than the branch being stored as f32.
+// CHECK-LABEL: func.func @quantized_residual
+// CHECK: %qa = func.call @fused_nn_conv2d_cast(%x, %wa) : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x8x8xui8>
+// CHECK-NEXT: %out = func.call @fused_nn_conv2d_cast_cast_multiply_cast_add_cast(%x, %wb, %qa, %s) : {{.*}} -> tensor<1x8x8x8xui8>
+func.func @quantized_residual(%x: tensor<1x8x8x8xf32>, %s: tensor<f32>) -> tensor<1x8x8x8xui8> {
+  %wa = relay.const dense<0.5> : tensor<8x8x1x1xf32>
+  %wb = relay.const dense<0.25> : tensor<8x8x1x1xf32>
+  %ca = relay.nn.conv2d %x, %wa : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x8x8xf32>
+  %qa = relay.cast %ca {dtype = "uint8"} : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xui8>
+  %cb = relay.nn.conv2d %x, %wb : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x8x8xf32>
+  %qb = relay.cast %cb {dtype = "uint8"} : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xui8>
+  %da = relay.cast %qa {dtype = "float32"} : (tensor<1x8x8x8xui8>) -> tensor<1x8x8x8xf32>
+  %ma = relay.multiply %da, %s : (tensor<1x8x8x8xf32>, tensor<f32>) -> tensor<1x8x8x8xf32>
+  %db = relay.cast %qb {dtype = "float32"} : (tensor<1x8x8x8xui8>) -> tensor<1x8x8x8xf32>
+  %sum = relay.add %db, %ma : (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %out = relay.cast %sum {dtype = "uint8"} : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xui8>
+  func.return %out : tensor<1x8x8x8xui8>
+}
+
+// Near miss: the other operand of the add is no anchor's (a graph input),
+// so the conv's group takes the widening cast and the add as before.
+// CHECK-LABEL: func.func @quantized_residual_input
+// CHECK: %out = func.call @fused_nn_conv2d_cast_cast_add(%x, %wa, %y) : {{.*}} -> tensor<1x8x8x8xf32>
+func.func @quantized_residual_input(%x: tensor<1x8x8x8xf32>, %y: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %wa = relay.const dense<0.5> : tensor<8x8x1x1xf32>
+  %ca = relay.nn.conv2d %x, %wa : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x8x8xf32>
+  %qa = relay.cast %ca {dtype = "uint8"} : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xui8>
+  %da = relay.cast %qa {dtype = "float32"} : (tensor<1x8x8x8xui8>) -> tensor<1x8x8x8xf32>
+  %out = relay.add %da, %y : (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  func.return %out : tensor<1x8x8x8xf32>
+}
