@@ -42,28 +42,36 @@ def model_path(model_dir: Path, name: str, fmt: str) -> Path:
     return path
 
 
-def times(run, repeat: int) -> tuple[float, float]:
-    """The median and the fastest of ``repeat`` calls of ``run`` after one
-    warm-up call, in seconds (the fastest: the machine may be shared)."""
+def times(run, repeat: int) -> tuple[float, float, float]:
+    """The median and the fastest wall time of ``repeat`` calls of ``run``
+    after one warm-up call, and the median of their process CPU time, in
+    seconds. On a shared machine the fastest and the CPU time approximate
+    an idle machine (CPU time leaves preemption out; it is latency at one
+    thread only: at more it sums the threads)."""
     import statistics
 
     run()
-    samples = []
+    wall, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         run()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples), min(samples)
+        cpu.append(time.process_time() - start_cpu)
+        wall.append(time.perf_counter() - start)
+    return statistics.median(wall), min(wall), statistics.median(cpu)
 
 
-def _load(path: Path):
-    """The model, its data input's name and a seeded random input for it."""
+def load_model(path: Path):
+    """The model, its data input's name and a seeded random input for it (a
+    symbolic dimension, e.g. the batch, is fixed to 1)."""
     import numpy as np
     import onnx
 
     model = onnx.load(str(path))
     weights = {i.name for i in model.graph.initializer}
     (data,) = [i for i in model.graph.input if i.name not in weights]
+    for dim in data.type.tensor_type.shape.dim:
+        if not dim.dim_value:
+            dim.dim_value = 1
     shape = [d.dim_value for d in data.type.tensor_type.shape.dim]
     x = np.random.default_rng(1).standard_normal(shape).astype("float32")
     return model, data.name, x
@@ -86,7 +94,7 @@ def measure_xtvm(path: str, threads: list[int], repeat: int) -> dict:
     its output (for the comparison)."""
     from xtvm.bench.timing import compile_and_time
 
-    model, input_name, x = _load(Path(path))
+    model, input_name, x = load_model(Path(path))
     compile_s, seconds, gmod = compile_and_time(model, input_name, x, threads, repeat, times)
     out = gmod.get_output(0).numpy().tolist()
     return {"compile_s": compile_s, "seconds": seconds, "output": out}
@@ -106,7 +114,7 @@ def measure_ort(path: str, threads: list[int], repeat: int) -> dict:
     """onnxruntime's time for the model at ``path`` per thread count, and its output."""
     from xtvm.bench.timing import ort_session
 
-    model, input_name, x = _load(Path(path))
+    model, input_name, x = load_model(Path(path))
     seconds = {}
     for n in threads:
         sess = ort_session(model, n)
@@ -144,7 +152,8 @@ def main(models: str, formats: str, threads: list[int], repeat: int, model_dir: 
     )
     header = (
         "model", "format", "threads", "xtvm ms", "ort ms", "xtvm/ort", "fastest xtvm/ort ms",
-        "xtvm f32 ms", "f32/int8", "max diff (steps)", "compile s",
+        "CPU xtvm/ort ms (1 thread)", "CPU xtvm/ort", "xtvm f32 ms", "f32/int8",
+        "CPU f32/int8", "max diff (steps)", "compile s",
     )  # fmt: skip
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
@@ -168,13 +177,18 @@ def main(models: str, formats: str, threads: list[int], repeat: int, model_dir: 
             diff = float(np.max(np.abs(np.asarray(x["output"]) - np.asarray(o["output"]))))
             steps = f"{diff / o['step']:.1f}" if o.get("step") else f"{diff:.1e} (abs)"
             for n in threads:
-                (x_s, x_min), (o_s, o_min) = x["seconds"][str(n)], o["seconds"][str(n)]
-                f_s = float_s.get(str(n), [None])[0]
+                (x_s, x_min, x_cpu), (o_s, o_min, o_cpu) = x["seconds"][str(n)], o["seconds"][str(n)]
+                f_s, _, f_cpu = float_s.get(str(n), [None, None, None])
                 f_ms, speedup = (f"{f_s * 1e3:.1f}", f"{f_s / x_s:.2f}") if f_s else ("-", "-")
+                cpu = (
+                    (f"{x_cpu * 1e3:.1f} / {o_cpu * 1e3:.1f}", f"{x_cpu / o_cpu:.2f}",
+                     f"{f_cpu / x_cpu:.2f}" if f_cpu else "-")
+                    if n == 1 else ("-", "-", "-")
+                )  # fmt: skip
                 print(
                     f"| {name} | {fmt} | {n} | {x_s * 1e3:.1f} | {o_s * 1e3:.1f} | "
                     f"{x_s / o_s:.2f} | {x_min * 1e3:.1f} / {o_min * 1e3:.1f} | "
-                    f"{f_ms} | {speedup} | {steps} | "
+                    f"{cpu[0]} | {cpu[1]} | {f_ms} | {speedup} | {cpu[2]} | {steps} | "
                     f"{x['compile_s']:.1f} |",
                     flush=True,
                 )

@@ -1,5 +1,7 @@
 """Per-kernel profile of a model against onnxruntime's per-node profile:
-``python -m xtvm.bench.profile squeezenet [--threads 1] [--repeat 20] [--top 25]``.
+``python -m xtvm.bench.profile squeezenet [--threads 1] [--repeat 20] [--top 25]``
+(or the path of an ``.onnx`` file, e.g. a quantized model of
+``python -m xtvm.bench --int8``).
 
 Which kernels make a model slower than onnxruntime: each graph node of
 xtvm's executor is timed on its own (the nodes run in graph order, so every
@@ -22,6 +24,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from xtvm.bench.timing import light_model
 
@@ -91,7 +94,9 @@ def _grouped(rows: list[tuple[str, tuple, float]]) -> dict[tuple, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("model", help="a light model name (xtvm.bench.models.LIGHT_MODELS)")
+    parser.add_argument(
+        "model", help="a light model name (xtvm.bench.models.LIGHT_MODELS) or an .onnx file"
+    )
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--top", type=int, default=25)
@@ -101,7 +106,12 @@ def main(argv: list[str] | None = None) -> None:
     import xtvm
     from xtvm.frontend import from_onnx
 
-    model, input_name, x = light_model(args.model)
+    if args.model.endswith(".onnx"):
+        from xtvm.bench.int8 import load_model
+
+        model, input_name, x = load_model(Path(args.model))
+    else:
+        model, input_name, x = light_model(args.model)
     mod, params = from_onnx(model)
     gmod = xtvm.build(mod, params=params)["default"](xtvm.cpu(0))
     gmod.set_input(input_name, x)

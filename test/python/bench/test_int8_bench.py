@@ -41,3 +41,16 @@ def test_the_int8_flag_reaches_the_int8_benchmark(monkeypatch, tmp_path):
     main(["--int8", "--models", "squeezenet", "--formats", "qop", "--threads", "1",
           "--model-dir", str(tmp_path)])  # fmt: skip
     assert seen["args"] == ("squeezenet", "qop", [1], 10, tmp_path)
+
+
+def test_times_gives_wall_median_fastest_and_cpu_median():
+    calls = []
+
+    def run():
+        calls.append(1)
+        sum(range(20000))  # some CPU time
+
+    median, fastest, cpu = int8.times(run, repeat=5)
+    assert len(calls) == 6  # one warm-up
+    assert 0 < fastest <= median
+    assert cpu > 0

@@ -32,3 +32,15 @@ def test_kernel_and_node_times_of_the_example_mlp(mlp_path):
     ops = {op for op, _, _ in theirs}
     assert ops & {"Gemm", "MatMul", "FusedGemm", "FusedMatMul"}
     assert all(seconds >= 0 for _, _, seconds in theirs)
+
+
+def test_profile_takes_an_onnx_path(mlp_path, capsys):
+    """``python -m xtvm.bench.profile model.onnx`` profiles that file (a
+    quantized model of ``python -m xtvm.bench --int8``), its symbolic batch
+    fixed to 1."""
+    from xtvm.bench.profile import main
+
+    main([str(mlp_path), "--repeat", "2", "--top", "3"])
+    out = capsys.readouterr().out
+    assert out.startswith(f"# {mlp_path}, 1 thread(s)")
+    assert "| xtvm kernel |" in out and "| onnxruntime kernel |" in out
