@@ -42,6 +42,7 @@ from xtvm.auto_scheduler.sketch import (
     features,
     kernel_shape,
     mutate,
+    plausible,
     sample,
     seeds,
 )
@@ -203,7 +204,7 @@ class SketchPolicy:
             pool = [p for _, p in sorted(zip(scores, everyone), key=lambda t: -t[0])][
                 : self.population
             ]
-        return [p for p in pool if p not in self.proposed][:count]
+        return [p for p in pool if p not in self.proposed and plausible(self.shape, p)][:count]
 
     def _neighbours(self, count: int) -> list[SketchParams]:
         """Unmeasured mutations of the fastest measured programs (a local

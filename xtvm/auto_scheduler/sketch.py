@@ -73,7 +73,7 @@ class KernelShape:
     stages: tuple[str, ...]
     lanes: int
     unrollable: bool = False
-    """Whether the innermost reduction loop is short enough (at most
+    """Whether the window's column loop is short enough (at most
     :data:`MAX_UNROLL`) to unroll."""
     packable: tuple[str, int] | None = None
     """The stage the reduction reads at a column stride > 1 and that
@@ -82,6 +82,11 @@ class KernelShape:
     """The reduction's loops' extents (channels, window rows, window
     columns of a convolution): features of the kernel for a cost model
     shared by several tasks."""
+    window_loop: int = 1
+    """The reduction loop the annotation may unroll, counted from the
+    innermost (1): the window's columns — innermost, or above the input
+    channel block when the activations are blocked (4 reduction loops:
+    channel blocks, rows, columns, the block)."""
 
 
 @dataclass(frozen=True)
@@ -133,10 +138,11 @@ def kernel_shape(func) -> KernelShape:
         if reduction is not None
         else ()
     )
-    unrollable = reduction is not None and _extent(sch.get_loops(reduction)[-1].op) <= MAX_UNROLL
+    window_loop = 2 if len(reduce_extents) == 4 else 1
+    unrollable = reduction is not None and reduce_extents[-window_loop] <= MAX_UNROLL
     packable = None
     if reduction is not None and extents:
-        window = _extent(sch.get_loops(reduction)[-1].op)
+        window = reduce_extents[-window_loop]
         row = extents[3] if len(extents) == 5 else extents[-1]  # NCHW<c>c: [N, C/c, H, W, c]
         for op in allocs:
             if op.res.name_hint in stages and len(op.res.type.get_shape()) == 4:  # NCHW stage
@@ -145,7 +151,7 @@ def kernel_shape(func) -> KernelShape:
                 if stride > 1 and width % stride == 0:
                     packable = (op.res.name_hint, stride)
     return KernelShape(
-        output, extents, reduction, stages, lanes, unrollable, packable, reduce_extents
+        output, extents, reduction, stages, lanes, unrollable, packable, reduce_extents, window_loop
     )
 
 
@@ -219,14 +225,22 @@ def sample(shape: KernelShape, rng: random.Random) -> SketchParams:
             continue
         preferred = [k for k in inners if k in vector_axes(shape)]
         vector = rng.choice(preferred if preferred and rng.random() < 0.9 else inners or [-1])
-        short = vector < 0 or tiles[vector] < shape.lanes // 2 or math.prod(tiles) < GOOD_TILE
-        if short and rng.random() > 0.2:
-            continue
         unroll = rng.random() < 0.3 and shape.unrollable and bool(inners)
         pack = shape.packable[1] if shape.packable and rng.random() < 0.5 else 1
         p = SketchParams(tiles, vector, rng.randint(1, outers), unroll, pack)
+        if not plausible(shape, p) and rng.random() > 0.2:
+            continue
         if valid(shape, p):
             return p
+
+
+def plausible(shape: KernelShape, p: SketchParams) -> bool:
+    """Whether a program has the register tiling and full vectors that pay:
+    a register tile of :data:`GOOD_TILE` elements or more, vectors of half
+    the lanes or more (a prior: the others are sampled rarely and the
+    evolution's model picks skip them)."""
+    vector = p.tiles[p.vector_axis] if p.vector_axis >= 0 else 0
+    return vector >= shape.lanes // 2 and math.prod(p.tiles) >= GOOD_TILE
 
 
 SEED_REGISTERS = 16
@@ -445,7 +459,7 @@ def apply_sketch(sch: Schedule, shape: KernelShape, p: SketchParams, threads: bo
                 sch.unroll(loop)
         if p.unroll_reduction:
             update = sch.get_loops(nests.update[0].block)
-            sch.unroll(update[len(update) - len(nests.update) - 1])
+            sch.unroll(update[len(update) - len(nests.update) - shape.window_loop])
     elif inner_loops:
         *rest, last = inner_loops
         sch.vectorize(last)
