@@ -32,9 +32,17 @@ _NO_WRAP = IntegerAttr(0, 32)
 _UNIT = UnitAttr()
 
 
+_ORDERING = IntegerAttr(0, i64)  # a non-atomic load
+
+
 @lru_cache(maxsize=4096)
 def _int_attr(value: int, ty: IntegerType) -> IntegerAttr:
     return IntegerAttr(int(value), ty)
+
+
+@lru_cache(maxsize=None)
+def _icmp_flag(predicate: str) -> IntegerAttr:
+    return IntegerAttr(llvm.ICmpPredicateFlag(predicate).to_int(), i64)
 
 
 class Emitter:
@@ -72,8 +80,7 @@ class Emitter:
         return self.value(llvm.ConstantOp.create(result_types=[ty], properties={"value": attr}))
 
     def icmp(self, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        flag = IntegerAttr(llvm.ICmpPredicateFlag(predicate).to_int(), i64)
-        return self.value(llvm.ICmpOp(lhs, rhs, flag))
+        return self.value(llvm.ICmpOp(lhs, rhs, _icmp_flag(predicate)))
 
     def add(self, lhs: SSAValue, rhs: SSAValue, nsw: bool = True) -> SSAValue:
         return self.value(llvm.AddOp(lhs, rhs, overflow=_nsw(nsw)))
@@ -98,7 +105,10 @@ class Emitter:
         return self.value(llvm.GEPOp(base, [offset], IntegerType(8), inbounds=True))
 
     def load(self, ptr: SSAValue, ty: Attribute, align: int) -> SSAValue:
-        return self.value(llvm.LoadOp(ptr, ty, alignment=align))
+        properties = {"ordering": _ORDERING, "alignment": _int_attr(align, i64)}
+        return self.value(
+            llvm.LoadOp.create(operands=[ptr], result_types=[ty], properties=properties)
+        )
 
     def is_null(self, ptr: SSAValue) -> SSAValue:
         """`ptr == NULL` as i1 (llvm.icmp takes no pointers in xDSL: via ptrtoint)."""
@@ -129,8 +139,13 @@ class Emitter:
         self.ret(self.int_const(code, i32))
 
 
-def _nsw(enabled: bool) -> llvm.OverflowAttr:
-    return llvm.OverflowAttr([llvm.OverflowFlag.NO_SIGNED_WRAP] if enabled else "none")
+@lru_cache(maxsize=None)
+def _nsw(enabled: bool) -> IntegerAttr:
+    """The overflow flags of an add or mul (as the i32 attribute the op
+    stores: given an ``OverflowAttr``, its constructor converts it again
+    for every op)."""
+    flags = llvm.OverflowAttr([llvm.OverflowFlag.NO_SIGNED_WRAP] if enabled else "none")
+    return IntegerAttr(flags.to_int(), 32)
 
 
 class Externs:

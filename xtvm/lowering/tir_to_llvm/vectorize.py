@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, llvm, math
@@ -121,6 +122,19 @@ MAX_STRIDED_LOAD = 4
 shuffle; a larger one loads lane by lane."""
 
 
+@lru_cache(maxsize=1024)
+def vector_of(element: Attribute, lanes: int) -> VectorType:
+    """``vector<lanes x element>``, made once (attributes are immutable; making
+    and verifying one per op was a tenth of the lowering's time)."""
+    return VectorType(element, [lanes])
+
+
+@lru_cache(maxsize=1024)
+def lane_mask(lanes: tuple[int, ...]) -> DenseArrayBase:
+    """A shufflevector mask (``i32`` lanes), made once."""
+    return DenseArrayBase.from_list(i32, list(lanes))
+
+
 @dataclass(frozen=True)
 class Ramp:
     """An integer value `base + stride * lane` (the base is emitted as a scalar)."""
@@ -202,21 +216,21 @@ class VectorBody:
         return value not in self.ramps and value not in self.vectors
 
     def vector_type(self, scalar: Attribute) -> VectorType:
-        return VectorType(llvm_type(scalar), [self.lanes])
+        return vector_of(llvm_type(scalar), self.lanes)
 
     # -- vector building blocks ---------------------------------------------------------
 
     def broadcast(self, scalar: SSAValue) -> SSAValue:
         em = self.em
-        ty = VectorType(scalar.type, [self.lanes])
+        ty = vector_of(scalar.type, self.lanes)
         zero = self.body.index_constant(0)
         one = em.value(llvm.InsertElementOp(em.value(llvm.UndefOp(ty)), scalar, zero))
-        mask = DenseArrayBase.from_list(i32, [0] * self.lanes)
+        mask = lane_mask((0,) * self.lanes)
         return em.value(llvm.ShuffleVectorOp(one, one, mask, ty))
 
     def lane_offsets(self, stride: int, ty: Attribute) -> SSAValue:
         """The constant vector `[0, stride, 2*stride, ...]` of integer type `ty`."""
-        vty = VectorType(ty, [self.lanes])
+        vty = vector_of(ty, self.lanes)
         values = DenseIntOrFPElementsAttr.from_list(vty, [stride * k for k in range(self.lanes)])
         return self.em.value(llvm.ConstantOp(values, vty))
 
@@ -239,9 +253,9 @@ class VectorBody:
     def lane(self, vec: SSAValue, k: int) -> SSAValue:
         """Lane `k` of `vec` (a one-lane shuffle, then a bitcast to the scalar)."""
         assert isinstance(vec.type, VectorType)
-        mask = DenseArrayBase.from_list(i32, [k])
+        mask = lane_mask((k,))
         one = self.em.value(
-            llvm.ShuffleVectorOp(vec, vec, mask, VectorType(vec.type.element_type, [1]))
+            llvm.ShuffleVectorOp(vec, vec, mask, vector_of(vec.type.element_type, 1))
         )
         return self.em.value(llvm.BitcastOp(one, vec.type.element_type))
 
@@ -357,7 +371,7 @@ class VectorBody:
             self.body.values[op.res] = em.load(ptr, element, byte_size(element))
         elif offset is not None and offset.stride == 1:
             ptr = em.gep(self.body.get(op.buffer), offset.base, element)
-            vty = VectorType(element, [self.lanes])
+            vty = vector_of(element, self.lanes)
             self.vectors[op.res] = em.load(ptr, vty, byte_size(element))
         elif offset is not None and 1 < offset.stride <= MAX_STRIDED_LOAD:
             # a small constant stride (a stride-2 pool or depthwise conv): the
@@ -365,10 +379,10 @@ class VectorBody:
             # lane's), and every stride-th element of it shuffled out
             span = (self.lanes - 1) * offset.stride + 1
             ptr = em.gep(self.body.get(op.buffer), offset.base, element)
-            wide = em.load(ptr, VectorType(element, [span]), byte_size(element))
-            mask = DenseArrayBase.from_list(i32, [offset.stride * k for k in range(self.lanes)])
+            wide = em.load(ptr, vector_of(element, span), byte_size(element))
+            mask = lane_mask(tuple(offset.stride * k for k in range(self.lanes)))
             self.vectors[op.res] = em.value(
-                llvm.ShuffleVectorOp(wide, wide, mask, VectorType(element, [self.lanes]))
+                llvm.ShuffleVectorOp(wide, wide, mask, vector_of(element, self.lanes))
             )
         else:
             addresses = self.lane_addresses(op.buffer, op.indices)
@@ -384,7 +398,7 @@ class VectorBody:
             ptr = em.gep(self.body.get(op.buffer), offset.base, element)
             # a zero GEP over the vector type: llvmlite's builder checks the
             # stored type against a typed pointer (a no-op in LLVM itself)
-            ptr = em.value(llvm.GEPOp(ptr, [0], VectorType(element, [self.lanes]), inbounds=True))
+            ptr = em.value(llvm.GEPOp(ptr, [0], vector_of(element, self.lanes), inbounds=True))
             em.emit(llvm.StoreOp(self.vector(op.value), ptr, alignment=align))
         elif offset is not None and offset.stride == 0 and self.is_uniform(op.value):
             ptr = em.gep(self.body.get(op.buffer), offset.base, element)
@@ -455,7 +469,7 @@ class VectorBody:
             name = f"llvm.fpto{sign}i.sat.{dst}.{src}"
             return em.value(llvm.CallIntrinsicOp(name, [x], [vty]))
         bits, offset, offset_bits = _ROUNDING_MAGIC[intrinsic_suffix(source)]
-        fty = VectorType(source, [self.lanes])
+        fty = vector_of(source, self.lanes)
 
         def splat(value: float) -> SSAValue:
             attr = DenseIntOrFPElementsAttr.from_list(fty, [value] * self.lanes)
@@ -471,7 +485,7 @@ class VectorBody:
             low = call("maxnum", call("minnum", x, zero), splat(float(-(1 << (width - 1)))))
             clamped = em.value(llvm.FAddOp(clamped, low))
         shifted = em.value(llvm.FAddOp(call("trunc", clamped), splat(offset)))
-        ity = VectorType(IntegerType(bits), [self.lanes])
+        ity = vector_of(IntegerType(bits), self.lanes)
         as_int = em.value(llvm.BitcastOp(shifted, ity))
         attr = DenseIntOrFPElementsAttr.from_list(ity, [offset_bits] * self.lanes)
         value = em.value(llvm.SubOp(as_int, em.value(llvm.ConstantOp(attr, ity))))
@@ -535,15 +549,15 @@ def lane_intrinsic_on_scalars(body: BodyLowering, op: CallIntrinOp) -> SSAValue:
     em = body.em
     lanes = LANE_INTRINSICS[op.callee.data]
     scalar = llvm_type(op.res[0].type)
-    vty = VectorType(scalar, [lanes])
+    vty = vector_of(scalar, lanes)
     zero = body.index_constant(0)
     args = [
         em.value(llvm.InsertElementOp(em.value(llvm.UndefOp(vty)), body.get(a), zero))
         for a in op.args
     ]
     vec = em.value(llvm.CallIntrinsicOp(op.callee.data, args, [vty]))
-    mask = DenseArrayBase.from_list(i32, [0])
-    one = em.value(llvm.ShuffleVectorOp(vec, vec, mask, VectorType(scalar, [1])))
+    mask = lane_mask((0,))
+    one = em.value(llvm.ShuffleVectorOp(vec, vec, mask, vector_of(scalar, 1)))
     return em.value(llvm.BitcastOp(one, scalar))
 
 
