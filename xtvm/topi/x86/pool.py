@@ -25,7 +25,10 @@ elements accumulated in vector registers, ``R`` along the row::
 A stride of 2 to 4 is one wide load and a shuffle per vector (see the
 vectorizer). On blocked data (the last axis pooled with a window and a
 stride of 1) the vector runs along that axis instead, ``c`` channels of one
-pixel, with ``R`` pixels of the row unrolled. The average's divisor depends
+pixel, with ``R`` pixels of the row unrolled; there the data is not copied:
+each window element is read at its position clamped into the data and
+replaced by the fill outside it, a select that is the same for the ``c``
+lanes. The average's divisor depends
 only on the output position: a small ``[*spatial]`` stage of the window
 counts, computed once per call, or a constant when every window is full.
 """
@@ -33,7 +36,7 @@ counts, computed once per call, or a constant when every window is full.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from xtvm import te
@@ -62,35 +65,39 @@ rows. Measured on the light models' pools (``3 × 3 / 2`` on 56- to
 112-wide maps, ``2 × 2 / 2`` on 28- to 224-wide ones)."""
 
 
-def _padded(
-    data: te.Tensor,
-    fill: PrimExpr,
-    before: Sequence[int],
-    extents: Sequence[int],
-) -> te.Tensor:
-    """``data`` read over ``extents`` spatial positions from ``-before``:
-    ``fill`` outside it; ``data`` itself when that lies inside it.
+def _padded_reader(
+    data: te.Tensor, fill: PrimExpr, before: Sequence[int], extents: Sequence[int]
+) -> Callable[..., PrimExpr] | None:
+    """``(b, c, *p) -> value`` of ``data`` at spatial position ``p - before``,
+    for ``p`` over ``extents``: ``fill`` outside the data; None when every
+    such position is inside it.
 
     Branch-free: the element at the index clamped into the data, or the
-    fill (``eager_select``). Along the rows the condition is the same for
-    a whole row (one vector select); along the row :func:`_schedule_padding`
-    splits the loop into the borders and the interior, where the clamps and
-    the condition simplify away."""
+    fill (``eager_select``). A condition on an axis other than the last is
+    the same for a whole row (one vector select)."""
     spatial = data.shape[2:]
     if not any(before) and all(e <= s for e, s in zip(extents, spatial)):
-        return data
+        return None
     guarded = [i for i, (b, e, s) in enumerate(zip(before, extents, spatial)) if b or e > s]
 
-    def fcompute(b: PrimExpr, c: PrimExpr, *p: PrimExpr) -> PrimExpr:
+    def read(b: PrimExpr, c: PrimExpr, *p: PrimExpr) -> PrimExpr:
         idx = list(p)
         for i in guarded:
             idx[i] = te.min(te.max(p[i] - before[i], 0), spatial[i] - 1)
         inside = all_of([(p[i] >= before[i]) & (p[i] < before[i] + spatial[i]) for i in guarded])
         return te.eager_select(inside, data[(b, c, *idx)], fill)
 
+    return read
+
+
+def _padded(data: te.Tensor, read: Callable[..., PrimExpr], before: int, extents) -> te.Tensor:
+    """The padded data :func:`_padded_reader` reads, materialized; along the
+    row :func:`_schedule_padding` splits its loop into the borders and the
+    interior, where the clamps and the condition simplify away (``before``:
+    the padding at the start of the row)."""
     shape = (*data.shape[:2], *extents)
-    attrs = {"materialize": True, "pool_pad": (before[-1], spatial[-1])}
-    return te.compute(shape, fcompute, name="T_pool_pad", tag="pad", attrs=attrs)
+    attrs = {"materialize": True, "pool_pad": (before, data.shape[-1])}
+    return te.compute(shape, read, name="T_pool_pad", tag="pad", attrs=attrs)
 
 
 def pool(
@@ -130,14 +137,19 @@ def pool(
         (o - 1) * s + (k - 1) * d + 1 for o, s, k, d in zip(out, strides, pool_size, dilation)
     ]
     fill = _lowest(data.dtype) if kind == "max" else te.const(0, data.dtype)
-    padded = _padded(data, fill, before, extents)
+    read = _padded_reader(data, fill, before, extents)
+    source = data
+    if read is not None and not vector_axis:  # padded once; blocked data: a select per pixel
+        source = _padded(data, read, before[-1], extents)
+    if read is None or source is not data:
+        read = lambda b, c, *p: source[(b, c, *p)]
     shape = (*data.shape[:2], *out)
     names = ("rz", "ry", "rx")[3 - n :] if n <= 3 else [f"r{i}" for i in range(n)]
     rvars = [te.reduce_axis((0, k), name=name) for name, k in zip(names, pool_size)]
 
     def window(b: PrimExpr, c: PrimExpr, o: Sequence[PrimExpr]) -> PrimExpr:
         idx = [o[i] * strides[i] + rvars[i] * dilation[i] for i in range(n)]
-        return padded[(b, c, *idx)]
+        return read(b, c, *idx)
 
     # blocked data pools its last axis with a window of 1: vectors run along it
     attrs = {"schedule": schedule_pool, "pool_vector_axis": vector_axis}
@@ -262,9 +274,9 @@ def _partition(sch, loop, cuts: Sequence[int]) -> None:
 
 def _schedule_padding(sch, pool: te.Tensor) -> None:
     """Run the materialized padding the pool reads (if any) in parallel
-    over its rows. A row is split into its padded borders and the interior
-    (a copy that LLVM vectorizes), or vectorized whole when it is not
-    padded (blocked data)."""
+    over its rows. A padded row is split into its borders and the interior
+    (a copy that LLVM vectorizes); an unpadded one is one vector when short
+    enough."""
     padded = pool.op.input_tensors[0]
     geometry = padded.op.attrs.get("pool_pad")
     if geometry is None:
