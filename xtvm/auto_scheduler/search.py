@@ -204,7 +204,8 @@ class SketchPolicy:
             pool = [p for _, p in sorted(zip(scores, everyone), key=lambda t: -t[0])][
                 : self.population
             ]
-        return [p for p in pool if p not in self.proposed and plausible(self.shape, p)][:count]
+        fresh = [p for p in pool if p not in self.proposed and p not in self.measured]
+        return [p for p in fresh if plausible(self.shape, p)][:count]
 
     def _neighbours(self, count: int) -> list[SketchParams]:
         """Unmeasured mutations of the fastest measured programs (a local
@@ -243,6 +244,8 @@ class SketchPolicy:
         while len(picks) < batch_size and tries < 50 * batch_size:
             tries += 1
             p = sample(self.shape, self.rng)
+            if tries < 25 * batch_size and not plausible(self.shape, p):
+                continue  # implausible programs only when no other is left
             if p not in self.proposed and p not in picks:
                 picks.append(p)
         out = []

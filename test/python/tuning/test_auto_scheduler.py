@@ -14,6 +14,7 @@ from tuning_models import conv_model, relay_of
 import xtvm
 from xtvm.auto_scheduler.search import SketchPolicy, tune_tasks
 from xtvm.auto_scheduler.sketch import SketchParams, crossover, mutate, sample, seeds, valid
+from xtvm.autotvm.dispatch import TraceConfig
 from xtvm.tuning.measure import BuildResult, LocalBuilder, LocalRunner, MeasureInput, MeasureResult
 from xtvm.tuning.record import apply_history_best, encode, load_records
 from xtvm.tuning.task import extract_tasks
@@ -207,6 +208,28 @@ def test_seeds_tile_a_vector_axis_nearest_half_the_registers_first(tasks):
             assert abs(np.log2(r / SEED_REGISTERS)) == best
 
 
+def test_the_unrolled_reduction_loop_is_the_windows_columns(tasks):
+    for name, kernel in (("grouped", 3), ("first-layer", 7)):
+        shape = SketchPolicy(tasks[name][-1]).shape
+        assert shape.unrollable, name
+        assert shape.reduce_extents[-shape.window_loop] == kernel, (name, shape)
+
+
+def test_model_picks_skip_implausible_programs(tasks):
+    from xtvm.auto_scheduler.sketch import plausible
+
+    policy = SketchPolicy(tasks["grouped"][-1], seed=4)
+    rng = random.Random(2)
+    programs = list({sample(policy.shape, rng) for _ in range(30)})
+    policy.update(
+        [TraceConfig([], p.to_json()) for p in programs],
+        [synthetic_cost(policy.shape, p) for p in programs],
+    )
+    picks = policy._evolve(16)
+    assert picks and all(plausible(policy.shape, p) for p in picks)
+    assert not set(picks) & set(programs)
+
+
 def test_reshape_moves_a_factor_and_keeps_the_register_tile():
     from xtvm.auto_scheduler.sketch import KernelShape, reshape
 
@@ -269,7 +292,6 @@ def test_reshaped_neighbours_compute_the_reference(tasks):
     from dataclasses import replace
 
     from xtvm.auto_scheduler.sketch import reshape
-    from xtvm.autotvm.dispatch import TraceConfig
 
     task = tasks["grouped"][-1]
     policy = SketchPolicy(task, seed=2)
