@@ -37,7 +37,9 @@ def rounded_once(result: te.Tensor, dtype: str) -> te.Tensor:
     if result.dtype == dtype:
         return result
     return te.compute(
-        result.shape, lambda *i: te.cast(dtype, result[i]), name=f"{result.op.name}_round",
+        result.shape,
+        lambda *i: te.cast(dtype, result[i]),
+        name=f"{result.op.name}_round",
         tag="elemwise",
     )
 
@@ -219,6 +221,11 @@ def batch_norm(
     return te.compute(data.shape, fcompute, name="T_batch_norm", tag="elemwise")
 
 
+UNROLLED_LRN_WINDOW = 16
+"""LRN windows up to this size are summed term by term (one elementwise
+stage, vectorized along the row); larger ones are a reduction."""
+
+
 def lrn(
     x: te.Tensor,
     size: int = 5,
@@ -229,22 +236,66 @@ def lrn(
 ) -> te.Tensor:
     """Local response normalization across ``axis`` (ONNX ``LRN``):
     ``x / (bias + alpha / size * window_sum(x**2)) ** beta``, the window
-    ``[c - (size - 1) // 2, c + size // 2]`` clipped to the axis."""
+    ``[c - (size - 1) // 2, c + size // 2]`` clipped to the axis.
+
+    A small window is summed term by term, each term read at the channel
+    clamped into the axis and zeroed outside it (a select that is the same
+    along a whole row when ``axis`` is not the last): no reduction loop and
+    no branch, so the kernel is a vectorizable elementwise stage. The power
+    of the usual ``beta`` (0.75, 0.5, 1) is made of square roots, which
+    have vector instructions (``pow`` does not)."""
     if not dt.is_float(x.dtype):
         raise TypeError(f"lrn needs a float tensor, got {x.dtype}")
     axis %= x.ndim
     before, n = (size - 1) // 2, x.shape[axis]
-    k = te.reduce_axis((0, size), name="k")
+    zero = te.const(0, x.dtype)
 
-    def window(*i: PrimExpr) -> PrimExpr:
-        c = i[axis] + k - before
-        v = x[(*i[:axis], c, *i[axis + 1 :])]
-        return te.sum(v * v, axis=k, where=(c >= 0) & (c < n))
+    def at(i: tuple[PrimExpr, ...], c: PrimExpr) -> PrimExpr:
+        return x[(*i[:axis], c, *i[axis + 1 :])]
 
-    sqsum = te.compute(x.shape, window, name="T_lrn_sqsum")
+    if size <= UNROLLED_LRN_WINDOW:
+
+        def window(*i: PrimExpr) -> PrimExpr:
+            total: PrimExpr | None = None
+            for k in range(size):
+                c = i[axis] + (k - before)
+                if k < before:
+                    v = at(i, te.max(c, 0))
+                    term = te.eager_select(c >= 0, v * v, zero)
+                elif k > before:
+                    v = at(i, te.min(c, n - 1))
+                    term = te.eager_select(c < n, v * v, zero)
+                else:
+                    v = at(i, c)
+                    term = v * v
+                total = term if total is None else total + term
+            assert total is not None
+            return total
+
+        sqsum = te.compute(x.shape, window, name="T_lrn_sqsum", tag="elemwise")
+    else:
+        k = te.reduce_axis((0, size), name="k")
+
+        def reduced(*i: PrimExpr) -> PrimExpr:
+            c = i[axis] + k - before
+            v = at(i, c)
+            return te.sum(v * v, axis=k, where=(c >= 0) & (c < n))
+
+        sqsum = te.compute(x.shape, reduced, name="T_lrn_sqsum")
+
+    def power(base: PrimExpr) -> PrimExpr:
+        if beta == 0.75:
+            root = te.sqrt(base)
+            return root * te.sqrt(root)
+        if beta == 0.5:
+            return te.sqrt(base)
+        if beta == 1.0:
+            return base
+        return te.power(base, beta)
+
     return te.compute(
         x.shape,
-        lambda *i: x[i] / te.power(bias + (alpha / size) * sqsum[i], beta),
+        lambda *i: x[i] / power(bias + (alpha / size) * sqsum[i]),
         name="T_lrn",
         tag="elemwise",
     )

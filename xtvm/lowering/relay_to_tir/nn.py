@@ -1,5 +1,6 @@
 """Lowerings of ``relay.nn.*`` ops (convolution and pooling in ``conv`` and
-``pool``, the packed x86 ops in ``packed``)."""
+``pool``, the packed x86 ops in ``packed``; LRN takes the x86 row schedule,
+:func:`xtvm.topi.x86.lrn`)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from xtvm.dialects.relay.nn import (
 )
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
 from xtvm.te.symbolic import is_static
+from xtvm.topi import x86
 from xtvm.topi.dynamic import softmax_last_axis
 
 
@@ -46,7 +48,7 @@ PATTERNS = [
     ),
     lower(HardmaxOp, lambda ins, attrs, outs: topi.hardmax(ins[0], attrs["axis"])),
     lower(BatchNormOp, lambda ins, attrs, outs: topi.batch_norm(*ins, **attrs)),
-    lower(LrnOp, lambda ins, attrs, outs: topi.lrn(ins[0], **attrs)),
+    lower(LrnOp, lambda ins, attrs, outs: x86.lrn(ins[0], **attrs)),
     lower(DropoutOp, lambda ins, attrs, outs: topi.dropout(ins[0])),
     lower(BatchFlattenOp, lambda ins, attrs, outs: topi.batch_flatten(ins[0])),
 ]

@@ -10,6 +10,7 @@
   ``vpdpbusd`` as ``conv2d_int8``;
 * ``depthwise``: depthwise conv2d, vectorized along the output rows;
 * ``injective``: parallel, vectorized injective kernels and reductions;
+* ``lrn``: LRN with a row schedule that suits its long expression;
 * ``pool``: max and average pools, padded once and vectorized along rows
   (or along the channel block of blocked data);
 * ``config``: the blocking each op uses for a target, shared by
@@ -24,6 +25,7 @@ from xtvm.topi.x86.conv2d_int8 import conv2d_int8_packed
 from xtvm.topi.x86.dense import dense_pack
 from xtvm.topi.x86.dense_int8 import dense_int8_packed
 from xtvm.topi.x86.depthwise import depthwise_conv2d_nchw
+from xtvm.topi.x86.lrn import lrn
 from xtvm.topi.x86.pool import pool
 
 __all__ = [
@@ -32,5 +34,6 @@ __all__ = [
     "dense_int8_packed",
     "dense_pack",
     "depthwise_conv2d_nchw",
+    "lrn",
     "pool",
 ]
