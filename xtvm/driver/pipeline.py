@@ -10,6 +10,7 @@ them).
 
 from __future__ import annotations
 
+import functools
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 from xtvm.passes.registry import PASSES
@@ -388,15 +390,23 @@ def _instantiate(spec: str) -> ModulePass:
 
 
 def mlir_context() -> Context:
-    """A context with every builtin and xtvm dialect registered (lazily)."""
+    """A new context with every builtin and xtvm dialect registered (lazily)."""
+    ctx = Context()
+    for name, factory in _dialect_factories():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+@functools.cache
+def _dialect_factories() -> tuple[tuple[str, Callable[[], Dialect]], ...]:
+    """xDSL's dialects (its multiverse reads the installed packages' entry
+    points: 10 ms a context, which a build made once per pass and per
+    kernel stub), then xtvm's, read once per process."""
     from xdsl.universe import Universe
 
     from xtvm.dialects.registry import DIALECTS
 
-    ctx = Context()
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
+    found = dict(Universe.get_multiverse().all_dialects)
     for name, factory in DIALECTS.items():
-        if name not in ctx.registered_dialect_names:
-            ctx.register_dialect(name, factory)
-    return ctx
+        found.setdefault(name, factory)
+    return tuple(found.items())

@@ -191,6 +191,20 @@ def from_onnx(
             needs the value of an input computed at run time; when that is
             a graph input, passing its value in ``input_values`` resolves it.
     """
+    from xtvm.driver.pipeline import compile_gc
+
+    with compile_gc():  # the module is many small long-lived objects
+        return _from_onnx(model, shape, dtype, freeze_params, input_values, fold_inputs)
+
+
+def _from_onnx(
+    model: onnx.ModelProto | str | os.PathLike[str],
+    shape: ShapeDict | None,
+    dtype: str | Mapping[str, str],
+    freeze_params: bool,
+    input_values: Mapping[str, np.ndarray] | None,
+    fold_inputs: Collection[str],
+) -> tuple[ModuleOp, dict[str, np.ndarray]]:
     path = None if isinstance(model, onnx.ModelProto) else model
     checking = _CheckInChild.start(path) if isinstance(path, (str, os.PathLike)) else None
     try:
