@@ -245,3 +245,34 @@ def test_blocked_max_pool3d_vectorizes_the_channel_block(strides, padding):
     out = _run(module, np.ascontiguousarray(blocked))
     unblocked = out.transpose(0, 1, 4, 2, 3).reshape(ref.shape)
     np.testing.assert_allclose(unblocked, ref, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize(
+    "shape", [[1, 7, 13, 13], [2, 5, 7, 3], [1, 2, 3, 70]], ids=["13x13", "7x3", "wide-generic"]
+)
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_global_pools_match_numpy(kind, shape):
+    op_class = relay.GlobalMaxPool2dOp if kind == "max" else relay.GlobalAvgPool2dOp
+    x = np.random.default_rng(5).standard_normal(shape).astype(np.float32)
+    if kind == "max":
+        x[0, 1, 2, 1] = np.nan
+    out = _run(_module(lambda v: [op_class(v)], shape), x)
+    ref = (
+        np.max(x, axis=(2, 3), keepdims=True)
+        if kind == "max"
+        else x.mean(axis=(2, 3), keepdims=True)
+    )
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-6)
+
+
+def test_global_pool_columns_are_vectorized():
+    assert _vectorized(_module(lambda v: [relay.GlobalAvgPool2dOp(v)], [1, 8, 13, 13]))
+
+
+def test_integer_global_avg_pool_truncates():
+    shape = [1, 3, 4, 5]
+    x = np.random.default_rng(6).integers(-50, 50, shape).astype(np.int32)
+    out = _run(_module(lambda v: [relay.GlobalAvgPool2dOp(v)], shape, i32), x)
+    np.testing.assert_array_equal(
+        out, np.trunc(x.sum(axis=(2, 3), keepdims=True) / 20).astype(np.int32)
+    )

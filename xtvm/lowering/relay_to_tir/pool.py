@@ -1,6 +1,6 @@
 """Lowerings of the pools (1-, 2- and 3-d, channel-first; max pooling with
-the positions of the maxima). Max and average pools follow the x86
-strategy (:func:`xtvm.topi.x86.pool`: padded once, vectorized)."""
+the positions of the maxima). Max, average and global pools follow the
+x86 strategy (:mod:`xtvm.topi.x86.pool`: padded once, vectorized)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ PATTERNS = [
             ins[0], **{k: attrs[k] for k in (*_WINDOW, "column_major")}
         ),
     ),
-    lower(GlobalMaxPool2dOp, lambda ins, attrs, outs: topi.global_max_pool2d(ins[0])),
-    lower(GlobalAvgPool2dOp, lambda ins, attrs, outs: topi.global_avg_pool2d(ins[0])),
+    lower(GlobalMaxPool2dOp, lambda ins, attrs, outs: x86.global_pool(ins[0], "max")),
+    lower(GlobalAvgPool2dOp, lambda ins, attrs, outs: x86.global_pool(ins[0], "avg")),
 ]
 OPS = ops_of(PATTERNS)

@@ -26,7 +26,7 @@ from xtvm.topi.x86.dense import dense_pack
 from xtvm.topi.x86.dense_int8 import dense_int8_packed
 from xtvm.topi.x86.depthwise import depthwise_conv2d_nchw
 from xtvm.topi.x86.lrn import lrn
-from xtvm.topi.x86.pool import pool
+from xtvm.topi.x86.pool import global_pool, pool
 
 __all__ = [
     "conv2d_int8_packed",
@@ -34,6 +34,7 @@ __all__ = [
     "dense_int8_packed",
     "dense_pack",
     "depthwise_conv2d_nchw",
+    "global_pool",
     "lrn",
     "pool",
 ]

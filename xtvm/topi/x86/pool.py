@@ -46,11 +46,11 @@ from xtvm.te import dtype as dt
 from xtvm.te.expr import PrimExpr
 from xtvm.te.placement import plan_stages, topological_order
 from xtvm.te.symbolic import is_static
-from xtvm.topi.pool import all_of, output_size
+from xtvm.topi.pool import all_of, global_avg_pool2d, global_max_pool2d, output_size
 from xtvm.topi.pool import pool as generic_pool
 from xtvm.topi.reduce import _lowest, _max
 from xtvm.topi.x86.config import lanes, row_block, use_threads
-from xtvm.topi.x86.injective import schedule_default
+from xtvm.topi.x86.injective import schedule_default, schedule_injective
 from xtvm.topi.x86.tiling import vectorize_tile
 
 MAX_TILE = 64
@@ -324,3 +324,56 @@ def schedule_pool(sch, pool: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
     fused = sch.fuse(*outer) if len(outer) > 1 else outer[0]
     if use_threads():
         sch.parallel(fused)
+
+
+def global_pool(data: te.Tensor, kind: str) -> te.Tensor:
+    """Global ``kind`` (``"max"`` or ``"avg"``) pooling of ``[N, C, H, W]``
+    data to ``[N, C, 1, 1]`` (:func:`xtvm.topi.global_max_pool2d` and
+    ``global_avg_pool2d``), in two stages: per channel the columns reduced
+    over the rows — one vector of the row's ``W`` elements, updated once a
+    row (:func:`schedule_global_pool`) — then the ``W`` column results.
+    A float sum is thus added in another order than row-major (as
+    onnxruntime's vectorized one). Integer and dynamic or very wide data
+    get the generic reduction."""
+    generic = global_max_pool2d if kind == "max" else global_avg_pool2d
+    if data.ndim != 4 or not is_static(data.shape) or not dt.is_float(data.dtype):
+        return generic(data)
+    n, c, h, w = data.shape
+    if not 1 < w <= MAX_VECTOR_LANES or h * w == 0:
+        return generic(data)
+    reducer = _max if kind == "max" else te.sum
+    ry = te.reduce_axis((0, h), name="ry")
+    columns = te.compute(
+        (n, c, w),
+        lambda b, ch, x: reducer(data[b, ch, ry, x], axis=ry),
+        name="T_pool_columns",
+        tag="pool_columns",
+        attrs={"schedule": schedule_global_pool},
+    )
+    rx = te.reduce_axis((0, w), name="rx")
+    total = te.compute(
+        (n, c, 1, 1),
+        lambda b, ch, i, j: reducer(columns[b, ch, rx], axis=rx),
+        name="T_global_max_pool2d" if kind == "max" else "T_global_sum",
+        tag="comm_reduce",
+    )
+    if kind == "max":
+        return total
+    count = te.const(h * w, data.dtype)
+    return te.compute(
+        total.shape, lambda *i: total[i] / count, name="T_global_avg_pool2d", tag="elemwise"
+    )
+
+
+def schedule_global_pool(sch, columns: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
+    """The column stage: per (batch, channel), in parallel, a vector
+    accumulator of the row updated by each row; the kernel's outputs (the
+    final reduction and its epilogue) parallel over the channels."""
+    b, ch, _ = sch.get_loops(columns.name)
+    nests = sch.cache_write(columns.name, ch)
+    vectorize_tile(sch, nests)
+    if use_threads():
+        sch.parallel(sch.fuse(b, ch))
+    for out in outputs:
+        if out.shape:
+            schedule_injective(sch, out, vectorize=False)

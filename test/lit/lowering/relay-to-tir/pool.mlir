@@ -46,11 +46,21 @@
 // CHECK-NEXT:        %[[A:.*]] = arith.divf %[[S]], %[[K]] : f32
 // CHECK-NEXT:        tir.store %[[A]], %T_avg_pool2d[%i0_2, %i1_2, %i2_2, %i3_4] : memref<1x2x3x3xf32>
 
-// global_avg_pool2d: a sum over both spatial axes, divided by their size.
-// CHECK-LABEL: tir.prim_func @fused_nn_global_avg_pool2d(%p0: memref<1x2x5x5xf32>, %T_mean: memref<1x2x1x1xf32>)
+// global_avg_pool2d: per channel the columns summed over the rows (a
+// vector of the row, one update a row), then the columns' sum, divided by
+// the spatial size.
+// CHECK-LABEL: tir.prim_func @fused_nn_global_avg_pool2d(%p0: memref<1x2x5x5xf32>, %T_global_avg_pool2d: memref<1x2x1x1xf32>)
 // CHECK:         %cst_1 = arith.constant 2.500000e+01 : f32
-// CHECK:         tir.for %k2 = %c0 to %c5 kind "serial" {
-// CHECK-NEXT:      tir.for %k3 = %c0 to %c5 kind "serial" {
+// CHECK:         %T_pool_columns = tir.allocate "global" : memref<1x2x5xf32>
+// CHECK:         tir.for %b_ch_fused = %c0 to %c2 kind "parallel" {
+// CHECK:           %T_pool_columns_acc = tir.allocate "local" : memref<5xf32>
+// CHECK:           tir.for %ry = %c0 to %c5 kind "serial" {
+// CHECK-NEXT:        tir.for %x = %c0 to %c5 kind "vectorized" {
+// CHECK-NEXT:          %[[A0:.*]] = tir.load %T_pool_columns_acc[%x] : memref<5xf32>
+// CHECK-NEXT:          %[[X0:.*]] = tir.load %p0[%b, %ch, %ry, %x] : memref<1x2x5x5xf32>
+// CHECK-NEXT:          %{{.*}} = arith.addf %[[A0]], %[[X0]] : f32
+// CHECK:         tir.for %rx = %c0 to %c5 kind "serial" {
+// CHECK:           tir.load %T_pool_columns[%i0, %i1, %rx] : memref<1x2x5xf32>
 // CHECK:         arith.divf %{{.*}}, %cst_1 : f32
 func.func @main(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
   %0 = relay.nn.max_pool2d %x {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
