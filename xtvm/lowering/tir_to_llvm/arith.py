@@ -7,6 +7,7 @@ Adding an op: a row in its family's table, or a new family class listed in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import ClassVar
 
 from xdsl.dialects import arith, llvm
@@ -55,12 +56,35 @@ class Constant(ScalarPattern):
 _OVERFLOW_OPS = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.ShLIOp)
 
 
-def _int_flags(op: Operation) -> llvm.OverflowAttr:
-    """nsw/nuw from the arith op; index arithmetic is nsw (TVM assumes no overflow)."""
+def _int_flags(op: Operation) -> IntegerAttr:
+    """nsw/nuw from the arith op; index arithmetic is nsw (TVM assumes no
+    overflow). As the i32 attribute the llvm op stores (made once per set)."""
     flags = {f.value for f in op.overflow_flags.data} if isinstance(op, _OVERFLOW_OPS) else set()
     if op.results[0].type == arith.IndexType():
         flags.add("nsw")
-    return llvm.OverflowAttr([llvm.OverflowFlag(f) for f in sorted(flags)] or "none")
+    return _overflow_attr(tuple(sorted(flags)))
+
+
+@lru_cache(maxsize=None)
+def _overflow_attr(flags: tuple[str, ...]) -> IntegerAttr:
+    attr = llvm.OverflowAttr([llvm.OverflowFlag(f) for f in flags] or "none")
+    return IntegerAttr(attr.to_int(), 32)
+
+
+@lru_cache(maxsize=None)
+def _fastmath_attr(flags: object) -> llvm.FastMathAttr:
+    return llvm.FastMathAttr(flags)  # type: ignore[arg-type]
+
+
+def _binary(
+    llvm_op: type[Operation], a: Sequence[SSAValue], em: Emitter, properties: dict
+) -> SSAValue:
+    """``llvm_op(a[0], a[1])`` of the operands' type, made with ``Op.create``:
+    the operands are well typed by construction, and the IRDL constructor's
+    constraint checks were a third of the lowering of arithmetic."""
+    return em.value(
+        llvm_op.create(operands=[a[0], a[1]], result_types=[a[0].type], properties=properties)
+    )
 
 
 class IntegerArithmetic(ScalarPattern):
@@ -90,9 +114,7 @@ class IntegerArithmetic(ScalarPattern):
         cls, op: Operation, a: Sequence[SSAValue], em: Emitter, externs: Externs
     ) -> SSAValue:
         llvm_op, with_flags = cls.LLVM[type(op)]
-        if with_flags:
-            return em.value(llvm_op(a[0], a[1], overflow=_int_flags(op)))  # type: ignore[call-arg]
-        return em.value(llvm_op(a[0], a[1]))  # type: ignore[call-arg]
+        return _binary(llvm_op, a, em, {"overflowFlags": _int_flags(op)} if with_flags else {})
 
 
 class RoundingDivision(ScalarPattern):
@@ -223,8 +245,8 @@ class FloatArithmetic(ScalarPattern):
         if isinstance(op, arith.NegfOp):
             return em.value(llvm.FNegOp(a[0]))
         assert isinstance(op, arith.FloatingPointLikeBinaryOperation)
-        fastmath = llvm.FastMathAttr(op.fastmath.data)
-        return em.value(cls.LLVM[type(op)](a[0], a[1], fastmath))  # type: ignore[call-arg]
+        fastmath = _fastmath_attr(op.fastmath.data)
+        return _binary(cls.LLVM[type(op)], a, em, {"fastmathFlags": fastmath})
 
 
 class IntegerResize(ScalarPattern):
