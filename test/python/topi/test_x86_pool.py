@@ -276,3 +276,25 @@ def test_integer_global_avg_pool_truncates():
     np.testing.assert_array_equal(
         out, np.trunc(x.sum(axis=(2, 3), keepdims=True) / 20).astype(np.int32)
     )
+
+
+def test_blocked_avg_pool3d_divides_by_the_pixel_count():
+    """avg_pool2d on NCHW16c data as a 3-d pool with a window of 1 along c:
+    the divisor varies only with the pixel (a [H, W] count stage)."""
+    n, c, h, w, block = 1, 32, 9, 10, 16
+    attrs = {"pool_size": (3, 3, 1), "padding": (1, 1, 0, 1, 1, 0)}
+    shape = [n, c // block, h, w, block]
+    module = _module(lambda v: [relay.AvgPool3dOp(v, **attrs)], shape)
+    assert '%T_pool_count = tir.allocate "global" : memref<90xf32>' in str(
+        lower(module.clone(), stage="tir")
+    )
+    x = np.random.default_rng(7).standard_normal((n, c, h, w)).astype(np.float32)
+    blocked = np.ascontiguousarray(x.reshape(n, c // block, block, h, w).transpose(0, 1, 3, 4, 2))
+    op = relay.AvgPool2dOp(
+        Block(arg_types=[TensorType(f32, [n, c, h, w])]).args[0],
+        pool_size=(3, 3),
+        padding=(1, 1, 1, 1),
+    )
+    ref = evaluate(op.name, [x], op.attrs)
+    out = _run(module, blocked).transpose(0, 1, 4, 2, 3).reshape(ref.shape)
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-6)

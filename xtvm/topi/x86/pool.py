@@ -175,9 +175,7 @@ def pool(
     divide = (lambda a, b: a / b) if dt.is_float(data.dtype) else te.truncdiv
     return te.compute(
         shape,
-        lambda b, c, *o: divide(
-            total[(b, c, *o)], count if isinstance(count, PrimExpr) else count[tuple(o)]
-        ),
+        lambda b, c, *o: divide(total[(b, c, *o)], count(o)),
         name=f"T_avg_pool{suffix}",
         tag="pool_avg",
     )
@@ -215,15 +213,18 @@ def _window_count(
     out: Sequence[int],
     count_include_pad: bool,
     dtype: str,
-) -> PrimExpr | te.Tensor:
-    """The average's divisor: a constant when every window counts all its
-    elements, else a materialized ``[*out]`` stage (the product of the
-    per-axis counts; positions whose count differs from the window's are
-    few, at the borders)."""
+) -> Callable[[Sequence[PrimExpr]], PrimExpr]:
+    """The average's divisor at output position ``o``: a constant when every
+    window counts all its elements, else read from a materialized stage over
+    the axes where the count varies (the product of their per-axis counts
+    and the other axes' windows; positions whose count differs from the
+    window's are few, at the borders)."""
     geometry = zip(spatial, before, after, pool_size, strides, dilation, out)
     per_axis = [_axis_counts(*axis, count_include_pad) for axis in geometry]
-    if all(c == k for counts, k in zip(per_axis, pool_size) for c in counts):
-        return te.const(math.prod(pool_size), dtype)
+    varying = [i for i, k in enumerate(pool_size) if any(c != k for c in per_axis[i])]
+    steady = te.const(math.prod(k for i, k in enumerate(pool_size) if i not in varying), dtype)
+    if not varying:
+        return lambda o: steady
 
     def axis_count(o: PrimExpr, counts: list[int], window: int) -> PrimExpr:
         value: PrimExpr = te.const(window, "int32")
@@ -233,14 +234,19 @@ def _window_count(
         return value
 
     def fcompute(*o: PrimExpr) -> PrimExpr:
-        total = axis_count(o[0], per_axis[0], pool_size[0])
-        for i in range(1, len(o)):
-            total = total * axis_count(o[i], per_axis[i], pool_size[i])
-        return te.cast(dtype, total)
+        total = te.cast(dtype, axis_count(o[0], per_axis[varying[0]], pool_size[varying[0]]))
+        for v, i in zip(o[1:], varying[1:]):
+            total = total * te.cast(dtype, axis_count(v, per_axis[i], pool_size[i]))
+        return total if steady.value == 1 else total * steady
 
-    return te.compute(
-        tuple(out), fcompute, name="T_pool_count", tag="injective", attrs={"materialize": True}
+    count = te.compute(
+        tuple(out[i] for i in varying),
+        fcompute,
+        name="T_pool_count",
+        tag="injective",
+        attrs={"materialize": True},
     )
+    return lambda o: count[tuple(o[i] for i in varying)]
 
 
 def _attached(pool: te.Tensor, out: te.Tensor) -> bool:

@@ -35,7 +35,9 @@
 // CHECK:         %T_pool_pad = tir.allocate "global" : memref<1x2x7x7xf32>
 // CHECK:         %T_pool_count = tir.allocate "global" : memref<3x3xf32>
 // CHECK:             %[[R:.*]] = arith.select %{{.*}}, %c2_i32, %c3_i32 : i32
-// CHECK:             %[[F:.*]] = arith.sitofp %{{.*}} : i32 to f32
+// CHECK:             %[[FY:.*]] = arith.sitofp %{{.*}} : i32 to f32
+// CHECK:             %[[FX:.*]] = arith.sitofp %{{.*}} : i32 to f32
+// CHECK-NEXT:        %[[F:.*]] = arith.mulf %[[FY]], %[[FX]] : f32
 // CHECK-NEXT:        tir.store %[[F]], %T_pool_count[%i0_1, %i1_1] : memref<3x3xf32>
 // CHECK:         %T_pool_sum_acc = tir.allocate "local" : memref<3x3xf32>
 // CHECK:               %[[V2:.*]] = tir.load %T_pool_pad[%i0_2, %i1_2, %{{.*}}, %{{.*}}] : memref<1x2x7x7xf32>
