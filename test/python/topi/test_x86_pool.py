@@ -51,10 +51,41 @@ POOLS = {
         [1, 3, 14, 14],
         {"pool_size": (3, 3), "strides": (2, 2), "padding": (0, 0, 1, 1)},
     ),
-    "max-3x3-s2-wide-generic": (
+    "max-3x3-s2-wide-halves": (
         relay.MaxPool2dOp,
         [1, 2, 61, 66],
         {"pool_size": (3, 3), "strides": (2, 2), "padding": (1, 1, 1, 1)},
+    ),
+    "max-3x3-s2-wide-halves-no-pad": (
+        relay.MaxPool2dOp,
+        [1, 3, 11, 55],
+        {"pool_size": (3, 3), "strides": (2, 2)},
+    ),
+    "max-3x3-s2-wide-halves-ceil-dilated": (
+        relay.MaxPool2dOp,
+        [1, 2, 12, 71],
+        {
+            "pool_size": (3, 3),
+            "strides": (2, 2),
+            "dilation": (1, 2),
+            "padding": (1, 2, 0, 1),
+            "ceil_mode": True,
+        },
+    ),
+    "avg-3x3-s2-wide-halves-include-pad": (
+        relay.AvgPool2dOp,
+        [1, 2, 9, 60],
+        {
+            "pool_size": (3, 3),
+            "strides": (2, 2),
+            "padding": (1, 1, 1, 1),
+            "count_include_pad": True,
+        },
+    ),
+    "max-2x2-s2-wide-generic": (
+        relay.MaxPool2dOp,
+        [1, 2, 8, 68],
+        {"pool_size": (2, 2), "strides": (2, 2)},
     ),
     "max-odd-asymmetric": (
         relay.MaxPool2dOp,
@@ -157,7 +188,14 @@ def test_pool_matches_numpy(name):
 
 
 @pytest.mark.parametrize(
-    "name", ["max-3x3-s1-pad1-7x7", "max-3x3-s2-pad-end", "avg-3x3-s1-pad1", "max3d"]
+    "name",
+    [
+        "max-3x3-s1-pad1-7x7",
+        "max-3x3-s2-pad-end",
+        "avg-3x3-s1-pad1",
+        "max3d",
+        "max-3x3-s2-wide-halves",
+    ],
 )
 def test_pool_rows_are_vectorized(name):
     """The kernels the light models run (narrow rows, stride 1) are vector code."""
