@@ -75,8 +75,8 @@ def _lower_and_compile(index: int) -> str | None:
         op.detach()  # this process's copy of the module is not used again
         for attr in (CACHED_OBJECT_ATTR, USES_OPENMP_ATTR):
             op.attributes.pop(attr, None)
-        op.verify()
         module = ModuleOp([op])
+        op.verify()
         convert_tir_to_llvm(module)
         name = op.sym_name.data
         units = split_units(module, [name])

@@ -53,8 +53,21 @@ def test_background_build_matches_one_process(
     one = xtvm.build(module.clone(), params=None)
     monkeypatch.setenv("XTVM_CACHE_DIR", str(tmp_path / "workers"))
     monkeypatch.setenv("XTVM_COMPILE_JOBS", "2")
+    waited: list[str | None] = []
+    wait = background.BackgroundKernels.wait
+
+    def spy(self):  # the workers' results were used: no fallback to one process
+        try:
+            wait(self)
+        except KernelCacheMiss as err:
+            waited.append(str(err))
+            raise
+        waited.append(None)
+
+    monkeypatch.setattr(background.BackgroundKernels, "wait", spy)
     workers = xtvm.build(module.clone())
     assert started[0] is None and started[1] is not None  # one process, then workers
+    assert waited == [None]
     np.testing.assert_allclose(_run(workers, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
     np.testing.assert_array_equal(_run(workers, x), _run(one, x))
     assert workers.header == one.header  # signatures and assert messages as lowered here
