@@ -34,6 +34,33 @@ def all_of(conditions: Sequence[PrimExpr]) -> PrimExpr:
     return result
 
 
+def window_geometry(
+    spatial: Sequence[int],
+    pool_size: Sequence[int],
+    strides: Sequence[int] | None,
+    dilation: Sequence[int] | None,
+    padding: Sequence[int] | None,
+    ceil_mode: bool,
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], list[int]]:
+    """A pool's ``(strides, dilation, before, after, out)`` over ``spatial``
+    axes: the defaults (1, 1, no padding) filled in, the padding split into
+    before and after each axis, and the output size of each axis."""
+    n = len(pool_size)
+    strides = tuple(strides or (1,) * n)
+    dilation = tuple(dilation or (1,) * n)
+    padding = tuple(padding or (0,) * (2 * n))
+    before, after = padding[:n], padding[n:]
+    geometry = zip(spatial, before, after, pool_size, strides, dilation)
+    return strides, dilation, before, after, [output_size(*axis, ceil_mode) for axis in geometry]
+
+
+def window_axes(pool_size: Sequence[int]) -> list:
+    """One reduction axis per window axis (``rz``, ``ry``, ``rx``)."""
+    n = len(pool_size)
+    names = ("rz", "ry", "rx")[3 - n :] if n <= 3 else [f"r{i}" for i in range(n)]
+    return [te.reduce_axis((0, k), name=name) for name, k in zip(names, pool_size)]
+
+
 def pool(
     data: te.Tensor,
     kind: str,
@@ -53,16 +80,11 @@ def pool(
     n = len(pool_size)
     if data.ndim != n + 2:
         raise ValueError(f"{n}-d pooling needs {n + 2}-d data, got {list(data.shape)}")
-    strides = tuple(strides or (1,) * n)
-    dilation = tuple(dilation or (1,) * n)
-    padding = tuple(padding or (0,) * (2 * n))
     spatial = data.shape[2:]
-    before, after = padding[:n], padding[n:]
-    geometry = zip(spatial, before, after, pool_size, strides, dilation)
-    out = [output_size(*axis, ceil_mode) for axis in geometry]
+    geometry = window_geometry(spatial, pool_size, strides, dilation, padding, ceil_mode)
+    strides, dilation, before, after, out = geometry
     shape = (*data.shape[:2], *out)
-    names = ("rz", "ry", "rx")[3 - n :] if n <= 3 else [f"r{i}" for i in range(n)]
-    rvars = [te.reduce_axis((0, k), name=name) for name, k in zip(names, pool_size)]
+    rvars = window_axes(pool_size)
 
     def window(o: Sequence[PrimExpr]) -> list[PrimExpr]:
         return [o[i] * strides[i] + rvars[i] * dilation[i] - before[i] for i in range(n)]

@@ -46,7 +46,13 @@ from xtvm.te import dtype as dt
 from xtvm.te.expr import PrimExpr
 from xtvm.te.placement import plan_stages, topological_order
 from xtvm.te.symbolic import is_static
-from xtvm.topi.pool import all_of, global_avg_pool2d, global_max_pool2d, output_size
+from xtvm.topi.pool import (
+    all_of,
+    global_avg_pool2d,
+    global_max_pool2d,
+    window_axes,
+    window_geometry,
+)
 from xtvm.topi.pool import pool as generic_pool
 from xtvm.topi.reduce import _lowest, _max
 from xtvm.topi.x86.config import lanes, row_block, use_threads
@@ -143,13 +149,9 @@ def pool(
         return generic_pool(
             data, kind, pool_size, strides, dilation, padding, ceil_mode, count_include_pad
         )
-    strides = tuple(strides or (1,) * n)
-    dilation = tuple(dilation or (1,) * n)
-    padding = tuple(padding or (0,) * (2 * n))
     spatial = data.shape[2:]
-    before, after = padding[:n], padding[n:]
-    geometry = zip(spatial, before, after, pool_size, strides, dilation)
-    out = [output_size(*axis, ceil_mode) for axis in geometry]
+    geometry = window_geometry(spatial, pool_size, strides, dilation, padding, ceil_mode)
+    strides, dilation, before, after, out = geometry
     vector_axis = pool_size[-1] == 1 and strides[-1] == 1 and n >= 2
     wide = strides[-1] > 1 and out[-1] > WIDE_ROW and not vector_axis
     # overlapping stride-2 windows on a wide row: read from the row's halves
@@ -164,8 +166,7 @@ def pool(
     ]
     fill = _lowest(data.dtype) if kind == "max" else te.const(0, data.dtype)
     shape = (*data.shape[:2], *out)
-    names = ("rz", "ry", "rx")[3 - n :] if n <= 3 else [f"r{i}" for i in range(n)]
-    rvars = [te.reduce_axis((0, k), name=name) for name, k in zip(names, pool_size)]
+    rvars = window_axes(pool_size)
     rows = range(n - 1) if halved else range(n)
 
     if halved:
