@@ -83,9 +83,13 @@ def ort_node_times(model, input_name: str, x, threads: int, repeat: int) -> list
 
 def _grouped(rows: list[tuple[str, tuple, float]]) -> dict[tuple, float]:
     """Seconds per output shape with the channel count padded to 16 (onnxruntime's
-    NCHWc nodes report padded channels)."""
+    NCHWc nodes report padded channels); a blocked ``[N, C/c, H, W, c]``
+    output (``relay-convert-layout``'s) counts as ``[N, C, H, W]``."""
     total: dict[tuple, float] = collections.defaultdict(float)
     for _, shape, seconds in rows:
+        if len(shape) == 5:
+            n, blocks, h, w, c = shape
+            shape = (n, blocks * c, h, w)
         if len(shape) == 4:
             shape = (shape[0], -(-shape[1] // 16) * 16, *shape[2:])
         total[shape] += seconds

@@ -44,3 +44,12 @@ def test_profile_takes_an_onnx_path(mlp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"# {mlp_path}, 1 thread(s)")
     assert "| xtvm kernel |" in out and "| onnxruntime kernel |" in out
+
+
+def test_grouping_puts_blocked_outputs_next_to_onnxruntime_nodes():
+    """A blocked ``[N, C/c, H, W, c]`` kernel output and an NCHW one of the
+    same tensor sum under one ``[N, C, H, W]`` shape (channels padded to 16)."""
+    from xtvm.bench.profile import _grouped
+
+    rows = [("conv", (1, 4, 7, 7, 16), 1.0), ("add", (1, 64, 7, 7), 0.5), ("fc", (1, 1000), 0.25)]
+    assert _grouped(rows) == {(1, 64, 7, 7): 1.5, (1, 1000): 0.25}
