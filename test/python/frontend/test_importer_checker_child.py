@@ -96,3 +96,17 @@ def test_failed_child_checks_in_this_process(tmp_path: Path, monkeypatch: pytest
     with pytest.raises(RuntimeError, match="checker crashed"):  # checked here: crashes again
         from_onnx(_save(model, tmp_path / "relu.onnx"))
     assert len(calls) == 1 and isinstance(calls[0], onnx.ModelProto)
+
+
+def test_large_file_checked_in_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, verdicts: list[str | None]
+):
+    monkeypatch.setattr(importer, "CHECK_IN_CHILD_MAX_BYTES", 0)  # every file is "large"
+    model = make_model(
+        [helper.make_node("Add", ["x"], ["y"], name="add0")], [tensor("x", [2])], [tensor("y", [2])]
+    )
+    expected = import_error(model)
+    with pytest.raises(OnnxImportError) as info:
+        from_onnx(_save(model, tmp_path / "bad.onnx"))
+    assert str(info.value) == expected
+    assert verdicts == []  # no child

@@ -231,6 +231,13 @@ def _from_onnx(
     return result
 
 
+CHECK_IN_CHILD_MAX_BYTES = 256 << 20
+"""Larger model files are checked in this process, before the import: the
+checker's own copy of the model (the file's bytes and the parsed proto)
+beside the importer's would raise the peak memory (VGG-19's 548 MB:
++450 MB)."""
+
+
 class _CheckInChild:
     """``onnx.checker`` on a model file, in a forked child process while this
     one loads and imports the model (the checker holds the GIL: in a thread
@@ -244,7 +251,11 @@ class _CheckInChild:
     def start(cls, path: str | os.PathLike[str]) -> _CheckInChild | None:
         """Fork the checker of ``path`` (None where ``fork`` is missing, or
         the path is no readable file: the loader reports that)."""
-        if not hasattr(os, "fork") or not os.path.isfile(path):
+        if (
+            not hasattr(os, "fork")
+            or not os.path.isfile(path)
+            or os.path.getsize(path) > CHECK_IN_CHILD_MAX_BYTES
+        ):
             return None
         read_fd, write_fd = os.pipe()
         pid = os.fork()
