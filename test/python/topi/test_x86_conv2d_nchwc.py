@@ -8,9 +8,12 @@ import pytest
 from xdsl.dialects.builtin import TensorType, f32
 
 from test_x86_int8 import GraphBuilder, _run
+from xtvm.autotvm.dispatch import ApplyConfig, SpaceCollector
+from xtvm.autotvm.space import ConfigEntity
 from xtvm.dialects import relay
 from xtvm.reference.relay.conv import conv2d
 from xtvm.reference.relay.packed import layout_transform
+from xtvm.topi.x86.config import lanes
 
 BLOCKED = {
     # name: (C, c, O, b, H, W, K, strides, padding)
@@ -19,14 +22,16 @@ BLOCKED = {
     "1x1-stride2": (32, 16, 16, 16, 9, 9, 1, (2, 2), (0, 0, 0, 0)),
     "3x3-stride2-blocks-of-8-uneven-pad": (24, 8, 24, 8, 9, 11, 3, (2, 1), (0, 1, 2, 1)),
     "3x3-partial-row-tile": (16, 16, 16, 16, 5, 20, 3, (1, 1), (1, 1, 1, 1)),
+    "3x3-four-blocks": (32, 16, 64, 16, 7, 14, 3, (1, 1), (1, 1, 1, 1)),
     # c = 0: NCHW data (a stem's 3 channels), the blocked result (out_layout)
     "stem-nchw-data-7x7-stride2": (3, 0, 32, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3)),
 }
 
 
-def _blocked_conv(name, residual=False, seed=0):
-    """The conv (plus ``relu(conv + r)`` with ``residual``) built and run,
-    and the NumPy result, both blocked ``NCHW<b>c``."""
+def _blocked_conv(name, residual=False, seed=0, dispatch=None):
+    """The conv (plus ``relu(conv + r)`` with ``residual``) built and run
+    (under the AutoTVM ``dispatch`` context, if any), and the NumPy result,
+    both blocked ``NCHW<b>c``."""
     c, cb, o, b, h, w, k, strides, padding = BLOCKED[name]
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((1, c, h, w), dtype=np.float32)
@@ -46,7 +51,11 @@ def _blocked_conv(name, residual=False, seed=0):
     if residual:
         y = g.add(relay.ReluOp(g.add(relay.AddOp(y, g.args[1]))))
         blocked_want = np.maximum(blocked_want + r, 0)
-    got, _ = _run(g.module([y]), [xb, r] if residual else [xb])
+    if dispatch is None:
+        got, _ = _run(g.module([y]), [xb, r] if residual else [xb])
+    else:
+        with dispatch:
+            got, _ = _run(g.module([y]), [xb, r] if residual else [xb])
     return got, blocked_want
 
 
@@ -75,3 +84,30 @@ def test_type_rule_refuses_an_out_layout_not_the_weight_block():
     packed = g.const(np.zeros((2, 3, 3, 3, 16), np.float32))
     with pytest.raises(Exception, match="out_layout must be '' .* or 'NCHW16c'"):
         relay.Conv2dPackedOp(g.args[0], packed, "OIHW16o", out_layout="NCHW8c")
+
+
+def _space(name):
+    """The ``conv2d_packed`` template's space for conv ``name`` (its key, space)."""
+    collector = SpaceCollector()
+    _blocked_conv(name, dispatch=collector)
+    ((key, space),) = [(k, s) for k, s in collector.spaces.items() if len(s)]
+    return key, space
+
+
+@pytest.mark.skipif(lanes() < 16, reason="the two-block default is for AVX-512's 32 registers")
+def test_default_tile_is_about_8_pixels_by_two_blocks():
+    """A 14-pixel row of a conv with paired blocks: 7 pixels x 2 blocks
+    (each broadcast feeds two FMAs), not the whole row by one block."""
+    _, space = _space("3x3-four-blocks")
+    default = space.get(0).values
+    assert default["tile_ow"].size == (-1, 7)
+    assert default["tile_oc"].val == 2
+
+
+def test_four_block_tile_matches_numpy():
+    """``tile_oc = 4`` (a tuner's choice) computes the conv."""
+    key, space = _space("3x3-four-blocks")
+    chosen = dict(space.get(0).values)
+    chosen["tile_oc"] = next(o for o in space.knobs["tile_oc"].options if o.val == 4)
+    got, want = _blocked_conv("3x3-four-blocks", dispatch=ApplyConfig(ConfigEntity(1, chosen), key))
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
