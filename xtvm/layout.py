@@ -73,6 +73,9 @@ class Layout:
                 shape.append(factor)
                 continue
             extent, inner = primal_shape[letter], self.factor(letter)
+            if not isinstance(extent, int):  # a symbolic extent (a te expression): a kernel's
+                shape.append(extent if inner == 1 else extent // inner)
+                continue
             if extent == DYNAMIC_AXIS:  # a `?` axis stays `?` (docs/dynamic-shapes.md)
                 shape.append(extent)
                 continue
@@ -88,7 +91,9 @@ class Layout:
         if len(shape) != len(self.axes):
             raise ValueError(f"layout '{self.name}' has {len(self.axes)} axes, the shape {list(shape)}")
         return {
-            letter: extent * self.factor(letter) if extent != DYNAMIC_AXIS else extent
+            letter: extent
+            if isinstance(extent, int) and extent == DYNAMIC_AXIS
+            else extent * self.factor(letter)
             for (letter, factor), extent in zip(self.axes, shape)
             if not factor
         }
