@@ -23,6 +23,7 @@ BLOCKED = {
     "3x3-stride2-blocks-of-8-uneven-pad": (24, 8, 24, 8, 9, 11, 3, (2, 1), (0, 1, 2, 1)),
     "3x3-partial-row-tile": (16, 16, 16, 16, 5, 20, 3, (1, 1), (1, 1, 1, 1)),
     "3x3-four-blocks": (32, 16, 64, 16, 7, 14, 3, (1, 1), (1, 1, 1, 1)),
+    "3x3-partial-row-tile-two-blocks": (16, 16, 32, 16, 4, 13, 3, (1, 1), (1, 1, 1, 1)),
     # c = 0: NCHW data (a stem's 3 channels), the blocked result (out_layout)
     "stem-nchw-data-7x7-stride2": (3, 0, 32, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3)),
 }

@@ -322,18 +322,22 @@ def blocked_tile(width: int, blocks: int) -> tuple[int, bool]:
     pixels of a row by one block, or by two blocks when ``two``.
 
     Where the blocks pair up (and AVX-512 has 32 registers), a tile of
-    about 8 pixels by two blocks (:func:`row_block` with limit 8: 7 on
-    ResNet's 14-, 28- and 7-pixel rows, 8 on 56) beats a 14-16-pixel row
-    by one block: each broadcast input channel feeds two FMAs and each
-    weight row ``R``, 9 loads per 14 FMAs instead of 15. Side by side on
-    Zen 5, 1 thread: 3x3 256-channel on 14x14 1.37 -> 1.17 ms, 3x3
-    128-channel on 28x28 1.33 -> 1.12 ms, 1x1 1024 -> 256 on 14x14 0.52
-    -> 0.48 ms, 3x3 64-channel on 56x56 1.15 -> 1.07 ms. Four blocks (28
+    5-9 pixels by two blocks (:func:`row_block` with limit 9: 7 on ResNet's
+    14-, 28- and 7-pixel rows, 8 on 56, 9 on 27, 5 on 55) beats a
+    9-16-pixel row by one block: each broadcast input channel feeds two
+    FMAs and each weight row ``R``, 9 loads per 14 FMAs instead of 15; the
+    2R accumulators, R broadcasts and 2 weight rows fit in 32 registers.
+    Side by side on Zen 5, 1 thread (old -> new): 3x3 256-channel on 14x14
+    1.16 -> 1.03 ms, 3x3 128-channel on 28x28 1.34 -> 1.07, 1x1 1024 ->
+    256 on 14x14 0.48 -> 0.44, 3x3 64-channel on 56x56 1.13 -> 1.06;
+    SqueezeNet's widths: 3x3 32 -> 128 on 27x27 0.260 -> 0.233 (R 9 ->
+    9), 64 -> 256 on 13x13 (R 13 -> 9, a partial last tile) 0.235 ->
+    ~0.22, 16 -> 64 on 55x55 (R 11 -> 5) 0.268 -> 0.256. Four blocks (28
     accumulators at R = 7) spill: the broadcasts, shared by four FMAs,
     take registers of their own; 2.3x slower (``tile_oc = 4`` stays a
     knob, for narrower rows)."""
     if blocks % 2 == 0 and lanes() >= 16:
-        return row_block(width, 8), True
+        return row_block(width, 9), True
     row = row_block(width)
     return row, two_blocks(row, blocks)
 
