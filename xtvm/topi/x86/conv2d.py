@@ -259,7 +259,8 @@ def schedule_conv2d_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -
     tile ``tile_ow``, output rows ``tile_oh`` and channel blocks ``tile_oc``
     per register tile, the ``vectors`` orientation, ``unroll_kw`` of the
     kernel's columns) default to the hand-written choices, which an
-    untuned build gets exactly (``tile_oc`` 2 where :func:`two_blocks`)."""
+    untuned build gets exactly (``tile_oc`` 2 where :func:`two_blocks`, on
+    blocked results where :func:`blocked_tile` says so)."""
     if len(outputs) != 1:
         return  # several outputs: the default loop nests (correct, not tiled)
     (out,) = outputs
@@ -344,9 +345,10 @@ def blocked_tile(width: int, blocks: int) -> tuple[int, bool]:
 
 def _schedule_blocked(sch, cfg, conv: te.Tensor, out: te.Tensor) -> None:
     """The blocked result ``[N, O/b, OH, OW, b]`` (see the module): a tile
-    of ``tile_ow`` pixels of ``tile_oh`` rows by ``tile_oc`` blocks, its
-    vectors across the block (the one orientation: the ``vectors`` knob is
-    fixed to ``"channel"``), written back as whole vectors."""
+    of ``tile_ow`` pixels of ``tile_oh`` rows by ``tile_oc`` (1, 2 or 4)
+    blocks, by default :func:`blocked_tile`'s, its vectors across the
+    block (the one orientation: the ``vectors`` knob is fixed to
+    ``"channel"``), written back as whole vectors."""
     n, fo, y, x, fi = sch.get_loops(out.name)
     height, width, blocks = out.shape[2], out.shape[3], out.shape[1]
     kw = conv.op.input_tensors[1].shape[3]
