@@ -246,10 +246,7 @@ def build(
     ``byoc=["dnnl"]`` offloads the regions external codegens take
     (docs/byoc.md: oneDNN ``dnnl``, the C ``ccompiler``), in the order of
     preference given; their code is linked into the module."""
-    from xtvm.driver.pipeline import compile_gc
-
-    with compile_gc():  # code generation and the JIT make many objects too
-        return _build(module, target, params, executor, byoc)
+    return _build(module, target, params, executor, byoc)
 
 
 def _build(
