@@ -62,6 +62,8 @@ def saturating_cast(x: np.ndarray, dtype: str | np.dtype) -> np.ndarray:
     toward zero and saturates to the integer's range, NaN giving 0 (LLVM's
     ``fptosi.sat``/``fptoui.sat``, which the generated code uses)."""
     dtype = np.dtype(dtype)
+    if dtype.name in SUB_BYTE_INTS and np.issubdtype(x.dtype, np.floating):
+        return sub_byte_int_cast(x, dtype)
     if not (np.issubdtype(x.dtype, np.floating) and np.issubdtype(dtype, np.integer)):
         return x.astype(dtype)
     info = np.iinfo(dtype)
@@ -70,6 +72,24 @@ def saturating_cast(x: np.ndarray, dtype: str | np.dtype) -> np.ndarray:
     # float64 rounds int64/uint64 limits up: the clip may give 2**63 or 2**64
     high = wide >= float(info.max)
     return np.where(high, info.max, out.astype(dtype, casting="unsafe")).astype(dtype)
+
+
+SUB_BYTE_INTS = ("int4", "uint4", "int2", "uint2")
+"""The packed integer dtypes (``ml_dtypes``'), whose float conversion
+:func:`sub_byte_int_cast` defines."""
+
+
+def sub_byte_int_cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A float → ``int4``/``uint4``/``int2``/``uint2`` conversion as the
+    generated code does it: truncated toward zero, 0 where the result is
+    out of range, NaN or infinite (ONNX leaves out-of-range undefined;
+    ``ml_dtypes`` 0.7 gives 0, 0.6 wraps, so the reference does not defer
+    to it; docs/sub-byte-types.md)."""
+    info = ml_dtypes.iinfo(dtype)
+    with np.errstate(invalid="ignore"):
+        wide = np.trunc(x.astype(np.float64))
+        inside = (wide >= info.min) & (wide <= info.max)
+    return np.where(inside, wide, 0).astype(np.int8).astype(dtype)
 
 
 REDUCED_FLOATS = (
