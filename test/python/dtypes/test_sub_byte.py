@@ -15,8 +15,8 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from xtvm.reference.relay.tensor import sub_byte_int_cast
 from xtvm.frontend.onnx.backend import XtvmBackend
+from xtvm.reference.relay.tensor import sub_byte_int_cast
 from xtvm.runtime import ndarray as nd
 from xtvm.runtime import packing
 from xtvm.runtime.base import XTVMError
