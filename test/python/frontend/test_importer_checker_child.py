@@ -110,3 +110,19 @@ def test_large_file_checked_in_this_process(
         from_onnx(_save(model, tmp_path / "bad.onnx"))
     assert str(info.value) == expected
     assert verdicts == []  # no child
+
+
+def test_threaded_process_checks_in_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, verdicts: list[str | None]
+):
+    # A forked child of a process running other threads may inherit a lock
+    # held by a thread it does not have: no child then.
+    monkeypatch.setattr(importer.threading, "active_count", lambda: 2)
+    model = make_model(
+        [helper.make_node("Add", ["x"], ["y"], name="add0")], [tensor("x", [2])], [tensor("y", [2])]
+    )
+    expected = import_error(model)
+    with pytest.raises(OnnxImportError) as info:
+        from_onnx(_save(model, tmp_path / "bad.onnx"))
+    assert str(info.value) == expected
+    assert verdicts == []

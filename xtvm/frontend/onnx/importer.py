@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
@@ -249,10 +250,13 @@ class _CheckInChild:
 
     @classmethod
     def start(cls, path: str | os.PathLike[str]) -> _CheckInChild | None:
-        """Fork the checker of ``path`` (None where ``fork`` is missing, or
-        the path is no readable file: the loader reports that)."""
+        """Fork the checker of ``path`` (None where ``fork`` is missing, the
+        path is no readable file, which the loader reports, or this process
+        runs other threads: a child forked from a threaded process may find
+        a lock held forever by a thread it does not have)."""
         if (
             not hasattr(os, "fork")
+            or threading.active_count() > 1
             or not os.path.isfile(path)
             or os.path.getsize(path) > CHECK_IN_CHILD_MAX_BYTES
         ):
