@@ -98,10 +98,24 @@ def test_failed_child_checks_in_this_process(tmp_path: Path, monkeypatch: pytest
     assert len(calls) == 1 and isinstance(calls[0], onnx.ModelProto)
 
 
-def test_large_file_checked_in_this_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, verdicts: list[str | None]
+@pytest.mark.parametrize(
+    "attribute, value",
+    [
+        ("CHECK_IN_CHILD_MAX_BYTES", 0),  # every file is "large"
+        # A child forked from a process running other threads may inherit a
+        # lock held by a thread it does not have.
+        ("threading", type("Threaded", (), {"active_count": staticmethod(lambda: 2)})),
+    ],
+    ids=["large-file", "threaded-process"],
+)
+def test_checked_in_this_process(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    verdicts: list[str | None],
+    attribute: str,
+    value: object,
 ):
-    monkeypatch.setattr(importer, "CHECK_IN_CHILD_MAX_BYTES", 0)  # every file is "large"
+    monkeypatch.setattr(importer, attribute, value)
     model = make_model(
         [helper.make_node("Add", ["x"], ["y"], name="add0")], [tensor("x", [2])], [tensor("y", [2])]
     )
@@ -110,19 +124,3 @@ def test_large_file_checked_in_this_process(
         from_onnx(_save(model, tmp_path / "bad.onnx"))
     assert str(info.value) == expected
     assert verdicts == []  # no child
-
-
-def test_threaded_process_checks_in_this_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, verdicts: list[str | None]
-):
-    # A forked child of a process running other threads may inherit a lock
-    # held by a thread it does not have: no child then.
-    monkeypatch.setattr(importer.threading, "active_count", lambda: 2)
-    model = make_model(
-        [helper.make_node("Add", ["x"], ["y"], name="add0")], [tensor("x", [2])], [tensor("y", [2])]
-    )
-    expected = import_error(model)
-    with pytest.raises(OnnxImportError) as info:
-        from_onnx(_save(model, tmp_path / "bad.onnx"))
-    assert str(info.value) == expected
-    assert verdicts == []
