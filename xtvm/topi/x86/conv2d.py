@@ -1,10 +1,10 @@
 """conv2d on a packed weight, register-blocked for x86 (TVM's
-``conv2d_NCHWc`` inner kernel, with NCHW activations).
+``conv2d_NCHWc`` inner kernel), on NCHW or on blocked activations.
 
 The weight is packed ``OIHW<b>o`` (``[O/b, C/groups, KH, KW, b]``, ``b``
-output channels = one vector register, innermost); activations stay NCHW:
-the inner kernel broadcasts one input pixel at a time, which costs the same
-whatever the activation layout. The convolution reads weight element
+output channels = one vector register, innermost). On NCHW activations
+(grouped convs, and every conv where ``relay-convert-layout`` does not run)
+the inner kernel broadcasts one input pixel at a time. The convolution reads weight element
 ``[f // b, c, ky, kx, f % b]``; once output channel ``f`` is split into
 ``(fo, fi)`` by ``b``, ``tir-simplify`` turns those indices into ``fo`` and
 ``fi``.
