@@ -68,6 +68,21 @@ def unblocking(op: Operation | None) -> int:
     return blocked_channels(op.src_layout.data)
 
 
+DATA_BLOCKS = (16, 8, 4)
+"""Input-channel blocks of a conv's blocked data, most preferred first."""
+
+
+def data_block(x: SSAValue, multiple: int = 1) -> int:
+    """The block a conv reads ``x`` in: the one it already has if it is a
+    transform back from blocked data (a block that is a multiple of
+    ``multiple``: the int8 convs' 4-byte words), else the largest of
+    :data:`DATA_BLOCKS` that divides its channels; 0 for none."""
+    channels = x.type.get_shape()[1]
+    if (c := unblocking(x.owner)) and c % multiple == 0 and channels % c == 0:
+        return c
+    return next((c for c in DATA_BLOCKS if channels % c == 0), 0)
+
+
 def _inverse(x: SSAValue, inner: LayoutTransformOp, root: LayoutTransformOp) -> bool:
     return (
         inner.src_layout.data == root.dst_layout.data

@@ -33,25 +33,12 @@ from xdsl.passes import ModulePass
 
 from xtvm.dialects.relay import Conv2dPackedOp, LayoutTransformOp
 from xtvm.dialects.relay.base import is_float
-from xtvm.passes.relay.blocked_layout import SINK_RULES, unblocking
+from xtvm.passes.relay.blocked_layout import SINK_RULES, data_block
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
 from xtvm.topi.x86.config import lanes
 
-DATA_BLOCKS = (16, 8, 4)
-"""Input-channel blocks of the blocked data, most preferred first."""
-
 MIN_LANES = 8
 """Fewest f32 lanes of a vector register for which the pass blocks the convs."""
-
-
-def _data_block(x: SSAValue) -> int:
-    """The block the conv reads ``x`` in: the one it already has if it is
-    a transform back from blocked data, else the largest of
-    :data:`DATA_BLOCKS` that divides its channels; 0 for none."""
-    channels = x.type.get_shape()[1]
-    if (c := unblocking(x.owner)) and channels % c == 0:
-        return c
-    return next((c for c in DATA_BLOCKS if channels % c == 0), 0)
 
 
 def _nchw_float_conv(x: SSAValue, root: Conv2dPackedOp) -> bool:
@@ -66,11 +53,11 @@ def _nchw_float_conv(x: SSAValue, root: Conv2dPackedOp) -> bool:
 
 
 def _blockable(x: SSAValue, root: Conv2dPackedOp) -> bool:
-    return _nchw_float_conv(x, root) and _data_block(x) > 0
+    return _nchw_float_conv(x, root) and data_block(x) > 0
 
 
 def _stem(x: SSAValue, root: Conv2dPackedOp) -> bool:
-    return _nchw_float_conv(x, root) and _data_block(x) == 0
+    return _nchw_float_conv(x, root) and data_block(x) == 0
 
 
 def _conv(x: SSAValue, w: SSAValue, root: Conv2dPackedOp, **layouts: str) -> Conv2dPackedOp:
@@ -81,7 +68,7 @@ def _conv(x: SSAValue, w: SSAValue, root: Conv2dPackedOp, **layouts: str) -> Con
 
 
 def conv_nchwc(x: SSAValue, w: SSAValue, root: Conv2dPackedOp) -> list[Operation]:
-    data_layout = f"NCHW{_data_block(x)}c"
+    data_layout = f"NCHW{data_block(x)}c"
     blocked = LayoutTransformOp(x, "NCHW", data_layout)
     conv = _conv(blocked.result, w, root, data_layout=data_layout)
     out_layout = f"NCHW{w.type.get_shape()[4]}c"

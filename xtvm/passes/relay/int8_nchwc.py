@@ -34,22 +34,14 @@ from xdsl.passes import ModulePass
 from xtvm.constants import numpy_from_const
 from xtvm.dialects.relay import ConstOp, Conv2dInt8PackedOp, LayoutTransformOp, PadOp
 from xtvm.dtypes import element_type
-from xtvm.passes.relay.blocked_layout import SINK_RULES, unblocking
+from xtvm.passes.relay.blocked_layout import SINK_RULES, data_block
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
 
-DATA_BLOCKS = (16, 8, 4)
-"""Input-channel blocks of the blocked data, most preferred first (whole
-4-byte words of channels, a vector's bytes at most)."""
-
-
 def _data_block(x: SSAValue) -> int:
-    """The block the conv reads ``x`` in: the one it already has if it is
-    a transform back from blocked data, else the largest that divides its
-    channels; 0 for fewer than 4 or a channel count not a multiple of 4."""
-    channels = x.type.get_shape()[1]
-    if (c := unblocking(x.owner)) and c % 4 == 0 and channels % c == 0:
-        return c
-    return next((c for c in DATA_BLOCKS if channels % c == 0), 0)
+    """The block an int8 conv reads ``x`` in (:func:`data_block`: whole
+    4-byte words of channels); 0 for fewer than 4 or a channel count not a
+    multiple of 4."""
+    return data_block(x, multiple=4)
 
 
 def _nchw_int8_conv(x: SSAValue, root: Conv2dInt8PackedOp) -> bool:
