@@ -246,16 +246,6 @@ def build(
     ``byoc=["dnnl"]`` offloads the regions external codegens take
     (docs/byoc.md: oneDNN ``dnnl``, the C ``ccompiler``), in the order of
     preference given; their code is linked into the module."""
-    return _build(module, target, params, executor, byoc)
-
-
-def _build(
-    module: ModuleOp | Operation,
-    target: Target | str | None,
-    params: Mapping[str, object] | None,
-    executor: str | None,
-    byoc: Sequence[str],
-):
     from xtvm import codegen
 
     if not isinstance(module, ModuleOp):
