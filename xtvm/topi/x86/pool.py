@@ -73,6 +73,30 @@ consecutive elements: 20-40% faster than the generic compute on 27- to
 is read once and the copy does not pay) keep the generic compute."""
 
 
+def _nan_max_combine(acc: PrimExpr, x: PrimExpr) -> PrimExpr:
+    """``max(acc, x)`` of a window reduction, NaN-propagating, as selects
+    that x86 runs in three instructions: ``x > acc ? x : acc`` is one
+    ``vmaxps x, acc`` (which gives ``acc`` when either is NaN, so a NaN
+    accumulator stays), and ``x`` when ``x`` is NaN (a compare off the
+    accumulator's dependency chain and a masked move). ``arith.maximumf``
+    (``llvm.maximum``) also orders -0 below +0, which costs six
+    instructions an element on x86; here equal values keep the
+    accumulator, so ``max(-0, +0)`` may be -0, as in onnxruntime's pools
+    (whose vector max drops a NaN met before the window's last element:
+    propagating every NaN is numpy's and ONNX's reference semantics)."""
+    return te.eager_select(x != x, x, te.eager_select(x > acc, x, acc))
+
+
+_nan_max = te.comm_reducer(_nan_max_combine, _lowest, name="max")
+"""The float window maximum of the pools (:func:`_nan_max_combine`)."""
+
+
+def _max_reducer(dtype: str):
+    """The reducer of a max pool of ``dtype`` data: :data:`_nan_max` for
+    floats, else the generic maximum (integers have no NaN or signed zero)."""
+    return _nan_max if dt.is_float(dtype) else _max
+
+
 def _padded_reader(
     data: te.Tensor, fill: PrimExpr, before: Sequence[int], extents: Sequence[int]
 ) -> Callable[..., PrimExpr] | None:
@@ -196,7 +220,7 @@ def pool(
     if kind == "max":
         return te.compute(
             shape,
-            lambda b, c, *o: _max(window(b, c, o), axis=rvars),
+            lambda b, c, *o: _max_reducer(data.dtype)(window(b, c, o), axis=rvars),
             name=f"T_max_pool{suffix}",
             tag="pool_max",
             attrs=attrs,
@@ -358,7 +382,7 @@ def schedule_pool(sch, pool: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
     if pool.op.attrs["pool_vector_axis"] and out.ndim >= 4 and extent <= MAX_VECTOR_LANES:
         # blocked data: one vector of the last axis per pixel, pixels unrolled
         *outer, pixels = outer
-        fits = [d for d in range(1, 9) if out.shape[-2] % d == 0 and d * extent <= MAX_TILE]
+        fits = [d for d in range(1, 9) if out.shape[-2] % d == 0 and d * extent <= 2 * MAX_TILE]
         tile_loop, _ = sch.split(pixels, [None, max(fits, default=1)])
     else:
         row = row_block(extent, lanes(dtype_bits=dt.bits(out.dtype)))
@@ -394,7 +418,7 @@ def global_pool(data: te.Tensor, kind: str) -> te.Tensor:
     n, c, h, w = data.shape
     if not 1 < w <= MAX_VECTOR_LANES or h * w == 0:
         return generic(data)
-    reducer = _max if kind == "max" else te.sum
+    reducer = _max_reducer(data.dtype) if kind == "max" else te.sum
     ry = te.reduce_axis((0, h), name="ry")
     columns = te.compute(
         (n, c, w),

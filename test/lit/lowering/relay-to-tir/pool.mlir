@@ -5,7 +5,9 @@
 // borders and the interior; then window reductions without guards,
 // register-tiled (rows x row, the row vectorized).
 
-// max_pool2d: the maximum starts from -inf (a window of -inf is -inf).
+// max_pool2d: the maximum starts from -inf (a window of -inf is -inf) and
+// is a NaN-propagating select pair (x86: vmaxps, a NaN compare of the
+// element and a masked move) instead of arith.maximumf.
 // CHECK-LABEL: tir.prim_func @fused_nn_max_pool2d(%p0: memref<1x2x5x5xf32>, %T_max_pool2d: memref<1x2x3x3xf32>)
 // CHECK:         %cst = arith.constant 0xff800000 : f32
 // CHECK:         %T_pool_pad = tir.allocate "global" : memref<1x2x7x7xf32>
@@ -24,7 +26,10 @@
 // CHECK-NOT:           tir.if
 // CHECK:               %[[M:.*]] = tir.load %T_max_pool2d_acc[%i2.1, %i3.1] : memref<3x3xf32>
 // CHECK:               %[[V:.*]] = tir.load %T_pool_pad[%i0_1, %i1_1, %{{.*}}, %{{.*}}] : memref<1x2x7x7xf32>
-// CHECK-NEXT:          %[[N:.*]] = arith.maximumf %[[M]], %[[V]] : f32
+// CHECK-NEXT:          %[[NAN:.*]] = arith.cmpf une, %[[V]], %[[V]] : f32
+// CHECK-NEXT:          %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[M]] : f32
+// CHECK-NEXT:          %[[MAX:.*]] = arith.select %[[GT]], %[[V]], %[[M]] : f32
+// CHECK-NEXT:          %[[N:.*]] = arith.select %[[NAN]], %[[V]], %[[MAX]] : f32
 // CHECK-NEXT:          tir.store %[[N]], %T_max_pool2d_acc[%i2.1, %i3.1] : memref<3x3xf32>
 
 // avg_pool2d: zero padding, the window sum, and a division by the count of
