@@ -13,8 +13,12 @@ whose groups' output channels the register does not divide has them
 zero-padded to a multiple of it when its block would otherwise be under 4
 channels (ShuffleNet's groups of 34) or the padding is small (SqueezeNet's
 1000 classes): the padded channels are computed and sliced off
-(``conv2d-packed-padded``). Convolutions whose block would be under 4
-channels otherwise (depthwise ones) keep the generic kernel.
+(``conv2d-packed-padded``). A grouped 1x1 conv that the grouped kernel
+takes (:func:`xtvm.topi.x86.config.takes_grouped_kernel`:
+ShuffleNet's 4 groups of 34 and 68 channels on 28x28 and 14x14) is packed
+with that kernel's block instead, a divisor of a group's channels (17: no
+padded channels, ``conv2d-grouped-packed``). Convolutions whose block
+would be under 4 channels otherwise (depthwise ones) keep the generic kernel.
 
 On targets with AVX-512 VNNI, a ``conv2d`` of ``ui8`` data and an ``i8``
 weight (or a constant one whose values fit in ``i8``) accumulating in ``i32`` (``groups = 1``, 16 or else 8 dividing the
@@ -64,7 +68,14 @@ from xtvm.dialects.relay import (
 )
 from xtvm.dialects.relay.base import is_float
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
-from xtvm.topi.x86.config import conv2d_block, dense_block, has_vnni, lanes
+from xtvm.topi.x86.config import (
+    conv2d_block,
+    dense_block,
+    grouped_block,
+    has_vnni,
+    lanes,
+    takes_grouped_kernel,
+)
 
 MIN_BLOCK = 4
 """Smallest output-channel block worth a packed kernel."""
@@ -148,6 +159,26 @@ def conv2d_packed_padded(
         kept = StridedSliceOp(split.result, [0], [per_group], axes=[2])
         ops += [split, kept, ReshapeOp(kept.result, [n, o, oh, ow])]
     return ops
+
+def _grouped_block(x: SSAValue, w: SSAValue, root: Conv2dOp, vector_lanes: int) -> int | None:
+    """The block :func:`conv2d_grouped` tiles an f32 conv by, when it takes
+    the conv (:func:`takes_grouped_kernel`: a grouped 1x1 conv whose groups'
+    channels the register does not divide), else None."""
+    shape, (o, _, kh, kw) = x.type.get_shape(), w.type.get_shape()
+    attrs = root.attrs
+    if (
+        str(w.type.element_type) != "f32"
+        or len(shape) != 4
+        or any(d < 0 for d in shape)
+        or tuple(attrs["dilation"]) != (1, 1)
+        or not takes_grouped_kernel(
+            attrs["groups"], shape[1], o, (kh, kw), attrs["strides"], attrs["padding"],
+            shape[2], shape[3], vector_lanes,
+        )
+    ):
+        return None
+    return grouped_block(o // attrs["groups"], shape[2], shape[3], vector_lanes)
+
 
 def dense_pack(x: SSAValue, w: SSAValue, block: int) -> list[Operation]:
     layout = f"NK{block}n"
@@ -420,6 +451,21 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
         ),
     ]
     return int8 * vnni + [
+        rewrite(
+            Pat(Conv2dOp, "x", "w"),
+            when=[
+                _plain_float_conv,
+                lambda x, w, root: _grouped_block(x, w, root, vector_lanes) is not None,
+            ],
+            to=lambda x, w, root: conv2d_packed(
+                x, w, root, _grouped_block(x, w, root, vector_lanes)
+            ),
+            name="conv2d-grouped-packed",
+            doc="conv2d(x, w) = contrib_conv2d_packed(x, layout_transform(w, OIHW -> OIHW<b>o))"
+            " for an f32 grouped 1x1 conv (stride 1, no padding, rows of 14-32 pixels) whose"
+            " lanes do not divide O/groups, b a divisor of O/groups (the grouped kernel's"
+            " register tile of channels, its vectors along the rows: no padded channels)",
+        ),
         rewrite(
             Pat(Conv2dOp, "x", "w"),
             when=[

@@ -8,6 +8,8 @@ axis, so the two always agree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xtvm.target import Target
 
 
@@ -72,3 +74,85 @@ def row_block(width: int, limit: int = 16) -> int:
         if width % block == 0:
             return block
     return limit
+
+
+# The grouped 1x1 conv kernel (xtvm.topi.x86.conv2d_grouped)
+
+ACCUMULATORS = 24
+"""Most vector accumulators of a tile (of AVX-512's 32 registers: the rest
+hold the input vectors). ShuffleNet's tiles take 17."""
+
+
+def grouped_flat(height: int, width: int, vector_lanes: int) -> bool:
+    """Whether the grouped kernel's vectors run over the flattened plane
+    (the register divides it) rather than along its rows."""
+    return (height * width) % vector_lanes == 0
+
+
+def _steps(height: int, width: int, vector_lanes: int) -> tuple[bool, int, int]:
+    """``(flat, steps, per_step)``: whether the register divides the
+    flattened plane; the vector steps of the plane (registers of it, else
+    output rows) and the vectors of each (1, else those of a row)."""
+    if grouped_flat(height, width, vector_lanes):
+        return True, height * width // vector_lanes, 1
+    return False, height, width // row_block(width, vector_lanes)
+
+
+def tile_vectors(block: int, height: int, width: int, vector_lanes: int) -> int:
+    """Vector steps of a register tile of ``block`` channels: the largest
+    divisor of the plane's steps keeping the tile within
+    :data:`ACCUMULATORS` registers."""
+    _, steps, per_step = _steps(height, width, vector_lanes)
+    return max(
+        k for k in range(1, steps + 1) if steps % k == 0 and block * k * per_step <= ACCUMULATORS
+    )
+
+
+def grouped_block(per_group: int, height: int, width: int, vector_lanes: int) -> int:
+    """The channels ``b`` of a register tile (the packed block) for groups
+    of ``per_group`` output channels on ``height x width`` outputs: the
+    divisor of ``per_group`` whose tile (with :func:`tile_vectors`) holds
+    the most accumulators, at most :data:`ACCUMULATORS` (ties: more
+    channels, fewer input loads a step). When the register divides the
+    plane the vectors are registers of the flattened plane, else output
+    rows of :func:`row_block` pixels."""
+    _, _, per_step = _steps(height, width, vector_lanes)
+    fits = [
+        b for b in range(1, per_group + 1) if per_group % b == 0 and b * per_step <= ACCUMULATORS
+    ]
+    return max(fits, key=lambda b: (b * tile_vectors(b, height, width, vector_lanes), b))
+
+
+def takes_grouped_kernel(
+    groups: int,
+    channels: int,
+    out_channels: int,
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    padding: Sequence[int],
+    out_height: int,
+    out_width: int,
+    vector_lanes: int,
+) -> bool:
+    """Whether a float conv runs the grouped kernel
+    (:func:`xtvm.topi.x86.conv2d_grouped.conv2d_grouped`): grouped but not
+    depthwise, 1x1 with stride 1 and no padding, groups whose output
+    channels the register does not divide (else the packed kernel's
+    channel blocks waste nothing); on a plane the register divides, or on
+    rows that :func:`row_block` divides into vectors of at least 14 pixels
+    (most of a register: 7x7 planes keep the packed kernel, its vectors
+    across the channels)."""
+    return (
+        1 < groups < channels
+        and out_channels % groups == 0
+        and (out_channels // groups) % vector_lanes != 0
+        and tuple(kernel) == (1, 1)
+        and tuple(strides) == (1, 1)
+        and not any(padding)
+        and (grouped_flat(out_height, out_width, vector_lanes) or _row_vectors(out_width, vector_lanes))
+    )
+
+
+def _row_vectors(width: int, vector_lanes: int) -> bool:
+    row = row_block(width, vector_lanes)
+    return width % row == 0 and row >= min(14, vector_lanes) and width // row <= ACCUMULATORS

@@ -55,6 +55,29 @@ func.func @conv_padded(%x: tensor<1x16x13x13xf32>, %w: tensor<1000x16x1x1xf32>, 
   func.return %y, %y2, %y3, %y4 : tensor<1x1000x13x13xf32>, tensor<1x136x7x7xf32>, tensor<1x80x7x7xf32>, tensor<1x102x7x7xf32>
 }
 
+// conv2d-grouped-packed: a grouped 1x1 conv (4 groups of 34 channels) on
+// 28-pixel rows takes the grouped kernel's block, 17 channels (a divisor of
+// 34: no padded channels, no slice). Near misses: the same conv with stride
+// 2 (14-pixel output rows, but not stride 1) and with 3x3 taps are padded
+// (conv2d-packed-padded); 4 groups of 32 channels (the register divides
+// them) take plain 16-channel blocks. With 8 lanes the block is 17 too.
+// CHECK-LABEL: func.func @conv_grouped
+// CHECK-NEXT: %w_packed = relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW17o"} : (tensor<136x34x1x1xf32>) -> tensor<8x34x1x1x17xf32>
+// CHECK-NEXT: %[[Y:.*]] = relay.nn.contrib_conv2d_packed %x, %w_packed {kernel_layout = "OIHW17o", groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<8x34x1x1x17xf32>) -> tensor<1x136x28x28xf32>
+// CHECK-NOT:  relay.strided_slice %[[Y]]
+// CHECK:      relay.nn.contrib_conv2d_packed %x, %{{.*}} {kernel_layout = "OIHW16o", strides = array<i64: 2, 2>, groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<12x34x1x1x16xf32>) -> tensor<1x192x14x14xf32>
+// CHECK:      relay.nn.contrib_conv2d_packed %x, %{{.*}} {kernel_layout = "OIHW16o", padding = array<i64: 1, 1, 1, 1>, groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<12x34x3x3x16xf32>) -> tensor<1x192x28x28xf32>
+// CHECK:      relay.nn.contrib_conv2d_packed %x, %{{.*}} {kernel_layout = "OIHW16o", groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<8x34x1x1x16xf32>) -> tensor<1x128x28x28xf32>
+// AVX2-LABEL: func.func @conv_grouped
+// AVX2-NEXT: relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW17o"}
+func.func @conv_grouped(%x: tensor<1x136x28x28xf32>, %w: tensor<136x34x1x1xf32>, %w3: tensor<136x34x3x3xf32>, %w32: tensor<128x34x1x1xf32>) -> (tensor<1x136x28x28xf32>, tensor<1x136x14x14xf32>, tensor<1x136x28x28xf32>, tensor<1x128x28x28xf32>) {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<136x34x1x1xf32>) -> tensor<1x136x28x28xf32>
+  %s = relay.nn.conv2d %x, %w {groups = 4 : i64, strides = array<i64: 2, 2>} : (tensor<1x136x28x28xf32>, tensor<136x34x1x1xf32>) -> tensor<1x136x14x14xf32>
+  %t = relay.nn.conv2d %x, %w3 {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x136x28x28xf32>, tensor<136x34x3x3xf32>) -> tensor<1x136x28x28xf32>
+  %u = relay.nn.conv2d %x, %w32 {groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<128x34x1x1xf32>) -> tensor<1x128x28x28xf32>
+  func.return %y, %s, %t, %u : tensor<1x136x28x28xf32>, tensor<1x136x14x14xf32>, tensor<1x136x28x28xf32>, tensor<1x128x28x28xf32>
+}
+
 // dense-pack: a channel count the register does not divide takes the largest
 // power-of-two block that divides it (1000 = 125 * 8).
 // CHECK-LABEL: func.func @dense

@@ -1,0 +1,83 @@
+"""The grouped 1x1 conv kernel (xtvm.topi.x86.conv2d_grouped) against NumPy:
+relay-alter-op-layout packs the weight with its block (conv2d-grouped-packed)
+and the lowering sends the conv to it, flattened planes and row tiles."""
+
+import numpy as np
+import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, f32
+from xdsl.ir import Block, Region
+
+import xtvm
+from xtvm import te
+from xtvm.dialects import relay
+from xtvm.driver.build_module import lower
+from xtvm.reference.relay.conv import conv2d
+from xtvm.topi.x86.config import grouped_block, takes_grouped_kernel, tile_vectors
+from xtvm.topi.x86.conv2d_grouped import conv2d_grouped
+
+# channels in, out, height, width, groups
+CONVS = {
+    # ShuffleNet's stage 1: 4 groups of 34, a 28x28 plane of 49 registers
+    "flat-plane": (136, 136, 28, 28, 4),
+    # stage 2: 4 groups of 68 on 14x14 (196 pixels: 14-pixel row tiles)
+    "row-tiles": (272, 272, 14, 14, 4),
+    # 3 groups of 12 on 5 rows of 28 (two 14-pixel vectors a row)
+    "two-vectors-a-row": (9, 36, 5, 28, 3),
+    # 2 groups of 10 on 16x16: a tile of 10 channels by 2 registers
+    "several-registers": (8, 20, 16, 16, 2),
+}
+
+
+def _module(c, o, h, w, groups):
+    types = [
+        TensorType(f32, [1, c, h, w]),
+        TensorType(f32, [o, c // groups, 1, 1]),
+        TensorType(f32, [o, 1, 1]),
+    ]
+    block = Block(arg_types=types)
+    x, wt, b = block.args
+    conv = relay.Conv2dOp(x, wt, (1, 1), (0, 0, 0, 0), (1, 1), groups)
+    add = relay.AddOp(conv.result, b)
+    act = relay.ReluOp(add.result)
+    block.add_ops([conv, add, act, func.ReturnOp(act.result)])
+    fn = func.FuncOp("main", (types, [act.result.type]), Region(block))
+    return ModuleOp([fn])
+
+
+@pytest.mark.parametrize("name", list(CONVS))
+def test_grouped_conv_matches_numpy(name):
+    c, o, h, w, groups = CONVS[name]
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, c, h, w)).astype(np.float32)
+    wt = rng.standard_normal((o, c // groups, 1, 1)).astype(np.float32)
+    b = rng.standard_normal((o, 1, 1)).astype(np.float32)
+    assert "T_conv2d_grouped" in str(lower(_module(c, o, h, w, groups), stage="tir"))
+    gmod = xtvm.build(_module(c, o, h, w, groups))["default"](xtvm.cpu(0))
+    for i, value in enumerate((x, wt, b)):
+        gmod.set_input(i, value)
+    gmod.run()
+    ref = np.maximum(conv2d(x, wt, (1, 1), (0, 0, 0, 0), (1, 1), groups) + b, 0)
+    np.testing.assert_allclose(gmod.get_output(0).numpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+def test_tiles_fill_the_registers_without_padding():
+    # ShuffleNet: 17-channel tiles (34 = 2 x 17, 68 = 4 x 17) by one vector
+    assert grouped_block(34, 28, 28, 16) == 17 and tile_vectors(17, 28, 28, 16) == 1
+    assert grouped_block(68, 14, 14, 16) == 17
+    # 10 channels by 2 registers of a flattened 16x16 plane
+    assert grouped_block(10, 16, 16, 16) == 10 and tile_vectors(10, 16, 16, 16) == 2
+
+
+def test_narrow_or_ragged_rows_keep_the_packed_kernel():
+    takes = lambda h, w: takes_grouped_kernel(4, 136, 136, (1, 1), (1, 1), (0,) * 4, h, w, 16)
+    assert takes(28, 28) and takes(14, 14)
+    assert not takes(7, 7)  # 7-pixel vectors: the packed kernel's channel vectors
+    assert not takes(23, 23)  # no row tile divides 23: a guarded (scalar) tile
+
+
+def test_a_weight_that_does_not_fit_is_a_clear_error():
+    data = te.placeholder((1, 8, 6, 6), name="x")
+    weight = te.placeholder((2, 4, 3, 3, 2), name="w")  # 3x3 taps
+    with pytest.raises(ValueError, match="conv2d_grouped: groups=2 and a 1x1 kernel"):
+        conv2d_grouped(data, weight, 2)
