@@ -117,6 +117,22 @@ def test_blocked_conv_reads_each_word_as_one_load(tmp_path, name):
     assert "vpbroadcastd" in asm
     assert "movzbl" not in asm
 
+@needs_vnni
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="no objdump")
+def test_blocked_conv_prefetches_the_next_weight_block(tmp_path):
+    """Each reduction step prefetches the weight row the same step reads in
+    the next output block (``prefetcht2``: the blocks' weights come from L3
+    or DRAM once per inference); the result stays exact (the prefetch
+    index is clamped to the last block)."""
+    got, want, lib = _blocked_conv("3x3-padded", seed=4)
+    np.testing.assert_array_equal(got, want)
+    path = tmp_path / "conv.so"
+    lib.export_library(path)
+    asm = subprocess.run(["objdump", "-d", str(path)], capture_output=True, text=True, check=True).stdout
+    assert "prefetcht2" in asm
+    assert "vpdpbusd" in asm
+
+
 def _requantized_block(g, x, rng):
     """Two convs with per-channel requantize epilogues and a residual add
     of the block's input (the int8 ResNet block's shape)."""

@@ -38,7 +38,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float16Type, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
-from xtvm.arith import row_major_offset
+from xtvm.arith import int_constant, row_major_offset
 from xtvm.dialects.tir import (
     AllocateOp,
     AssertOp,
@@ -66,8 +66,10 @@ from xtvm.lowering.tir_to_c.vector import write_vectorized
 from xtvm.lowering.tir_to_llvm.function import (
     ASSERT_KIND,
     HEAP_ALIGNMENT,
+    PREFETCH,
     STACK_LIMIT_BYTES,
     impl_name,
+    is_prefetch_address,
 )
 from xtvm.lowering.tir_to_llvm.sub_byte import buffer_bits, stores_sub_byte, touches_sub_byte
 
@@ -331,6 +333,9 @@ class FunctionWriter:
             self.define(op.res, sub_byte(f"{byte} >> {shift}", op.res.type))
             return
         element = self.element(op.buffer, op.indices)
+        if is_prefetch_address(op):  # read by nothing but a prefetch: its address
+            self.values[op.res] = f"&{element}"
+            return
         half = isinstance(op.res.type, Float16Type)
         self.define(op.res, f"xtvm_h2f({element})" if half else element)
 
@@ -425,6 +430,10 @@ class FunctionWriter:
             self.line(f"{call};")
 
     def call_intrin(self, op: CallIntrinOp) -> None:
+        if op.callee.data == PREFETCH:  # GCC's and Clang's builtin takes constant hints
+            rw, locality = (int_constant(a) for a in op.args[1:3])
+            self.line(f"__builtin_prefetch({self.values[op.args[0]]}, {rw}, {locality});")
+            return
         text = intrinsic_expression(op, [self.values[a] for a in op.args])
         if op.res:
             self.define(op.res[0], text)

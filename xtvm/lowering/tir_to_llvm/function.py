@@ -89,6 +89,25 @@ def impl_name(func: PrimFuncOp) -> str:
     return f"{func.sym_name.data}_impl"
 
 
+PREFETCH = "llvm.prefetch.p0"
+"""`tir.call_intrin "llvm.prefetch.p0"(%v, rw, locality, cache)` with `%v` a
+`tir.load` read by nothing else prefetches that element's address (LLVM's
+`llvm.prefetch`: a hint, no value; on x86 `locality` 3 is `prefetcht0`, 2
+`prefetcht1`, 1 `prefetcht2`, 0 `prefetchnta`); the load itself is not
+emitted. The int8 convs prefetch their next weight block this way."""
+
+
+def is_prefetch_address(op: LoadOp) -> bool:
+    """Whether `op`'s only use is the address operand of a prefetch."""
+    uses = list(op.res.uses)
+    return (
+        len(uses) == 1
+        and isinstance(call := uses[0].operation, CallIntrinOp)
+        and call.callee.data == PREFETCH
+        and uses[0].index == 0
+    )
+
+
 @dataclass
 class ModuleLowering:
     """What the kernels of one module share while they are lowered."""
@@ -258,6 +277,9 @@ class BodyLowering:
             self.values[op.res] = sub_byte.load(self, op, bits)
             return
         ptr = self.address(op.buffer, op.indices)
+        if is_prefetch_address(op):  # read by nothing but a prefetch: its address
+            self.values[op.res] = ptr
+            return
         ty = llvm_type(op.res.type)
         self.values[op.res] = self.em.load(ptr, ty, byte_size(ty))
 
