@@ -165,6 +165,13 @@ STAGES: tuple[Stage, ...] = (
         "memory",
         (
             Step(
+                "memory-concat-in-place",
+                1,
+                "concatenation inputs written in place into its output (no copy)",
+                graph_only=True,
+                executor="graph",
+            ),
+            Step(
                 "memory-plan",
                 0,
                 "tensors with disjoint lifetimes share one static arena",

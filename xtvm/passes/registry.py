@@ -49,6 +49,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "memory-manifest-alloc": _lazy("xtvm.passes.memory.manifest_alloc", "ManifestAllocPass"),
     "memory-plan": _lazy("xtvm.passes.memory.plan_memory", "PlanMemoryPass"),
+    "memory-concat-in-place": _lazy("xtvm.passes.memory.concat_in_place", "ConcatInPlacePass"),
     "convert-memory-to-llvm": _lazy(
         "xtvm.lowering.memory_to_llvm.convert_memory_to_llvm", "ConvertMemoryToLlvmPass"
     ),

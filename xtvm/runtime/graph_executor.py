@@ -17,7 +17,10 @@ At creation the executor
 
 A `__nop` node (a reshape) is free when its output shares its input's storage
 (same storage id, or same offset in the arena), as memory planning arranges;
-otherwise `run()` copies the bytes. `XTVM_NUM_THREADS` is read at creation and
+otherwise `run()` copies the bytes. A `__nop` node with several inputs (a
+concatenation whose inputs its producers wrote in place,
+`memory-concat-in-place`) must find them back to back in its output, in
+order; it runs nothing. `XTVM_NUM_THREADS` is read at creation and
 passed to the library's thread pool, if it has one (see `threads`).
 """
 
@@ -64,6 +67,25 @@ class _Graph:
 
 def _fail(message: str) -> XTVMError:
     return XTVMError(f"invalid graph JSON: {message}")
+
+
+def _check_in_place(name: str, inputs: Sequence[NDArray], out: NDArray) -> None:
+    """Raise unless ``inputs`` lie back to back, in order, at the start of
+    ``out`` and fill it (a multi-input ``__nop``: nothing to copy)."""
+    at = out.data_ptr
+    for k, value in enumerate(inputs):
+        if value.data_ptr != at:
+            raise _fail(
+                f"__nop node '{name}' has {len(inputs)} inputs, which must lie back to back "
+                f"in its output (storage_offset); input {k} is at byte "
+                f"{value.data_ptr - out.data_ptr} of it, expected {at - out.data_ptr}"
+            )
+        at += value.nbytes
+    if at != out.data_ptr + out.nbytes:
+        raise _fail(
+            f"__nop node '{name}': its inputs hold {at - out.data_ptr} bytes, its output "
+            f"{out.nbytes}"
+        )
 
 
 def _attr_list(attrs: dict[str, Any], key: str, kind: str, count: int, required: bool) -> Any:
@@ -250,6 +272,9 @@ class GraphModule(Module):
     def _make_op(self, node: _Node) -> Callable[[], None] | None:
         args = [self._entries[e] for e in node.inputs + node.outputs]
         if node.func_name == "__nop":
+            if len(node.inputs) > 1 and len(node.outputs) == 1:
+                _check_in_place(node.name, args[:-1], args[-1])
+                return None
             if len(node.inputs) != 1 or len(node.outputs) != 1:
                 raise _fail(f"__nop node '{node.name}' must have one input and one output")
             src, dst = args

@@ -80,6 +80,7 @@ from xtvm.lowering.memory_to_llvm.graph_json import (
     layout_workspace,
     returned_values,
 )
+from xtvm.passes.memory.concat_in_place import IN_PLACE_ATTR
 from xtvm.passes.memory.liveness import check_straight_line
 from xtvm.runtime import packing
 
@@ -440,12 +441,17 @@ class LowerAllocTensor(RewritePattern):
 
 
 class LowerInvokeKernel(RewritePattern):
-    """``memory.invoke_kernel`` → ``rc = @k_impl(ptrs...)``; ``rc != 0`` returns it."""
+    """``memory.invoke_kernel`` → ``rc = @k_impl(ptrs...)``; ``rc != 0`` returns it.
+    A call marked ``memory.in_place`` (its inputs already lie in its output)
+    → nothing."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: InvokeKernelOp, rewriter: PatternRewriter) -> None:
         fn = _in_entry(op)
         if fn is None:
+            return
+        if IN_PLACE_ATTR in op.attributes:
+            rewriter.erase(op)
             return
         block = op.parent_block()
         assert block is not None

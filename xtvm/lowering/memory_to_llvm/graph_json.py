@@ -33,6 +33,7 @@ from xtvm.dialects.memory import (
 )
 from xtvm.dialects.relay import ConstOp, TupleGetOp, TupleOp
 from xtvm.dtypes import dtype_name
+from xtvm.passes.memory.concat_in_place import IN_PLACE_ATTR
 from xtvm.passes.memory.liveness import static_nbytes
 from xtvm.passes.memory.planner import align_up
 
@@ -156,8 +157,10 @@ def graph_json(
         elif isinstance(op, InvokeKernelOp):
             inputs = flat_values(op.inputs, tuples)
             callee = op.callee.string_value()
+            # a concatenation whose inputs lie in its output: TVM's no-op node
+            in_place = IN_PLACE_ATTR in op.attributes
             attrs = {
-                "func_name": callee,
+                "func_name": "__nop" if in_place else callee,
                 "num_inputs": str(len(inputs)),
                 "num_outputs": str(len(op.outputs)),
                 "flatten_data": "0",

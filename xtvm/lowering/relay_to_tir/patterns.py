@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TupleType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TupleType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -34,6 +34,7 @@ from xdsl.rewriter import InsertPoint
 from xtvm.dialects import relay, tir
 from xtvm.dialects.relay.primitive import is_primitive, kernel_name, unique_name
 from xtvm.lowering.relay_to_tir.base import ComputeFn
+from xtvm.passes.memory.concat_in_place import CONCATENATE_AXIS_ATTR
 from xtvm.lowering.relay_to_tir.kernel import (
     KERNEL_REUSE,
     PRIMITIVE_KEY_ATTR,
@@ -175,6 +176,23 @@ class LowerOpByClass(RewritePattern):
             pattern.match_and_rewrite(op, rewriter)
 
 
+def concatenate_axis(fn: func.FuncOp) -> int | None:
+    """The axis of a primitive function whose body only concatenates its
+    arguments, each once, in order (``memory-concat-in-place`` may then
+    place them in its output); else None."""
+    block = fn.body.block
+    ops = list(block.ops)
+    if len(ops) != 2 or not isinstance(concat := ops[0], relay.ConcatenateOp):
+        return None
+    ret = ops[1]
+    if not isinstance(ret, func.ReturnOp) or list(ret.arguments) != [concat.result]:
+        return None
+    if list(concat.inputs) != list(block.args):
+        return None
+    rank = len(concat.result.type.get_shape())  # type: ignore[attr-defined]
+    return concat.axis.value.data % rank
+
+
 @dataclass(frozen=True)
 class LowerPrimitiveFunction(RewritePattern):
     """A primitive function → the ``tir.prim_func`` of the same name, when
@@ -193,6 +211,8 @@ class LowerPrimitiveFunction(RewritePattern):
             rewriter.replace(op, stub, [])
             return
         kernel = self.kernels.builder.primitive_function(op)
+        if (axis := concatenate_axis(op)) is not None:
+            kernel.attributes[CONCATENATE_AXIS_ATTR] = IntegerAttr(axis, i64)
         if key is not None:
             kernel.attributes[PRIMITIVE_KEY_ATTR] = StringAttr(key)
         rewriter.replace(op, kernel, [])

@@ -15,6 +15,7 @@ from xtvm.dialects.memory import DEFAULT_ALIGNMENT, AllocStorageOp, AllocTensorO
 from xtvm.dialects.relay import IfOp, WhileOp
 from xtvm.passes.memory.liveness import MemoryPlanError, analyze_liveness, op_text
 from xtvm.passes.memory.planner import (
+    Lifetime,
     align_up,
     naive_bytes,
     plan_arena,
@@ -25,6 +26,54 @@ PLANNED_BYTES = "memory.planned_bytes"
 """Function attribute: bytes of the planned storage (aligned)."""
 NAIVE_BYTES = "memory.naive_bytes"
 """Function attribute: bytes of one aligned storage per tensor."""
+
+
+@dataclass(eq=False)
+class _Block:
+    """Tensors planned as one: those sharing bytes of one storage while
+    live together (a concatenation and its inputs placed in it by
+    ``memory-concat-in-place``); each keeps its offset from the lowest."""
+
+    low: int
+    high: int
+    lifetime: Lifetime
+    members: list[AllocTensorOp]
+
+
+def _blocks(allocs: list[AllocTensorOp], lifetimes: list[Lifetime]) -> list[_Block]:
+    """The allocations grouped into :class:`_Block`\ s, in program order of
+    their first member: tensors of one storage whose byte ranges and
+    lifetimes both intersect (a planned storage holds tensors at
+    intersecting bytes only when their lifetimes are disjoint, so planning
+    again keeps the blocks)."""
+    blocks: list[_Block] = []
+    by_storage: dict[object, list[_Block]] = {}
+    for alloc, life in zip(allocs, lifetimes, strict=True):
+        low = alloc.offset.value.data
+        high = low + alloc.nbytes
+        mine = _Block(low, high, life, [alloc])
+        others = by_storage.setdefault(alloc.storage, [])
+        for other in [
+            b
+            for b in others
+            if b.low < high and low < b.high and b.lifetime.conflicts(life)
+        ]:
+            others.remove(other)
+            blocks.remove(other)
+            mine = _Block(
+                min(mine.low, other.low),
+                max(mine.high, other.high),
+                Lifetime(
+                    min(mine.lifetime.start, other.lifetime.start),
+                    max(mine.lifetime.end, other.lifetime.end),
+                    0,
+                ),
+                other.members + mine.members,
+            )
+        mine.lifetime = Lifetime(mine.lifetime.start, mine.lifetime.end, mine.high - mine.low)
+        others.append(mine)
+        blocks.append(mine)
+    return sorted(blocks, key=lambda b: b.lifetime.start)
 
 
 def _plan_function(fn: func.FuncOp, arena: bool, alignment: int) -> None:
@@ -48,7 +97,8 @@ def _plan_function(fn: func.FuncOp, arena: bool, alignment: int) -> None:
                 f"than memory.alloc_tensor:\n{op_text(storage)}"
             )
         old_storages.append(storage)
-    lifetimes = [live.lifetimes[a.result] for a in allocs]
+    blocks = _blocks(allocs, [live.lifetimes[a.result] for a in allocs])
+    lifetimes = [b.lifetime for b in blocks]
 
     if arena:
         offsets, total = plan_arena(lifetimes, alignment)
@@ -64,9 +114,11 @@ def _plan_function(fn: func.FuncOp, arena: bool, alignment: int) -> None:
         places = [(storages[sid].storage, 0) for sid in ids]
 
     Rewriter.insert_op(storages, InsertPoint.at_start(fn.body.block))
-    for alloc, (storage, offset) in zip(allocs, places, strict=True):
-        assert isinstance(alloc.result.type, TensorType)
-        Rewriter.replace_op(alloc, AllocTensorOp(storage, offset, alloc.result.type))
+    for block, (storage, offset) in zip(blocks, places, strict=True):
+        for alloc in block.members:
+            assert isinstance(alloc.result.type, TensorType)
+            placed = offset + alloc.offset.value.data - block.low
+            Rewriter.replace_op(alloc, AllocTensorOp(storage, placed, alloc.result.type))
     for storage in old_storages:
         Rewriter.erase_op(storage)
     fn.attributes[PLANNED_BYTES] = IntegerAttr(total, i64)
