@@ -14,6 +14,7 @@ from xtvm.dialects import relay
 from xtvm.reference.relay.conv import conv2d
 from xtvm.reference.relay.packed import layout_transform
 from xtvm.topi.x86.config import lanes
+from xtvm.topi.x86.conv2d import window_inner
 
 BLOCKED = {
     # name: (C, c, O, b, H, W, K, strides, padding)
@@ -112,3 +113,26 @@ def test_four_block_tile_matches_numpy():
     chosen["tile_oc"] = next(o for o in space.knobs["tile_oc"].options if o.val == 4)
     got, want = _blocked_conv("3x3-four-blocks", dispatch=ApplyConfig(ConfigEntity(1, chosen), key))
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("inner", [0, 1])
+def test_reduction_order_matches_numpy(inner):
+    """Both reduction orders (``window_inner``: the kernel window innermost,
+    the default on small planes, or the input channels innermost), with an
+    unrolled ``rx``, compute the conv."""
+    key, space = _space("3x3-padded-two-blocks")
+    default = space.get(0).values
+    assert default["window_inner"].val == 1  # a 14x14 plane
+    chosen = dict(default)
+    chosen["window_inner"] = next(o for o in space.knobs["window_inner"].options if o.val == inner)
+    chosen["unroll_kw"] = next(o for o in space.knobs["unroll_kw"].options if o.val == 1)
+    dispatch = ApplyConfig(ConfigEntity(1, chosen), key)
+    got, want = _blocked_conv("3x3-padded-two-blocks", dispatch=dispatch)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+
+
+def test_window_inner_on_small_planes_only():
+    """The default reduction order: the window innermost on planes up to
+    28x28 with a window, the channels innermost on larger planes and 1x1s."""
+    assert window_inner(7, 7, 9) and window_inner(28, 28, 9)
+    assert not window_inner(56, 56, 9) and not window_inner(14, 14, 1)
