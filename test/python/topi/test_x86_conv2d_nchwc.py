@@ -25,6 +25,7 @@ BLOCKED = {
     "3x3-partial-row-tile": (16, 16, 16, 16, 5, 20, 3, (1, 1), (1, 1, 1, 1)),
     "3x3-four-blocks": (32, 16, 64, 16, 7, 14, 3, (1, 1), (1, 1, 1, 1)),
     "3x3-partial-row-tile-two-blocks": (16, 16, 32, 16, 4, 13, 3, (1, 1), (1, 1, 1, 1)),
+    "3x3-wide-plane-two-rows": (16, 16, 32, 16, 8, 112, 3, (1, 1), (1, 1, 1, 1)),
     # c = 0: NCHW data (a stem's 3 channels), the blocked result (out_layout)
     "stem-nchw-data-7x7-stride2": (3, 0, 32, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3)),
 }
@@ -136,3 +137,16 @@ def test_window_inner_on_small_planes_only():
     28x28 with a window, the channels innermost on larger planes and 1x1s."""
     assert window_inner(7, 7, 9) and window_inner(28, 28, 9)
     assert not window_inner(56, 56, 9) and not window_inner(14, 14, 1)
+
+
+@pytest.mark.skipif(lanes() < 16, reason="the two-block default is for AVX-512's 32 registers")
+def test_wide_plane_default_tile_is_two_rows_of_4_pixels():
+    """A 112-pixel row: 2 rows x 4 pixels x 2 blocks, the window columns
+    unrolled, the channels innermost (the plane is not small)."""
+    _, space = _space("3x3-wide-plane-two-rows")
+    default = space.get(0).values
+    assert default["tile_ow"].size == (-1, 4)
+    assert default["tile_oh"].val == 2
+    assert default["tile_oc"].val == 2
+    assert default["unroll_kw"].val == 1
+    assert default["window_inner"].val == 0
