@@ -241,15 +241,18 @@ def test_max_pool_propagates_nan_and_keeps_infinities():
     assert out[0, 1, 6, 6] == np.inf and np.isfinite(out[0, 1, 0, 0])
 
 
-@pytest.mark.parametrize("position", range(9))
-def test_blocked_max_pool_propagates_nan_from_any_window_position(position):
-    """The pools' select-pair maximum keeps a NaN accumulator and takes a
-    NaN element, so a NaN anywhere in the window (first, middle or last
-    element reduced) gives NaN, in every lane of its channel only."""
-    shape = [1, 2, 3, 3, 16]
+@pytest.mark.parametrize(
+    "window, position", [(3, p) for p in range(9)] + [(2, p) for p in range(4)]
+)
+def test_blocked_max_pool_propagates_nan_from_any_window_position(window, position):
+    """The pools' maximum (overlapping 3 x 3 / 2 windows: max plus a NaN
+    term; disjoint 2 x 2 / 2 ones: a select pair) keeps a NaN accumulator
+    and takes a NaN element, so a NaN anywhere in the window (first,
+    middle or last element reduced) gives NaN, in its channel only."""
+    shape = [1, 2, window, window, 16]
     x = np.random.default_rng(position).standard_normal(shape).astype(np.float32)
-    x[0, 1, position // 3, position % 3, 5] = np.nan
-    attrs = {"pool_size": (3, 3, 1), "strides": (2, 2, 1)}
+    x[0, 1, position // window, position % window, 5] = np.nan
+    attrs = {"pool_size": (window, window, 1), "strides": (2, 2, 1)}
     out = _run(_module(lambda v: [relay.MaxPool3dOp(v, **attrs)], shape), x)
     nan = np.zeros(out.shape, bool)
     nan[0, 1, 0, 0, 5] = True

@@ -6,10 +6,12 @@
 // register-tiled (rows x row, the row vectorized).
 
 // max_pool2d: the maximum starts from -inf (a window of -inf is -inf) and
-// is a NaN-propagating select pair (x86: vmaxps, a NaN compare of the
-// element and a masked move) instead of arith.maximumf.
+// is x > acc ? x : acc (x86: one vmaxps) plus isnan(x) ? NaN : 0 (NaN
+// propagates) instead of arith.maximumf.
 // CHECK-LABEL: tir.prim_func @fused_nn_max_pool2d(%p0: memref<1x2x5x5xf32>, %T_max_pool2d: memref<1x2x3x3xf32>)
 // CHECK:         %cst = arith.constant 0xff800000 : f32
+// CHECK:         %cst_1 = arith.constant 0x7fc00000 : f32
+// CHECK:         %cst_2 = arith.constant 0.000000e+00 : f32
 // CHECK:         %T_pool_pad = tir.allocate "global" : memref<1x2x7x7xf32>
 // CHECK:         tir.for %i0_i1_i2_fused = %c0 to %c14 kind "parallel" {
 // CHECK:           tir.for %i3 = %c0 to %c1 kind "serial" {
@@ -26,10 +28,11 @@
 // CHECK-NOT:           tir.if
 // CHECK:               %[[M:.*]] = tir.load %T_max_pool2d_acc[%i2.1, %i3.1] : memref<3x3xf32>
 // CHECK:               %[[V:.*]] = tir.load %T_pool_pad[%i0_1, %i1_1, %{{.*}}, %{{.*}}] : memref<1x2x7x7xf32>
-// CHECK-NEXT:          %[[NAN:.*]] = arith.cmpf une, %[[V]], %[[V]] : f32
 // CHECK-NEXT:          %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[M]] : f32
 // CHECK-NEXT:          %[[MAX:.*]] = arith.select %[[GT]], %[[V]], %[[M]] : f32
-// CHECK-NEXT:          %[[N:.*]] = arith.select %[[NAN]], %[[V]], %[[MAX]] : f32
+// CHECK-NEXT:          %[[ISNAN:.*]] = arith.cmpf une, %[[V]], %[[V]] : f32
+// CHECK-NEXT:          %[[NAN:.*]] = arith.select %[[ISNAN]], %cst_1, %cst_2 : f32
+// CHECK-NEXT:          %[[N:.*]] = arith.addf %[[MAX]], %[[NAN]] : f32
 // CHECK-NEXT:          tir.store %[[N]], %T_max_pool2d_acc[%i2.1, %i3.1] : memref<3x3xf32>
 
 // avg_pool2d: zero padding, the window sum, and a division by the count of
