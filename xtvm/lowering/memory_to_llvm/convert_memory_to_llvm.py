@@ -190,9 +190,21 @@ class LowerGraphFunction(RewritePattern):
         for op, name in const_names.items():
             op.attributes[PARAM_NAME] = StringAttr(name)
         outputs = returned_values(fn)
+        # a concatenation made in place lies where its inputs were written
+        # (the workspace): copied out like an output no kernel writes
+        in_place = {
+            v
+            for op in fn.body.block.ops
+            if isinstance(op, InvokeKernelOp) and IN_PLACE_ATTR in op.attributes
+            for v in op.outputs
+        }
         for k, value in enumerate(outputs):
             owner = value.owner
-            if isinstance(owner, AllocTensorOp) and outputs.count(value) == 1:
+            if (
+                isinstance(owner, AllocTensorOp)
+                and outputs.count(value) == 1
+                and value not in in_place
+            ):
                 owner.attributes[OUTPUT_INDEX] = IntegerAttr(k, i64)
 
         new_ops: list[Operation] = [
