@@ -15,6 +15,7 @@ from xtvm.passes.relay.alter_op_layout import int8_words
 from xtvm.reference.relay.conv import conv2d
 from xtvm.reference.relay.packed import layout_transform
 from xtvm.topi.x86.config import has_vnni
+from xtvm.topi.x86.conv2d_int8 import tile_blocks
 
 BLOCKED = {
     # name: (C, c, O, b, H, W, K, strides, padding)
@@ -24,6 +25,9 @@ BLOCKED = {
     "blocks-of-8-uneven-pad": (24, 8, 24, 8, 9, 11, 3, (2, 1), (0, 1, 2, 1)),
     "blocks-of-4-in": (12, 4, 16, 16, 5, 20, 3, (1, 1), (1, 1, 1, 1)),
     "3x3-unpadded": (64, 16, 64, 16, 16, 58, 3, (1, 1), (0, 0, 0, 0)),
+    # rows of at most 8 pixels: tiles of two output blocks (tile_blocks)
+    "3x3-7x7-plane-two-blocks": (32, 16, 96, 16, 7, 7, 3, (1, 1), (1, 1, 1, 1)),
+    "stride2-to-4-wide-blocks-of-8": (16, 8, 32, 8, 9, 8, 3, (2, 2), (1, 1, 1, 1)),
     # c = 0: NCHW data (a stem's 3 channels), the blocked result (out_layout)
     "stem-nchw-data-7x7-stride2": (3, 0, 32, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3)),
     "nchw-data-1x1-blocks-of-8": (12, 0, 24, 8, 6, 6, 1, (1, 1), (0, 0, 0, 0)),
@@ -59,7 +63,9 @@ def test_blocked_int8_conv_is_exact(name):
     np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("name", ["blocks-of-8-uneven-pad", "stem-nchw-data-7x7-stride2"])
+@pytest.mark.parametrize(
+    "name", ["blocks-of-8-uneven-pad", "stem-nchw-data-7x7-stride2", "stride2-to-4-wide-blocks-of-8"]
+)
 def test_blocked_int8_conv_without_vnni_is_exact(name):
     got, want, _ = _blocked_conv(name, target="llvm -mcpu=haswell", seed=1)
     np.testing.assert_array_equal(got, want)
@@ -119,18 +125,27 @@ def test_blocked_conv_reads_each_word_as_one_load(tmp_path, name):
 
 @needs_vnni
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="no objdump")
-def test_blocked_conv_prefetches_the_next_weight_block(tmp_path):
-    """Each reduction step prefetches the weight row the same step reads in
-    the next output block (``prefetcht2``: the blocks' weights come from L3
-    or DRAM once per inference); the result stays exact (the prefetch
-    index is clamped to the last block)."""
-    got, want, lib = _blocked_conv("3x3-padded", seed=4)
+@pytest.mark.parametrize("name", ["3x3-padded", "3x3-7x7-plane-two-blocks"])
+def test_blocked_conv_prefetches_the_next_weight_block(tmp_path, name):
+    """Each reduction step prefetches the weight rows the same step reads in
+    the next tile's output blocks (``prefetcht2``: the blocks' weights come
+    from L3 or DRAM once per inference); the result stays exact (the
+    prefetch index is clamped to the last block)."""
+    got, want, lib = _blocked_conv(name, seed=4)
     np.testing.assert_array_equal(got, want)
     path = tmp_path / "conv.so"
     lib.export_library(path)
     asm = subprocess.run(["objdump", "-d", str(path)], capture_output=True, text=True, check=True).stdout
     assert "prefetcht2" in asm
     assert "vpdpbusd" in asm
+
+
+def test_tile_blocks():
+    """Two output blocks a register tile on rows of at most 8 pixels (an
+    even number of blocks), one otherwise."""
+    assert tile_blocks((1, 32, 7, 7, 16)) == 2
+    assert tile_blocks((1, 3, 7, 7, 16)) == 1
+    assert tile_blocks((1, 16, 14, 14, 16)) == 1
 
 
 def _requantized_block(g, x, rng):

@@ -314,7 +314,7 @@ PREFETCH = "llvm.prefetch.p0"
 prefetches that element (the load's address; ``convert-tir-to-llvm``)."""
 
 
-def prefetch_next_block(func, callee: str, locality: int = 1) -> int:
+def prefetch_next_block(func, callee: str, blocks: int = 1, locality: int = 1) -> int:
     """Before each reduction step's unrolled tile of ``callee`` calls, a
     prefetch of the weight row the same step reads in the *next* output
     block (``weight[min(fo + 1, last), ...]``, the weight the third operand
@@ -328,8 +328,12 @@ def prefetch_next_block(func, callee: str, locality: int = 1) -> int:
             continue
         weight = call.args[2].owner
         lane = call.parent_op()
-        tile = lane.parent_op() if isinstance(lane, ForOp) else None
-        if not (isinstance(weight, LoadOp) and isinstance(tile, ForOp)):
+        if not (isinstance(weight, LoadOp) and isinstance(lane, ForOp)):
+            continue
+        tile = lane  # the outermost unrolled loop around the lane: the register tile
+        while isinstance(up := tile.parent_op(), ForOp) and up.kind.data == "unrolled":
+            tile = up
+        if tile is lane:
             continue
         step = tile.parent_op()
         if not isinstance(step, ForOp) or any(
@@ -338,27 +342,35 @@ def prefetch_next_block(func, callee: str, locality: int = 1) -> int:
         ):
             continue  # one prefetch a reduction step (the first call of its tile)
         ops, indices = _hoisted_indices(weight, lane, tile)
-        blocks = weight.buffer.type.get_shape()[0]
         index = IndexType()
-        one = arith.ConstantOp(IntegerAttr(1, index))
-        last = arith.ConstantOp(IntegerAttr(blocks - 1, index))
-        following = arith.AddiOp(indices[0], one)
-        clamped = arith.MinUIOp(following, last)
-        load = LoadOp(weight.buffer, [clamped.result, *indices[1:]])
+        last = arith.ConstantOp(IntegerAttr(weight.buffer.type.get_shape()[0] - 1, index))
         hints = [arith.ConstantOp(IntegerAttr(v, i32)) for v in (0, locality, 1)]
-        prefetch = CallIntrinOp(PREFETCH, [load.res, *(h.result for h in hints)])
-        for op in [*ops, one, last, following, clamped, load, *hints, prefetch]:
+        ops += [last, *hints]
+        for ahead in range(blocks, 2 * blocks):
+            offset = arith.ConstantOp(IntegerAttr(ahead, index))
+            following = arith.AddiOp(indices[0], offset)
+            clamped = arith.MinUIOp(following, last)
+            load = LoadOp(weight.buffer, [clamped.result, *indices[1:]])
+            prefetch = CallIntrinOp(PREFETCH, [load.res, *(h.result for h in hints)])
+            ops += [offset, following, clamped, load, prefetch]
+            placed += 1
+        for op in ops:
             step.body.block.insert_op_before(op, tile)
-        placed += 1
     return placed
 
 
 def _hoisted_indices(load: LoadOp, lane: ForOp, tile: ForOp) -> tuple[list[Operation], list[SSAValue]]:
     """Copies of the index computations of ``load`` (inside the ``lane``
     loop, within ``tile``), to stand before ``tile``, with the lane index
-    0: the first element of the row the load reads."""
+    0: the first element of the row the load reads. Other loops of the tile
+    the index reads keep their first iteration too."""
     zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
     mapping: dict[SSAValue, SSAValue] = {lane.body.block.args[0]: zero.result}
+    loop: Operation | None = lane
+    while loop is not tile:
+        loop = loop.parent_op()
+        assert isinstance(loop, ForOp)
+        mapping[loop.body.block.args[0]] = zero.result
     copies: list[Operation] = [zero]
 
     def value(v: SSAValue) -> SSAValue:
@@ -408,6 +420,17 @@ def _schedule_pixel_vectors(sch, conv: te.Tensor, out: te.Tensor) -> None:
     schedule_injective(sch, words)
 
 
+def tile_blocks(shape: Sequence[int]) -> int:
+    """Output blocks a register tile of the blocked schedule holds, for a
+    result ``[N, O/b, OH, OW, b]``: 2 when a row has at most 8 pixels (7²
+    planes: the tile's 7 accumulators alone leave ``vpdpbusd`` waiting on
+    its latency, and every weight row is read for only 7 pixels; two blocks
+    share each broadcast word and make 14 chains), else 1 (a row of 14 or
+    more pixels is a tile of its own; two blocks of 7 pixels measured the
+    same, of 14 spilled)."""
+    return 2 if shape[3] <= 8 and shape[1] % 2 == 0 else 1
+
+
 def _schedule_blocked(sch, conv: te.Tensor, out: te.Tensor) -> None:
     """Blocked data and result (:func:`conv2d_int8_nchwc`): an output row's
     pixels in register tiles of ``b``-channel vectors, each reduction step
@@ -415,20 +438,29 @@ def _schedule_blocked(sch, conv: te.Tensor, out: te.Tensor) -> None:
 
         parallel for (n, fo, y) fused:
           for xo:
-            acc[R][b] = 0
+            acc[B][R][b] = 0
             for rco, ry, rx, rci:
-              for xi in R (unrolled):
-                for fi in b (vectorized):    # acc[xi] = vpdpbusd(acc[xi], bcast(word), w[fo, rco·c/4 + rci, ry, rx, :])
-            for xi in R (unrolled):
-              for fi in b (vectorized):      # out[n, fo, y, x, :] = epilogue(acc[xi])
+              prefetch(w[fo + B .. fo + 2B - 1, rco·c/4 + rci, ry, rx, 0])
+              for foi in B, xi in R (unrolled):
+                for fi in b (vectorized):    # acc[foi][xi] = vpdpbusd(acc[foi][xi], bcast(word), w[fo + foi, rco·c/4 + rci, ry, rx, :])
+            for foi in B, xi in R (unrolled):
+              for fi in b (vectorized):      # out[n, fo + foi, y, x, :] = epilogue(acc[foi][xi])
+
+    ``B`` output blocks a tile (:func:`tile_blocks`): 2 on rows of at
+    most 8 pixels, else 1.
     """
     n, fo, y, x, fi = sch.get_loops(out.name)
+    blocks = tile_blocks(out.shape)
     xo, xi = sch.split(x, [None, row_block(out.shape[3])])
-    sch.reorder(n, fo, y, xo, xi, fi)
+    if blocks > 1:
+        fo, foi = sch.split(fo, [None, blocks])
+        sch.reorder(n, fo, y, xo, foi, xi, fi)
+    else:
+        sch.reorder(n, fo, y, xo, xi, fi)
     vectorize_tile(sch, sch.cache_write(out.name, xo))
     accumulate_into_call(sch.func, VPDPBUSD[conv.op.attrs["block"]])
     if has_vnni():
-        prefetch_next_block(sch.func, VPDPBUSD[conv.op.attrs["block"]])
+        prefetch_next_block(sch.func, VPDPBUSD[conv.op.attrs["block"]], blocks)
     tile = sch.fuse(n, fo, y)
     if use_threads():
         sch.parallel(tile)
