@@ -12,6 +12,7 @@ import xtvm
 from xtvm import te
 from xtvm.dialects import relay
 from xtvm.driver.build_module import lower
+from xtvm.reference.relay import evaluate
 from xtvm.reference.relay.conv import conv2d
 from xtvm.topi.x86.config import grouped_block, takes_grouped_kernel, tile_vectors
 from xtvm.topi.x86.conv2d_grouped import conv2d_grouped
@@ -61,6 +62,71 @@ def test_grouped_conv_matches_numpy(name):
     np.testing.assert_allclose(gmod.get_output(0).numpy(), ref, rtol=1e-4, atol=1e-4)
 
 
+def _shuffled_module(c, o, h, w, groups):
+    """conv (groups), + per-channel shift, relu, then ShuffleNet's channel
+    shuffle: reshape [1, G, O/G, H, W], transpose axes 1 and 2, reshape."""
+    types = [
+        TensorType(f32, [1, c, h, w]),
+        TensorType(f32, [o, c // groups, 1, 1]),
+        TensorType(f32, [o, 1, 1]),
+    ]
+    block = Block(arg_types=types)
+    x, wt, b = block.args
+    conv = relay.Conv2dOp(x, wt, (1, 1), (0, 0, 0, 0), (1, 1), groups)
+    add = relay.AddOp(conv.result, b)
+    act = relay.ReluOp(add.result)
+    split = relay.ReshapeOp(act.result, [1, groups, o // groups, h, w])
+    swap = relay.TransposeOp(split.result, [0, 2, 1, 3, 4])
+    back = relay.ReshapeOp(swap.result, [1, o, h, w])
+    block.add_ops([conv, add, act, split, swap, back, func.ReturnOp(back.result)])
+    fn = func.FuncOp("main", (types, [back.result.type]), Region(block))
+    return ModuleOp([fn])
+
+
+def _shuffle(y, groups):
+    n, o, h, w = y.shape
+    return y.reshape(n, groups, o // groups, h, w).transpose(0, 2, 1, 3, 4).reshape(y.shape)
+
+
+@pytest.mark.parametrize("name", ["flat-plane", "row-tiles"])
+def test_shuffled_conv_matches_numpy(name):
+    """conv2d-grouped-shuffled: the conv stores its rows in the shuffled
+    order (no transpose kernel left) and equals the shuffle of the conv."""
+    c, o, h, w, groups = CONVS[name]
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((1, c, h, w)).astype(np.float32)
+    wt = rng.standard_normal((o, c // groups, 1, 1)).astype(np.float32)
+    b = rng.standard_normal((o, 1, 1)).astype(np.float32)
+    opt = str(lower(_shuffled_module(c, o, h, w, groups), stage="relay-opt"))
+    # no transpose of the activations (the shift, an input here, is shuffled)
+    assert "out_shuffle = 4" in opt and f"tensor<1x{o // groups}x{groups}x" not in opt
+    gmod = xtvm.build(_shuffled_module(c, o, h, w, groups))["default"](xtvm.cpu(0))
+    for i, value in enumerate((x, wt, b)):
+        gmod.set_input(i, value)
+    gmod.run()
+    ref = _shuffle(np.maximum(conv2d(x, wt, (1, 1), (0, 0, 0, 0), (1, 1), groups) + b, 0), groups)
+    np.testing.assert_allclose(gmod.get_output(0).numpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+def test_the_reference_shuffles_the_result():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((1, 8, 3, 3)).astype(np.float32)
+    wt = rng.standard_normal((16, 2, 1, 1)).astype(np.float32)
+    packed = wt.reshape(8, 2, 2, 1, 1).transpose(0, 2, 3, 4, 1)  # OIHW2o
+    attrs = {
+        "kernel_layout": "OIHW2o",
+        "strides": [1, 1],
+        "padding": [0] * 4,
+        "dilation": [1, 1],
+        "groups": 4,
+        "out_shuffle": 4,
+    }
+    out = evaluate("relay.nn.contrib_conv2d_packed", [x, packed], attrs)
+    np.testing.assert_allclose(
+        out, _shuffle(conv2d(x, wt, (1, 1), (0, 0, 0, 0), (1, 1), 4), 4), rtol=1e-5, atol=1e-5
+    )
+
+
 def test_tiles_fill_the_registers_without_padding():
     # ShuffleNet: 17-channel tiles (34 = 2 x 17, 68 = 4 x 17) by one vector
     assert grouped_block(34, 28, 28, 16) == 17 and tile_vectors(17, 28, 28, 16) == 1
@@ -81,3 +147,14 @@ def test_a_weight_that_does_not_fit_is_a_clear_error():
     weight = te.placeholder((2, 4, 3, 3, 2), name="w")  # 3x3 taps
     with pytest.raises(ValueError, match="conv2d_grouped: groups=2 and a 1x1 kernel"):
         conv2d_grouped(data, weight, 2)
+
+
+def test_a_shuffle_the_grouped_kernel_cannot_store_is_a_clear_error():
+    types = [TensorType(f32, [1, 8, 6, 6]), TensorType(f32, [4, 2, 3, 3, 4])]
+    block = Block(arg_types=types)
+    x, wt = block.args
+    conv = relay.Conv2dPackedOp(x, wt, "OIHW4o", groups=4, out_shuffle=4)  # 3x3 taps
+    block.add_ops([conv, func.ReturnOp(conv.result)])
+    module = ModuleOp([func.FuncOp("main", (types, [conv.result.type]), Region(block))])
+    with pytest.raises(Exception, match="out_shuffle needs the grouped 1x1 kernel"):
+        lower(module, stage="tir")

@@ -131,7 +131,11 @@ class Conv2dPackedOp(RelayOp):
     (``NCHW<b>c``), each pixel's ``b`` channels one vector
     (``relay-convert-layout`` keeps float activations so between the
     convs). ``out_layout = "NCHW<b>c"`` gives NCHW data (a stem's 3
-    channels) the blocked result too.
+    channels) the blocked result too. ``out_shuffle = groups`` (NCHW, a
+    grouped conv) gives the result's channels in the order of a channel
+    shuffle of ``groups`` groups (ShuffleNet's reshape to ``[N, G, O/G, H,
+    W]``, transpose of axes 1 and 2, reshape back): result channel ``c``
+    is the conv's channel ``(c % G)·O/G + c / G``.
 
     ```mlir
     %y = relay.nn.contrib_conv2d_packed %x, %p {kernel_layout = "OIHW16o", padding = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<2x8x3x3x16xf32>) -> tensor<1x32x8x8xf32>
@@ -151,6 +155,7 @@ class Conv2dPackedOp(RelayOp):
     groups = prop_def(IntegerAttr, default_value=i64_attr(1))
     data_layout = prop_def(StringAttr, default_value=StringAttr("NCHW"))
     out_layout = prop_def(StringAttr, default_value=StringAttr(""))
+    out_shuffle = prop_def(IntegerAttr, default_value=i64_attr(0))
     traits = traits_def(Pure())
     assembly_format = functional_format("data", "weight")
 
@@ -165,6 +170,7 @@ class Conv2dPackedOp(RelayOp):
         groups: int | None = None,
         data_layout: str | None = None,
         out_layout: str | None = None,
+        out_shuffle: int | None = None,
     ):
         super().__init__(
             data,
@@ -176,6 +182,7 @@ class Conv2dPackedOp(RelayOp):
             groups=groups,
             data_layout=data_layout,
             out_layout=out_layout,
+            out_shuffle=out_shuffle,
         )
 
     @classmethod
@@ -201,6 +208,12 @@ class Conv2dPackedOp(RelayOp):
             raise RelayTypeError(
                 f"'{cls.name}' data {shape_str(ds)} must be [N, C/{chans}, H, W, {chans}] "
                 f"({attrs['data_layout']}) with groups = 1"
+            )
+        shuffle = attrs.get("out_shuffle", 0)
+        if shuffle and (chans or out_layout or shuffle != attrs["groups"] or shuffle < 2):
+            raise RelayTypeError(
+                f"'{cls.name}' out_shuffle = {shuffle} needs NCHW data and result and equals "
+                f"the conv's groups ({attrs['groups']}), at least 2"
             )
         nchw = TensorType(data.element_type, [ds[0], ds[1] * chans, *ds[2:4]]) if chans else data
         conv_attrs = {k: attrs[k] for k in ("strides", "padding", "dilation", "groups")}

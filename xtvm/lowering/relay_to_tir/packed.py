@@ -44,7 +44,13 @@ def _conv2d_packed(ins, attrs):
         )
         and tuple(attrs["dilation"]) == (1, 1)
     ):
-        return conv2d_grouped(data, weight, groups)
+        return conv2d_grouped(data, weight, groups, shuffle=bool(attrs["out_shuffle"]))
+    if attrs["out_shuffle"]:
+        raise ValueError(
+            f"contrib_conv2d_packed: out_shuffle needs the grouped 1x1 kernel (static NCHW "
+            f"data, stride 1, no padding), got data {list(data.shape)} and packed weight "
+            f"{list(weight.shape)}"
+        )
     return x86.conv2d_packed(
         data,
         weight,

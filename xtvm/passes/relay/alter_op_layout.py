@@ -61,10 +61,12 @@ from xtvm.dialects.relay import (
     LayoutTransformOp,
     MultiplyOp,
     PadOp,
+    ReluOp,
     ReshapeOp,
     StridedSliceOp,
     SubtractOp,
     SumOp,
+    TransposeOp,
 )
 from xtvm.dialects.relay.base import is_float
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
@@ -178,6 +180,129 @@ def _grouped_block(x: SSAValue, w: SSAValue, root: Conv2dOp, vector_lanes: int) 
     ):
         return None
     return grouped_block(o // attrs["groups"], shape[2], shape[3], vector_lanes)
+
+
+PER_CHANNEL_OPS = (AddOp, SubtractOp, MultiplyOp)
+"""Binary ops a channel shuffle moves through when the other operand is the
+same for every pixel of a channel (a folded batch norm's scale and shift)."""
+
+
+def _channel_shuffle(y: SSAValue, t: TransposeOp, root: ReshapeOp) -> int | None:
+    """``G`` when ``root`` is a channel shuffle of ``y``: reshape ``[N, C,
+    H, W]`` → ``[N, G, C/G, H, W]``, transpose axes 1 and 2, reshape back."""
+    split = t.operands[0].type.get_shape()
+    if (
+        len(split) != 5
+        or list(t.attrs.get("axes") or []) != [0, 2, 1, 3, 4]
+        or y.type != root.result.type
+        or list(y.type.get_shape()) != [split[0], split[1] * split[2], *split[3:]]
+    ):
+        return None
+    return split[1]
+
+
+def _per_channel(value: SSAValue, channels: int) -> bool:
+    """A value that broadcasts against ``[N, C, H, W]`` along the channels
+    only (``[C, 1, 1]``, ``[1, C, 1, 1]``) or not at all (all ones)."""
+    shape = list(value.type.get_shape())
+    if len(shape) > 4 or any(d != 1 for d in shape[-2:]) or any(d != 1 for d in shape[:-3]):
+        return False
+    return len(shape) < 3 or shape[-3] in (1, channels)
+
+
+def _shuffle_chain(y: SSAValue, vector_lanes: int) -> list[Operation] | None:
+    """The ops from a shuffled grouped conv to ``y`` (the conv first): a
+    ``contrib_conv2d_packed`` that the grouped kernel takes, then relus and
+    per-channel binary ops, each the only user of the one before."""
+    chain: list[Operation] = []
+    value = y
+    while True:
+        op = value.owner
+        if not isinstance(op, Operation) or not value.has_one_use():
+            return None
+        chain.insert(0, op)
+        if isinstance(op, Conv2dPackedOp):
+            break
+        if isinstance(op, ReluOp):
+            value = op.operands[0]
+        elif isinstance(op, PER_CHANNEL_OPS):
+            channels = y.type.get_shape()[1]
+            inner = [v for v in op.operands if v.type == y.type]
+            other = [v for v in op.operands if v is not inner[0]] if inner else []
+            if len(inner) != 1 or len(other) != 1 or not _per_channel(other[0], channels):
+                return None
+            value = inner[0]
+        else:
+            return None
+    conv = chain[0]
+    attrs = conv.attrs
+    shape = conv.operands[0].type.get_shape()
+    o, _, kh, kw, b = conv.operands[1].type.get_shape()
+    if (
+        attrs["out_shuffle"]
+        or attrs["data_layout"] != "NCHW"
+        or attrs["out_layout"]
+        or len(shape) != 4
+        or any(d < 0 for d in shape)
+        or tuple(attrs["dilation"]) != (1, 1)
+        or not takes_grouped_kernel(
+            attrs["groups"], shape[1], o * b, (kh, kw), attrs["strides"], attrs["padding"],
+            shape[2], shape[3], vector_lanes,
+        )
+    ):
+        return None
+    return chain
+
+
+def _shuffles_a_grouped_conv(
+    y: SSAValue, t: TransposeOp, root: ReshapeOp, vector_lanes: int
+) -> bool:
+    chain = _shuffle_chain(y, vector_lanes)
+    return chain is not None and _channel_shuffle(y, t, root) == chain[0].attrs["groups"]
+
+
+def _shuffled(value: SSAValue, groups: int) -> list[Operation]:
+    """A channel shuffle of a per-channel operand (none for one without a
+    channel axis): its channels reordered as the shuffled conv's."""
+    shape = list(value.type.get_shape())
+    if len(shape) < 3 or shape[-3] == 1:
+        return []
+    axis = len(shape) - 3
+    split = ReshapeOp(value, [*shape[:axis], groups, shape[axis] // groups, 1, 1])
+    perm = list(range(len(shape) + 1))
+    perm[axis], perm[axis + 1] = axis + 1, axis
+    swap = TransposeOp(split.result, perm)
+    return [split, swap, ReshapeOp(swap.result, shape)]
+
+
+def conv2d_grouped_shuffled(y: SSAValue, vector_lanes: int) -> list[Operation]:
+    """The shuffled chain: the conv with ``out_shuffle`` (its result already
+    in the shuffled order), each per-channel operand shuffled the same way
+    (constants, folded at compile time)."""
+    conv, *rest = _shuffle_chain(y, vector_lanes)
+    groups = conv.attrs["groups"]
+    a = conv.attrs
+    new = Conv2dPackedOp(
+        *conv.operands, a["kernel_layout"], strides=a["strides"], padding=a["padding"],
+        dilation=a["dilation"], groups=groups, out_shuffle=groups,
+    )
+    ops: list[Operation] = [new]
+    value, old = new.result, conv.results[0]
+    for op in rest:
+        if isinstance(op, ReluOp):
+            ops.append(ReluOp(value))
+        else:
+            operands = []
+            for v in op.operands:
+                if v is old:
+                    operands.append(value)
+                else:
+                    moved = _shuffled(v, groups)
+                    ops += moved
+                    operands.append(moved[-1].results[0] if moved else v)
+            ops.append(type(op)(*operands))
+        value, old = ops[-1].results[0], op.results[0]
+    return ops
 
 
 def dense_pack(x: SSAValue, w: SSAValue, block: int) -> list[Operation]:
@@ -465,6 +590,16 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
             " for an f32 grouped 1x1 conv (stride 1, no padding, rows of 14-32 pixels) whose"
             " lanes do not divide O/groups, b a divisor of O/groups (the grouped kernel's"
             " register tile of channels, its vectors along the rows: no padded channels)",
+        ),
+        rewrite(
+            Pat(ReshapeOp, Pat(TransposeOp, Pat(ReshapeOp, "y"), name="t")),
+            when=[lambda y, t, root: _shuffles_a_grouped_conv(y, t, root, vector_lanes)],
+            to=lambda y: conv2d_grouped_shuffled(y, vector_lanes),
+            name="conv2d-grouped-shuffled",
+            doc="a channel shuffle (reshape [N, G, C/G, H, W], transpose axes 1 and 2,"
+            " reshape back) of a grouped contrib_conv2d_packed that the grouped kernel takes,"
+            " through relus and per-channel add/subtract/multiply = the conv with out_shuffle ="
+            " G (each row stored where the shuffle puts it), the per-channel operands shuffled",
         ),
         rewrite(
             Pat(Conv2dOp, "x", "w"),

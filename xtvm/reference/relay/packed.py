@@ -68,6 +68,10 @@ def conv2d_packed(ins: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> np.nda
         dilation=attrs["dilation"],
         groups=attrs["groups"],
     )
+    if attrs.get("out_shuffle", 0):  # a channel shuffle of the result
+        n, o, h, w = out.shape
+        shuffle = attrs["out_shuffle"]
+        out = out.reshape(n, shuffle, o // shuffle, h, w).transpose(0, 2, 1, 3, 4).reshape(out.shape)
     blocked_out = blocked or attrs.get("out_layout", "") != ""
     return layout_transform(out, "NCHW", f"NCHW{weight.shape[4]}c") if blocked_out else out
 

@@ -55,10 +55,16 @@ from xtvm.topi.x86.config import (
 from xtvm.topi.x86.tiling import reduction_flops, vectorize_tile
 
 
-def conv2d_grouped(data: te.Tensor, weight: te.Tensor, groups: int) -> te.Tensor:
+def conv2d_grouped(
+    data: te.Tensor, weight: te.Tensor, groups: int, shuffle: bool = False
+) -> te.Tensor:
     """Grouped 1x1 convolution, stride 1, no padding: data ``[N, C, H,
     W]``, weight packed ``OIHW<b>o`` (``[O/b, C/groups, 1, 1, b]``) →
-    ``[N, O, H, W]``."""
+    ``[N, O, H, W]``. With ``shuffle`` the result's channels come in the
+    order of a channel shuffle of ``groups`` groups (channel ``c`` is the
+    conv's ``(c % groups)·O/groups + c / groups``): the tile still
+    computes adjacent channels of one group and stores each row where the
+    shuffle puts it, so the shuffle costs no copy of its own."""
     if data.ndim != 4 or weight.ndim != 5:
         raise ValueError(
             f"conv2d_grouped: data {list(data.shape)} must be 4-d and the packed "
@@ -75,24 +81,37 @@ def conv2d_grouped(data: te.Tensor, weight: te.Tensor, groups: int) -> te.Tensor
     blocks_per_group = o // groups // b
     rc = te.reduce_axis((0, cg), name="rc")
 
-    def fcompute(i: PrimExpr, f: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
-        fo, fi = f // b, f % b  # tir-simplify: fo and fi once f is split by b
-        pixel = data[i, (fo // blocks_per_group) * cg + rc, y, x]
+    def product_sum(i: PrimExpr, g: PrimExpr, fo: PrimExpr, fi: PrimExpr, y, x) -> PrimExpr:
+        pixel = data[i, g * cg + rc, y, x]
         return te.sum(pixel * weight[fo, rc, 0, 0, fi], axis=[rc])
+
+    def fcompute(i: PrimExpr, f: PrimExpr, y: PrimExpr, x: PrimExpr) -> PrimExpr:
+        # tir-simplify: the loop variables once the schedule splits f
+        if shuffle:  # f = j·groups + g: channel j of group g
+            g, j = f % groups, f // groups
+            return product_sum(i, g, g * blocks_per_group + j // b, j % b, y, x)
+        fo = f // b
+        return product_sum(i, fo // blocks_per_group, fo, f % b, y, x)
 
     return te.compute(
         (n, o, h, w),
         fcompute,
         name="T_conv2d_grouped",
         tag="conv2d_grouped",
-        attrs={"schedule": schedule_conv2d_grouped, "block": b},
+        attrs={
+            "schedule": schedule_conv2d_grouped,
+            "block": b,
+            "shuffle": groups if shuffle else 0,
+        },
     )
 
 
 def schedule_conv2d_grouped(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
     """The register tile of the module docstring on the kernel's one
     output (the conv's reduction attached to its epilogue), ``k`` from
-    :func:`~xtvm.topi.x86.config.tile_vectors`."""
+    :func:`~xtvm.topi.x86.config.tile_vectors`. A shuffled result's
+    channel loop ``j·G + g`` is split into ``(g, j)``, so that a tile's
+    channels are adjacent ones of one group."""
     if len(outputs) != 1:
         return  # several outputs: the default loop nests (correct, not tiled)
     (out,) = outputs
@@ -102,17 +121,23 @@ def schedule_conv2d_grouped(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) 
     height, width, block = out.shape[2], out.shape[3], conv.op.attrs["block"]
     flat = grouped_flat(height, width, lanes())
     k = tile_vectors(block, height, width, lanes())
-    fo, fi = sch.split(f, [None, block])
+    groups = conv.op.attrs["shuffle"]
+    if groups:
+        fo, fi, g = sch.split(f, [None, block, groups])
+        outer = [g, fo]
+    else:
+        fo, fi = sch.split(f, [None, block])
+        outer = [fo]
     if flat:
         pixels = sch.fuse(y, x)
         po, pk, pi = sch.split(pixels, [None, k, lanes()])
-        sch.reorder(n, fo, po, pk, fi, pi)
-        tile = sch.fuse(n, fo, po)
+        sch.reorder(n, *outer, po, pk, fi, pi)
+        tile = sch.fuse(n, *outer, po)
     else:
         yo, yi = sch.split(y, [None, k])
         xo, xi = sch.split(x, [None, row_block(width, lanes())])
-        sch.reorder(n, fo, yo, yi, xo, fi, xi)
-        tile = sch.fuse(n, fo, yo)
+        sch.reorder(n, *outer, yo, yi, xo, fi, xi)
+        tile = sch.fuse(n, *outer, yo)
     nests = sch.cache_write(out.name, tile)
     vectorize_tile(sch, nests)
     if use_threads():

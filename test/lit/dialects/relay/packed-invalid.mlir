@@ -32,6 +32,14 @@ func.func @block_across_groups(%x: tensor<1x8x8x8xf32>, %p: tensor<2x4x1x1x16xf3
 
 // -----
 
+func.func @shuffle_not_the_groups(%x: tensor<1x8x8x8xf32>, %p: tensor<8x4x1x1x2xf32>) -> tensor<1x16x8x8xf32> {
+  // expected-error @+1 {{'relay.nn.contrib_conv2d_packed' out_shuffle = 4 needs NCHW data and result and equals the conv's groups (2), at least 2}}
+  %y = relay.nn.contrib_conv2d_packed %x, %p {kernel_layout = "OIHW2o", groups = 2 : i64, out_shuffle = 4 : i64} : (tensor<1x8x8x8xf32>, tensor<8x4x1x1x2xf32>) -> tensor<1x16x8x8xf32>
+  func.return %y : tensor<1x16x8x8xf32>
+}
+
+// -----
+
 func.func @int8_groups_do_not_fit(%x: tensor<1x9x8x8xui8>, %p: tensor<2x2x1x1x16xi32>) -> tensor<1x32x8x8xi32> {
   // expected-error @+1 {{'relay.nn.contrib_conv2d_int8_packed' data 1x9x8x8 (NCHW) does not fit the packed weight 2x2x1x1x16 ([O/16, ceil(C/4), KH, KW, 16])}}
   %y = relay.nn.contrib_conv2d_int8_packed %x, %p {kernel_layout = "OIHW16o4i"} : (tensor<1x9x8x8xui8>, tensor<2x2x1x1x16xi32>) -> tensor<1x32x8x8xi32>

@@ -78,6 +78,42 @@ func.func @conv_grouped(%x: tensor<1x136x28x28xf32>, %w: tensor<136x34x1x1xf32>,
   func.return %y, %s, %t, %u : tensor<1x136x28x28xf32>, tensor<1x136x14x14xf32>, tensor<1x136x28x28xf32>, tensor<1x128x28x28xf32>
 }
 
+// conv2d-grouped-shuffled: ShuffleNet's channel shuffle (reshape to
+// [N, 4, 34, H, W], transpose axes 1 and 2, reshape back) after the grouped
+// conv, its per-channel shift and relu: the conv stores its rows in the
+// shuffled order (out_shuffle = 4), the shift is shuffled the same way and
+// the shuffle is gone. Near misses: a shuffle of 2 groups (not the conv's
+// 4), and a shuffle of a conv result that is also used elsewhere.
+// CHECK-LABEL: func.func @conv_shuffled
+// CHECK:      %[[C:.*]] = relay.nn.contrib_conv2d_packed %x, %w_packed {kernel_layout = "OIHW17o", groups = 4 : i64, out_shuffle = 4 : i64}
+// CHECK-NEXT: %[[S1:.*]] = relay.reshape %b {newshape = array<i64: 4, 34, 1, 1>}
+// CHECK-NEXT: %[[S2:.*]] = relay.transpose %[[S1]] {axes = array<i64: 1, 0, 2, 3>}
+// CHECK-NEXT: %[[S3:.*]] = relay.reshape %[[S2]] {newshape = array<i64: 136, 1, 1>}
+// CHECK-NEXT: %[[A:.*]] = relay.add %[[C]], %[[S3]]
+// CHECK-NEXT: %[[R:.*]] = relay.nn.relu %[[A]]
+// CHECK-NOT:  relay.transpose %[[R]]
+// CHECK:      %[[C2:.*]] = relay.nn.contrib_conv2d_packed %x, %{{.*}} {kernel_layout = "OIHW17o", groups = 4 : i64} :
+// CHECK:      relay.transpose
+// CHECK:      %[[C3:.*]] = relay.nn.contrib_conv2d_packed %x, %{{.*}} {kernel_layout = "OIHW17o", groups = 4 : i64} :
+// CHECK:      relay.transpose
+func.func @conv_shuffled(%x: tensor<1x136x28x28xf32>, %w: tensor<136x34x1x1xf32>, %b: tensor<136x1x1xf32>) -> (tensor<1x136x28x28xf32>, tensor<1x136x28x28xf32>, tensor<1x136x28x28xf32>, tensor<1x136x28x28xf32>) {
+  %c = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<136x34x1x1xf32>) -> tensor<1x136x28x28xf32>
+  %a = relay.add %c, %b : (tensor<1x136x28x28xf32>, tensor<136x1x1xf32>) -> tensor<1x136x28x28xf32>
+  %r = relay.nn.relu %a : tensor<1x136x28x28xf32>
+  %s1 = relay.reshape %r {newshape = array<i64: 1, 4, 34, 28, 28>} : (tensor<1x136x28x28xf32>) -> tensor<1x4x34x28x28xf32>
+  %s2 = relay.transpose %s1 {axes = array<i64: 0, 2, 1, 3, 4>} : (tensor<1x4x34x28x28xf32>) -> tensor<1x34x4x28x28xf32>
+  %s3 = relay.reshape %s2 {newshape = array<i64: 1, 136, 28, 28>} : (tensor<1x34x4x28x28xf32>) -> tensor<1x136x28x28xf32>
+  %c2 = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<136x34x1x1xf32>) -> tensor<1x136x28x28xf32>
+  %t1 = relay.reshape %c2 {newshape = array<i64: 1, 2, 68, 28, 28>} : (tensor<1x136x28x28xf32>) -> tensor<1x2x68x28x28xf32>
+  %t2 = relay.transpose %t1 {axes = array<i64: 0, 2, 1, 3, 4>} : (tensor<1x2x68x28x28xf32>) -> tensor<1x68x2x28x28xf32>
+  %t3 = relay.reshape %t2 {newshape = array<i64: 1, 136, 28, 28>} : (tensor<1x68x2x28x28xf32>) -> tensor<1x136x28x28xf32>
+  %c3 = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<136x34x1x1xf32>) -> tensor<1x136x28x28xf32>
+  %u1 = relay.reshape %c3 {newshape = array<i64: 1, 4, 34, 28, 28>} : (tensor<1x136x28x28xf32>) -> tensor<1x4x34x28x28xf32>
+  %u2 = relay.transpose %u1 {axes = array<i64: 0, 2, 1, 3, 4>} : (tensor<1x4x34x28x28xf32>) -> tensor<1x34x4x28x28xf32>
+  %u3 = relay.reshape %u2 {newshape = array<i64: 1, 136, 28, 28>} : (tensor<1x34x4x28x28xf32>) -> tensor<1x136x28x28xf32>
+  func.return %s3, %t3, %u3, %c3 : tensor<1x136x28x28xf32>, tensor<1x136x28x28xf32>, tensor<1x136x28x28xf32>, tensor<1x136x28x28xf32>
+}
+
 // dense-pack: a channel count the register does not divide takes the largest
 // power-of-two block that divides it (1000 = 125 * 8).
 // CHECK-LABEL: func.func @dense
