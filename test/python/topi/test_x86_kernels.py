@@ -27,6 +27,9 @@ CONVS = {
     "block-of-8": (4, 24, 6, 6, 1, (1, 1), (0, 0, 0, 0), (1, 1), 1),
     "depthwise": (8, 8, 13, 21, 3, (1, 1), (1, 1, 1, 1), (1, 1), 8),
     "depthwise-stride2-partial-tiles": (16, 16, 15, 37, 3, (2, 2), (1, 1, 1, 1), (1, 1), 16),
+    # a tile of 7 rows on 7-pixel output rows (depthwise.NARROW_ROWS)
+    "depthwise-7x7-plane": (16, 16, 7, 7, 3, (1, 1), (1, 1, 1, 1), (1, 1), 16),
+    "depthwise-14x14-stride2": (8, 8, 14, 14, 3, (2, 2), (1, 1, 1, 1), (1, 1), 8),
     # conv2d-packed-padded: groups of 34 outputs padded to 48 (on AVX-512),
     # 1000 outputs padded to 1008
     "grouped-padded-channels": (16, 136, 7, 9, 1, (1, 1), (0, 0, 0, 0), (1, 1), 4),
