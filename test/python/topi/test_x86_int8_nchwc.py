@@ -2,6 +2,7 @@
 ``conv2d_NCHWc_int8``; NCHW data with ``out_layout``) and ``relay-int8-nchwc``, which keeps a quantized
 network's u8 activations blocked between its convs: bit-exact against NumPy."""
 
+import re
 import shutil
 import subprocess
 
@@ -25,9 +26,13 @@ BLOCKED = {
     "blocks-of-8-uneven-pad": (24, 8, 24, 8, 9, 11, 3, (2, 1), (0, 1, 2, 1)),
     "blocks-of-4-in": (12, 4, 16, 16, 5, 20, 3, (1, 1), (1, 1, 1, 1)),
     "3x3-unpadded": (64, 16, 64, 16, 16, 58, 3, (1, 1), (0, 0, 0, 0)),
-    # rows of at most 8 pixels: tiles of two output blocks (tile_blocks)
+    # tiles of two output blocks (tile_blocks): rows of at most 8 pixels,
+    # small weights (the row in tiles of up to 8 pixels, the last partial)
     "3x3-7x7-plane-two-blocks": (32, 16, 96, 16, 7, 7, 3, (1, 1), (1, 1, 1, 1)),
     "stride2-to-4-wide-blocks-of-8": (16, 8, 32, 8, 9, 8, 3, (2, 2), (1, 1, 1, 1)),
+    "two-blocks-partial-row-tile": (16, 16, 32, 16, 5, 11, 3, (1, 1), (1, 1, 1, 1)),
+    # 36 KB of weights a block: one block a tile, a 10-pixel row
+    "3x3-256-channels-one-block": (256, 16, 32, 16, 6, 10, 3, (1, 1), (1, 1, 1, 1)),
     # c = 0: NCHW data (a stem's 3 channels), the blocked result (out_layout)
     "stem-nchw-data-7x7-stride2": (3, 0, 32, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3)),
     "nchw-data-1x1-blocks-of-8": (12, 0, 24, 8, 6, 6, 1, (1, 1), (0, 0, 0, 0)),
@@ -64,7 +69,13 @@ def test_blocked_int8_conv_is_exact(name):
 
 
 @pytest.mark.parametrize(
-    "name", ["blocks-of-8-uneven-pad", "stem-nchw-data-7x7-stride2", "stride2-to-4-wide-blocks-of-8"]
+    "name",
+    [
+        "blocks-of-8-uneven-pad",
+        "stem-nchw-data-7x7-stride2",
+        "stride2-to-4-wide-blocks-of-8",
+        "two-blocks-partial-row-tile",
+    ],
 )
 def test_blocked_int8_conv_without_vnni_is_exact(name):
     got, want, _ = _blocked_conv(name, target="llvm -mcpu=haswell", seed=1)
@@ -114,14 +125,15 @@ def test_blocked_conv_reads_each_word_as_one_load(tmp_path, name):
     reduction needs them; under a 3×3 window it reads them from the words
     built first (read in place, LLVM kept four byte loads, shifts and ors
     per word: 5× slower). Either way the object code keeps ``vpdpbusd`` on
-    one broadcast word load each, and no byte loads (``movzbl``) remain."""
+    one broadcast word load each, and no byte loads (``movzbl`` from
+    memory) remain (a row of words without padding is one ``memcpy``)."""
     _, _, lib = _blocked_conv(name, seed=2)
     path = tmp_path / "conv.so"
     lib.export_library(path)
     asm = subprocess.run(["objdump", "-d", str(path)], capture_output=True, text=True, check=True).stdout
     assert "vpdpbusd" in asm
     assert "vpbroadcastd" in asm
-    assert "movzbl" not in asm
+    assert not re.search(r"movzbl\s+[^,\s]*\(", asm), "a byte load remains"
 
 @needs_vnni
 @pytest.mark.skipif(shutil.which("objdump") is None, reason="no objdump")
@@ -141,11 +153,15 @@ def test_blocked_conv_prefetches_the_next_weight_block(tmp_path, name):
 
 
 def test_tile_blocks():
-    """Two output blocks a register tile on rows of at most 8 pixels (an
-    even number of blocks), one otherwise."""
-    assert tile_blocks((1, 32, 7, 7, 16)) == 2
-    assert tile_blocks((1, 3, 7, 7, 16)) == 1
-    assert tile_blocks((1, 16, 14, 14, 16)) == 1
+    """Two output blocks a register tile (an even number of blocks) on rows
+    of at most 8 pixels or when two blocks' weights fit in L1; one
+    otherwise (ResNet-50's 3×3 convs of 256 channels: 36 KB a block)."""
+    three_by_three_256 = 4 * 64 * 3 * 3 * 16
+    assert tile_blocks((1, 32, 7, 7, 16), 4 * 128 * 3 * 3 * 16) == 2
+    assert tile_blocks((1, 3, 7, 7, 16), 1024) == 1
+    assert tile_blocks((1, 16, 14, 14, 16), three_by_three_256) == 1
+    assert tile_blocks((1, 8, 28, 28, 16), 4 * 32 * 3 * 3 * 16) == 2
+    assert tile_blocks((1, 16, 14, 14, 16), 4 * 256 * 16) == 2
 
 
 def _requantized_block(g, x, rng):

@@ -167,6 +167,7 @@ def conv2d_int8_packed(
         "schedule": schedule_conv2d_int8_packed,
         "block": b,
         "pointwise": (kh, kw, sh, sw) == (1, 1, 1, 1) and not any(padding),
+        "block_bytes": 4 * groups * kh * kw * b,
     }
     if blocked_result:
         return te.compute(
@@ -279,7 +280,12 @@ def conv2d_int8_nchwc(
         fcompute,
         name="T_conv2d_int8",
         tag="conv2d_int8_packed",
-        attrs={"schedule": schedule_conv2d_int8_packed, "block": b, "pointwise": False},
+        attrs={
+            "schedule": schedule_conv2d_int8_packed,
+            "block": b,
+            "pointwise": False,
+            "block_bytes": 4 * groups * kh * kw * b,
+        },
     )
 
 
@@ -420,15 +426,25 @@ def _schedule_pixel_vectors(sch, conv: te.Tensor, out: te.Tensor) -> None:
     schedule_injective(sch, words)
 
 
-def tile_blocks(shape: Sequence[int]) -> int:
+TILE_WEIGHT_BYTES = 40 * 1024
+"""The most weight bytes a register tile's output blocks may read in one
+reduction (all its steps), to hold two blocks: both blocks' weights then
+stay in L1 (48 KB on Zen 5) across the rows of the plane."""
+
+
+def tile_blocks(shape: Sequence[int], block_bytes: int) -> int:
     """Output blocks a register tile of the blocked schedule holds, for a
-    result ``[N, O/b, OH, OW, b]``: 2 when a row has at most 8 pixels (7²
-    planes: the tile's 7 accumulators alone leave ``vpdpbusd`` waiting on
-    its latency, and every weight row is read for only 7 pixels; two blocks
-    share each broadcast word and make 14 chains), else 1 (a row of 14 or
-    more pixels is a tile of its own; two blocks of 7 pixels measured the
-    same, of 14 spilled)."""
-    return 2 if shape[3] <= 8 and shape[1] % 2 == 0 else 1
+    result ``[N, O/b, OH, OW, b]`` whose packed weight has ``block_bytes``
+    a block (``4 · C/4 · KH · KW · b``): 2 (an even number of blocks) when a row has at most 8 pixels
+    (7² planes: one block's 7 accumulators leave ``vpdpbusd`` waiting on
+    its latency) or when two blocks' weights fit in :data:`TILE_WEIGHT_BYTES`
+    (each broadcast word then feeds two ``vpdpbusd``; the row is cut in
+    tiles of at most 8 pixels, 16 accumulators); else 1, a tile of up to 16
+    pixels (3×3 convs of 256 channels: two blocks' 72 KB of weights would
+    come from L2 for every row, 7 % slower)."""
+    if shape[1] % 2:
+        return 1
+    return 2 if shape[3] <= 8 or 2 * block_bytes <= TILE_WEIGHT_BYTES else 1
 
 
 def _schedule_blocked(sch, conv: te.Tensor, out: te.Tensor) -> None:
@@ -446,12 +462,12 @@ def _schedule_blocked(sch, conv: te.Tensor, out: te.Tensor) -> None:
             for foi in B, xi in R (unrolled):
               for fi in b (vectorized):      # out[n, fo + foi, y, x, :] = epilogue(acc[foi][xi])
 
-    ``B`` output blocks a tile (:func:`tile_blocks`): 2 on rows of at
-    most 8 pixels, else 1.
+    ``B`` output blocks a tile (:func:`tile_blocks`; ``R`` up to 8 pixels
+    with two blocks, up to 16 with one).
     """
     n, fo, y, x, fi = sch.get_loops(out.name)
-    blocks = tile_blocks(out.shape)
-    xo, xi = sch.split(x, [None, row_block(out.shape[3])])
+    blocks = tile_blocks(out.shape, conv.op.attrs["block_bytes"])
+    xo, xi = sch.split(x, [None, row_block(out.shape[3], 8 if blocks > 1 else 16)])
     if blocks > 1:
         fo, foi = sch.split(fo, [None, blocks])
         sch.reorder(n, fo, y, xo, foi, xi, fi)
@@ -469,7 +485,19 @@ def _schedule_blocked(sch, conv: te.Tensor, out: te.Tensor) -> None:
         schedule_injective(sch, words)
         schedule_padding(sch, words)
     elif words.op.attrs.get("materialize"):
-        schedule_injective(sch, words, vectorize=False)
+        _schedule_padded_words(sch, words)
+
+
+def _schedule_padded_words(sch, words: te.Tensor) -> None:
+    """The padded words of blocked data (:func:`blocked_words`): rows
+    (``n``, block, ``y``) in parallel, each row's pixels a serial loop
+    whose four words LLVM moves as one 16-byte vector. Fusing the pixels
+    into the parallel loop too (``schedule_injective``) cost a division
+    and a modulo a pixel, 6–12 % of a 3×3 conv over 56² (interleaved, one
+    thread)."""
+    b, g, y, _, _ = sch.get_loops(words.name)
+    if use_threads():
+        sch.parallel(sch.fuse(b, g, y))
 
 
 def schedule_conv2d_int8_packed(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
