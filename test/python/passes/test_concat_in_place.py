@@ -15,10 +15,11 @@ from xtvm.runtime import XTVMError, graph_executor
 # Blocked [1, C/16, H, W, 16] data concatenated along the channel blocks, as
 # SqueezeNet's fire modules, Inception's branches and DenseNet's layers:
 # three pools into one concatenation, a pool of it and another pool into a
-# second one (both in place); a graph input and a pool into a third (copied:
-# the caller owns the input).
+# second one (both in place); the first concatenation (read by the pool too)
+# and a pool into a third, nested as DenseNet's (in place); a graph input
+# and a pool into a fourth (copied: the caller owns the input).
 GRAPH = """
-func.func @main(%x: tensor<1x2x6x6x16xf32>, %y: tensor<1x1x6x6x16xf32>) -> (tensor<1x7x5x5x16xf32>, tensor<1x3x6x6x16xf32>) {
+func.func @main(%x: tensor<1x2x6x6x16xf32>, %y: tensor<1x1x6x6x16xf32>) -> (tensor<1x7x5x5x16xf32>, tensor<1x3x6x6x16xf32>, tensor<1x6x6x6x16xf32>) {
   %a = relay.nn.max_pool3d %x {pool_size = array<i64: 1, 1, 1>} : (tensor<1x2x6x6x16xf32>) -> tensor<1x2x6x6x16xf32>
   %b = relay.nn.max_pool3d %x {pool_size = array<i64: 3, 3, 1>, padding = array<i64: 1, 1, 0, 1, 1, 0>} : (tensor<1x2x6x6x16xf32>) -> tensor<1x2x6x6x16xf32>
   %c = relay.nn.avg_pool3d %y {pool_size = array<i64: 3, 3, 1>, padding = array<i64: 1, 1, 0, 1, 1, 0>} : (tensor<1x1x6x6x16xf32>) -> tensor<1x1x6x6x16xf32>
@@ -28,7 +29,9 @@ func.func @main(%x: tensor<1x2x6x6x16xf32>, %y: tensor<1x1x6x6x16xf32>) -> (tens
   %cat2 = relay.concatenate %p, %q {axis = 1 : i64} : (tensor<1x5x5x5x16xf32>, tensor<1x2x5x5x16xf32>) -> tensor<1x7x5x5x16xf32>
   %r = relay.nn.max_pool3d %x {pool_size = array<i64: 1, 1, 1>} : (tensor<1x2x6x6x16xf32>) -> tensor<1x2x6x6x16xf32>
   %cat3 = relay.concatenate %y, %r {axis = 1 : i64} : (tensor<1x1x6x6x16xf32>, tensor<1x2x6x6x16xf32>) -> tensor<1x3x6x6x16xf32>
-  func.return %cat2, %cat3 : tensor<1x7x5x5x16xf32>, tensor<1x3x6x6x16xf32>
+  %s = relay.nn.max_pool3d %y {pool_size = array<i64: 1, 1, 1>} : (tensor<1x1x6x6x16xf32>) -> tensor<1x1x6x6x16xf32>
+  %nest = relay.concatenate %cat, %s {axis = 1 : i64} : (tensor<1x5x6x6x16xf32>, tensor<1x1x6x6x16xf32>) -> tensor<1x6x6x6x16xf32>
+  func.return %cat2, %cat3, %nest : tensor<1x7x5x5x16xf32>, tensor<1x3x6x6x16xf32>, tensor<1x6x6x6x16xf32>
 }
 """
 
@@ -42,7 +45,7 @@ def _window(x: np.ndarray, size: int, pad: float) -> np.ndarray:
     return np.stack([x[:, :, i : i + h, j : j + w] for i in range(size) for j in range(size)])
 
 
-def _reference(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _reference(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, ...]:
     a = x
     b = _window(x, 3, -np.inf).max(axis=0)
     ones = _window(np.ones_like(y), 3, 0).sum(axis=0)
@@ -50,7 +53,11 @@ def _reference(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cat = np.concatenate([a, b, c], axis=1)
     p = _window(cat, 2, 0).max(axis=0)
     q = _window(x, 2, 0).max(axis=0)
-    return np.concatenate([p, q], axis=1), np.concatenate([y, x], axis=1)
+    return (
+        np.concatenate([p, q], axis=1),
+        np.concatenate([y, x], axis=1),
+        np.concatenate([cat, y], axis=1),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +86,7 @@ def test_concatenations_in_place_match_numpy(lib):
 def test_only_the_eligible_concatenations_are_nops(lib):
     graph = json.loads(lib["get_graph_json"]())
     calls = [n["attrs"]["func_name"] for n in graph["nodes"] if n["op"] == "tvm_op"]
-    assert calls.count("__nop") == 2
+    assert calls.count("__nop") == 3
     assert sum(name.startswith("fused_concatenate") for name in calls) == 1
     nop = next(n for n in graph["nodes"] if n.get("attrs", {}).get("func_name") == "__nop")
     offsets = graph["attrs"]["storage_offset"][1]

@@ -34,13 +34,13 @@ from xdsl.rewriter import InsertPoint
 from xtvm.dialects import relay, tir
 from xtvm.dialects.relay.primitive import is_primitive, kernel_name, unique_name
 from xtvm.lowering.relay_to_tir.base import ComputeFn
-from xtvm.passes.memory.concat_in_place import CONCATENATE_AXIS_ATTR
 from xtvm.lowering.relay_to_tir.kernel import (
     KERNEL_REUSE,
     PRIMITIVE_KEY_ATTR,
     KernelBuilder,
     flat_result_types,
 )
+from xtvm.passes.memory.concat_in_place import CONCATENATE_AXIS_ATTR
 
 
 def _top_level(op: Operation) -> Operation:

@@ -1,16 +1,15 @@
 """``memory-concat-in-place``: kernels write their results straight into
 the concatenation that reads them, and the concatenation copies nothing.
 
-On batch 1, a concatenation along an axis after which only the
-concatenated axis and the dims after it differ from 1 (channels of NCHW,
-channel blocks of NCHW16c) places each input as one contiguous byte range
-of its output, the inputs back to back. When each input is a kernel result
-read by the concatenation alone, the kernel can write it there: the input
-becomes a tensor inside the output's storage, and the concatenation's call
-has nothing left to do (``memory.in_place``: the graph JSON makes it a
-``__nop`` node, the AOT entry drops it). Run on a graph with the
-concatenation kernel called anyway, the result is still right: it copies
-each element onto itself.
+On batch 1, a concatenation along an axis before which every dim is 1
+(channels of NCHW, channel blocks of NCHW16c) places each input as one
+contiguous byte range of its output, the inputs back to back. The kernel
+writing an input can write it there: the input becomes a tensor inside the
+output's storage, and the concatenation's call has nothing left to do
+(``memory.in_place``: the graph JSON makes it a ``__nop`` node, the AOT
+entry drops it). Nested concatenations (DenseNet's blocks) move with their
+inputs. Run anyway, the concatenation kernel still gives the right result:
+it copies each element onto itself.
 """
 
 from __future__ import annotations
@@ -37,22 +36,34 @@ in its output, as its output holds them: the call is not made."""
 
 
 def _own_storage(tensor: SSAValue) -> AllocStorageOp | None:
-    """The storage ``tensor`` is alone in (at offset 0), else None."""
+    """The storage ``tensor`` fills from offset 0, else None. Other tensors
+    in it are those a concatenation made in place holds (its inputs): the
+    storage moves with them."""
     alloc = tensor.owner
     if not isinstance(alloc, AllocTensorOp) or alloc.offset.value.data != 0:
         return None
     storage = alloc.storage.owner
-    if not isinstance(storage, AllocStorageOp) or storage.storage.uses.get_length() != 1:
+    if not isinstance(storage, AllocStorageOp) or storage.size.value.data != alloc.nbytes:
         return None
     return storage
 
 
-def _written_once_read_by(tensor: SSAValue, reader: Operation) -> bool:
-    """Whether one kernel writes ``tensor`` and ``reader`` alone reads it,
-    once (``memory.kill`` is not a use)."""
-    uses = [u.operation for u in tensor.uses if not isinstance(u.operation, KillOp)]
-    writes = [op for op in uses if isinstance(op, InvokeKernelOp) and tensor in op.outputs]
-    return len(uses) == 2 and len(writes) == 1 and uses.count(reader) == 1
+def _placeable(tensor: SSAValue) -> bool:
+    """Whether ``tensor`` may move into a concatenation's output: it fills
+    its own storage, one kernel writes it (or it is a concatenation made in
+    place), and it is neither returned nor in a tuple (``memory.kill`` and
+    other kernels reading it are fine: its bytes stay its own while it
+    lives, inside the output)."""
+    if _own_storage(tensor) is None:
+        return False
+    writes = 0
+    for use in tensor.uses:
+        op = use.operation
+        if isinstance(op, InvokeKernelOp):
+            writes += tensor in op.outputs
+        elif not isinstance(op, KillOp):
+            return False  # func.return, relay.tuple, ...
+    return writes == 1
 
 
 def _offsets(call: InvokeKernelOp, axis: int, alignment: int) -> list[int] | None:
@@ -75,24 +86,24 @@ def _offsets(call: InvokeKernelOp, axis: int, alignment: int) -> list[int] | Non
 
 
 def _place_in_output(call: InvokeKernelOp, offsets: list[int]) -> None:
-    """Move each input of ``call`` into its output's storage at its offset,
-    the storage first allocated before the earliest input."""
+    """Move the storage of each input of ``call`` (with every tensor in it:
+    a nested concatenation's inputs) into its output's storage at the
+    input's offset, that storage first allocated before all of them."""
     (out,) = call.outputs
-    assert isinstance(out.owner, AllocTensorOp)
-    storage = out.owner.storage.owner
-    assert isinstance(storage, AllocStorageOp)
-    first = min((v.owner for v in call.inputs), key=lambda op: _position(op))
-    assert isinstance(first, Operation)
+    storage = _own_storage(out)
+    assert storage is not None
+    sources = [_own_storage(v) for v in call.inputs]
+    moved = [u.operation for s in sources if s is not None for u in s.storage.uses]
+    first = min(moved, key=_position)
     storage.detach()
     Rewriter.insert_op(storage, InsertPoint.before(first))
-    for value, offset in zip(call.inputs, offsets, strict=True):
-        alloc = value.owner
-        assert isinstance(alloc, AllocTensorOp) and isinstance(alloc.result.type, TensorType)
-        old_storage = alloc.storage.owner
-        placed = AllocTensorOp(storage.storage, offset, alloc.result.type)
-        Rewriter.replace_op(alloc, placed)
-        assert isinstance(old_storage, AllocStorageOp)
-        Rewriter.erase_op(old_storage)
+    for source, offset in zip(sources, offsets, strict=True):
+        assert source is not None
+        for alloc in [u.operation for u in source.storage.uses]:
+            assert isinstance(alloc, AllocTensorOp) and isinstance(alloc.result.type, TensorType)
+            placed = AllocTensorOp(storage.storage, offset + alloc.offset.value.data, alloc.result.type)
+            Rewriter.replace_op(alloc, placed)
+        Rewriter.erase_op(source)
     call.attributes[IN_PLACE_ATTR] = UnitAttr()
 
 
@@ -112,9 +123,7 @@ def _concat_in_place(fn: func.FuncOp, axes: dict[str, int]) -> None:
         out_storage = _own_storage(call.outputs[0])
         if out_storage is None or len(set(call.inputs)) != len(call.inputs):
             continue
-        if not all(
-            _own_storage(v) is not None and _written_once_read_by(v, call) for v in call.inputs
-        ):
+        if out_storage.storage.uses.get_length() != 1 or not all(map(_placeable, call.inputs)):
             continue
         offsets = _offsets(call, axis, out_storage.alignment.value.data)
         if offsets is not None:
@@ -129,20 +138,22 @@ class ConcatInPlacePass(ModulePass):
 
     A ``memory.invoke_kernel`` of a kernel marked ``xtvm.concatenate_axis``
     (its body concatenates its inputs, in argument order) qualifies when:
-    its output and each input sit alone at offset 0 of their own
-    ``memory.alloc_storage`` (as ``memory-manifest-alloc`` makes them; not
-    a graph input or constant, not already placed in another
-    concatenation); each input is written by one kernel and read by this
-    concatenation alone (once); every dim of the output before the axis is
-    1, so that the inputs are consecutive byte ranges of the output; and
-    each range starts at a multiple of the storage's alignment.
+    its output fills its own ``memory.alloc_storage`` alone (as
+    ``memory-manifest-alloc`` makes it); its inputs are distinct, each
+    fills its own storage from offset 0 (alone, or holding the inputs of a
+    concatenation it is the in-place result of), is written by one kernel
+    and is neither returned nor in a tuple (not a graph input or constant,
+    not already moved into another concatenation; other kernels may read
+    it); every dim of the output before the axis is 1, so that the inputs
+    are consecutive byte ranges of the output; and each range starts at a
+    multiple of the storage's alignment.
 
-    Then the output's storage moves before the earliest input's tensor,
-    each input becomes a ``memory.alloc_tensor`` of that storage at its
-    byte offset in the output (its own storage erased), and the call gets
-    ``memory.in_place``. ``memory-plan`` plans tensors sharing bytes and
-    lifetime in one storage as one block; the graph JSON makes the call a
-    ``__nop`` node, the AOT entry drops it.
+    Then the output's storage moves before the first tensor to move, each
+    input's storage is replaced by the output's at the input's byte offset
+    (every tensor in it keeping its place relative to the input), and the
+    call gets ``memory.in_place``. ``memory-plan`` plans tensors sharing
+    bytes and lifetime in one storage as one block; the graph JSON makes
+    the call a ``__nop`` node, the AOT entry drops it.
 
     ```mlir
     %a = memory.alloc_tensor %a_storage {offset = 0 : i64} : tensor<1x16xf32>

@@ -41,7 +41,7 @@ class _Block:
 
 
 def _blocks(allocs: list[AllocTensorOp], lifetimes: list[Lifetime]) -> list[_Block]:
-    """The allocations grouped into :class:`_Block`\ s, in program order of
+    """The allocations grouped into blocks (:class:`_Block`), in program order of
     their first member: tensors of one storage whose byte ranges and
     lifetimes both intersect (a planned storage holds tensors at
     intersecting bytes only when their lifetimes are disjoint, so planning
