@@ -15,6 +15,7 @@ from xtvm.driver.build_module import lower
 from xtvm.reference.relay import evaluate
 from xtvm.reference.relay.conv import conv2d
 from xtvm.target import Target
+from xtvm.topi.x86.dense import column_blocks
 from xtvm.transform import PassContext
 
 CONVS = {
@@ -103,7 +104,15 @@ def test_schedules_can_be_turned_off():
     assert kinds == {"serial"}
 
 
-@pytest.mark.parametrize("m,n,k", [(1, 1000, 64), (3, 40, 7), (8, 16, 33), (11, 48, 20)])
+def test_dense_tiles_hold_independent_accumulators():
+    # a batch-1 classifier: 5 blocks of 8 outputs a tile (five FMA chains), not one
+    assert column_blocks(1, 125) == 5 and column_blocks(2, 6) == 3 and column_blocks(8, 64) == 1
+
+
+# (1, 1000): 5 blocks of 8 a tile; (2, 96): 3 blocks of 16 (or 6 of 8) by 2 rows
+@pytest.mark.parametrize(
+    "m,n,k", [(1, 1000, 64), (3, 40, 7), (8, 16, 33), (11, 48, 20), (2, 96, 24)]
+)
 def test_packed_dense_with_relu_matches_numpy(m, n, k):
     types = [TensorType(f32, [m, k]), TensorType(f32, [n, k])]
     module = _module(
