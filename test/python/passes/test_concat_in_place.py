@@ -3,6 +3,7 @@ concatenation's output, the concatenation becomes a ``__nop`` graph node,
 and the results equal NumPy's; the graph executor refuses a multi-input
 ``__nop`` whose inputs are not in place."""
 
+import ctypes
 import json
 
 import numpy as np
@@ -105,3 +106,21 @@ def test_a_multi_input_nop_out_of_place_is_a_clear_error(lib):
     graph["attrs"]["storage_offset"][1][entry] += 1 << 20  # moved out of the output
     with pytest.raises(XTVMError, match="__nop node .* must lie back to back in its output"):
         graph_executor.create(json.dumps(graph), lib, xtvm.cpu(0))
+
+
+def test_aot_entry_runs_the_concatenations_in_place(lib, tmp_path):
+    """The exported library's C entry (docs/abi.md) skips the in-place
+    calls and copies the returned concatenations made in place out of its
+    workspace: the same numbers as NumPy."""
+    path = tmp_path / "concat.so"
+    lib.export_library(str(path))
+    entry = ctypes.CDLL(str(path)).tvmgen_default_run
+    entry.restype = ctypes.c_int32
+    x, y = _inputs()
+    refs = _reference(x, y)
+    outs = [np.full(r.shape, np.nan, np.float32) for r in refs]
+    inputs = (ctypes.c_void_p * 2)(x.ctypes.data, y.ctypes.data)
+    outputs = (ctypes.c_void_p * len(outs))(*(o.ctypes.data for o in outs))
+    assert entry(inputs, outputs) == 0
+    for out, ref in zip(outs, refs, strict=True):
+        np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
