@@ -152,6 +152,15 @@ def test_blocked_conv_prefetches_the_next_weight_block(tmp_path, name):
     assert "vpdpbusd" in asm
 
 
+@needs_vnni
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler (cc)")
+def test_blocked_conv_on_the_c_target():
+    """The C target writes the weight prefetch as ``__builtin_prefetch``
+    (and the two-block tile as the llvm target does): same bits."""
+    got, want, _ = _blocked_conv("3x3-7x7-plane-two-blocks", target="c", seed=5)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_tile_blocks():
     """Two output blocks a register tile (an even number of blocks) on rows
     of at most 8 pixels or when two blocks' weights fit in L1; one

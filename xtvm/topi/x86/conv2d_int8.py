@@ -322,12 +322,14 @@ prefetches that element (the load's address; ``convert-tir-to-llvm``)."""
 
 def prefetch_next_block(func, callee: str, blocks: int = 1, locality: int = 1) -> int:
     """Before each reduction step's unrolled tile of ``callee`` calls, a
-    prefetch of the weight row the same step reads in the *next* output
-    block (``weight[min(fo + 1, last), ...]``, the weight the third operand
-    of the calls). The blocks' weights are read once per inference each
-    (7–15 MB in ResNet-50's 14² and 7² stages: from L3 or DRAM), so the
-    first row of every block waited on them; now they arrive while the
-    previous block computes. Returns how many prefetches were placed."""
+    prefetch (``prefetcht2`` at the default ``locality``) of the weight
+    row the same step reads in each of the *next* tile's ``blocks`` output
+    blocks (``weight[min(fo + blocks + k, last), ...]``, the weight the
+    third operand of the calls). The blocks' weights are read once per
+    inference each (7–15 MB in ResNet-50's 14² and 7² stages: from L3 or
+    DRAM), so the first row of every block waited on them; now they arrive
+    while the previous block computes. Returns how many prefetches were
+    placed."""
     placed = 0
     for call in [op for op in func.walk() if isinstance(op, CallIntrinOp)]:
         if call.callee.data != callee or len(call.args) != 3:
