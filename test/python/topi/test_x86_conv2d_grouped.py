@@ -133,6 +133,8 @@ def test_tiles_fill_the_registers_without_padding():
     assert grouped_block(68, 14, 14, 16) == 17
     # 10 channels by 2 registers of a flattened 16x16 plane
     assert grouped_block(10, 16, 16, 16) == 10 and tile_vectors(10, 16, 16, 16) == 2
+    # AVX2 (8 lanes, 16 registers) keeps the packed kernel
+    assert not takes_grouped_kernel(4, 136, 136, (1, 1), (1, 1), (0,) * 4, 28, 28, 8)
 
 
 def test_narrow_or_ragged_rows_keep_the_packed_kernel():

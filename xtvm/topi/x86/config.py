@@ -78,9 +78,9 @@ def row_block(width: int, limit: int = 16) -> int:
 
 # The grouped 1x1 conv kernel (xtvm.topi.x86.conv2d_grouped)
 
-ACCUMULATORS = 24
-"""Most vector accumulators of a tile (of AVX-512's 32 registers: the rest
-hold the input vectors). ShuffleNet's tiles take 17."""
+GROUPED_ACCUMULATORS = 24
+"""Most vector accumulators of a grouped kernel's tile, of AVX-512's 32
+registers (ShuffleNet's tiles take 17; the rest hold the input vectors)."""
 
 
 def grouped_flat(height: int, width: int, vector_lanes: int) -> bool:
@@ -101,10 +101,12 @@ def _steps(height: int, width: int, vector_lanes: int) -> tuple[bool, int, int]:
 def tile_vectors(block: int, height: int, width: int, vector_lanes: int) -> int:
     """Vector steps of a register tile of ``block`` channels: the largest
     divisor of the plane's steps keeping the tile within
-    :data:`ACCUMULATORS` registers."""
+    :data:`GROUPED_ACCUMULATORS` registers."""
     _, steps, per_step = _steps(height, width, vector_lanes)
     return max(
-        k for k in range(1, steps + 1) if steps % k == 0 and block * k * per_step <= ACCUMULATORS
+        k
+        for k in range(1, steps + 1)
+        if steps % k == 0 and block * k * per_step <= GROUPED_ACCUMULATORS
     )
 
 
@@ -112,13 +114,15 @@ def grouped_block(per_group: int, height: int, width: int, vector_lanes: int) ->
     """The channels ``b`` of a register tile (the packed block) for groups
     of ``per_group`` output channels on ``height x width`` outputs: the
     divisor of ``per_group`` whose tile (with :func:`tile_vectors`) holds
-    the most accumulators, at most :data:`ACCUMULATORS` (ties: more
+    the most accumulators, at most :data:`GROUPED_ACCUMULATORS` (ties: more
     channels, fewer input loads a step). When the register divides the
     plane the vectors are registers of the flattened plane, else output
     rows of :func:`row_block` pixels."""
     _, _, per_step = _steps(height, width, vector_lanes)
     fits = [
-        b for b in range(1, per_group + 1) if per_group % b == 0 and b * per_step <= ACCUMULATORS
+        b
+        for b in range(1, per_group + 1)
+        if per_group % b == 0 and b * per_step <= GROUPED_ACCUMULATORS
     ]
     return max(fits, key=lambda b: (b * tile_vectors(b, height, width, vector_lanes), b))
 
@@ -141,18 +145,25 @@ def takes_grouped_kernel(
     channel blocks waste nothing); on a plane the register divides, or on
     rows that :func:`row_block` divides into vectors of at least 14 pixels
     (most of a register: 7x7 planes keep the packed kernel, its vectors
-    across the channels)."""
+    across the channels); on AVX-512 (32 registers for its 17-channel
+    tiles: AVX2 keeps the packed kernel)."""
     return (
-        1 < groups < channels
+        vector_lanes >= 16
+        and 1 < groups < channels
         and out_channels % groups == 0
         and (out_channels // groups) % vector_lanes != 0
         and tuple(kernel) == (1, 1)
         and tuple(strides) == (1, 1)
         and not any(padding)
-        and (grouped_flat(out_height, out_width, vector_lanes) or _row_vectors(out_width, vector_lanes))
+        and (
+            grouped_flat(out_height, out_width, vector_lanes)
+            or _row_vectors(out_width, vector_lanes)
+        )
     )
 
 
 def _row_vectors(width: int, vector_lanes: int) -> bool:
     row = row_block(width, vector_lanes)
-    return width % row == 0 and row >= min(14, vector_lanes) and width // row <= ACCUMULATORS
+    return (
+        width % row == 0 and row >= min(14, vector_lanes) and width // row <= GROUPED_ACCUMULATORS
+    )

@@ -60,7 +60,8 @@ func.func @conv_padded(%x: tensor<1x16x13x13xf32>, %w: tensor<1000x16x1x1xf32>, 
 // 34: no padded channels, no slice). Near misses: the same conv with stride
 // 2 (14-pixel output rows, but not stride 1) and with 3x3 taps are padded
 // (conv2d-packed-padded); 4 groups of 32 channels (the register divides
-// them) take plain 16-channel blocks. With 8 lanes the block is 17 too.
+// them) take plain 16-channel blocks. With 8 lanes (16 registers, too
+// few for its tiles) the conv keeps the padded packed kernel (34 -> 40).
 // CHECK-LABEL: func.func @conv_grouped
 // CHECK-NEXT: %w_packed = relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW17o"} : (tensor<136x34x1x1xf32>) -> tensor<8x34x1x1x17xf32>
 // CHECK-NEXT: %[[Y:.*]] = relay.nn.contrib_conv2d_packed %x, %w_packed {kernel_layout = "OIHW17o", groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<8x34x1x1x17xf32>) -> tensor<1x136x28x28xf32>
@@ -69,7 +70,7 @@ func.func @conv_padded(%x: tensor<1x16x13x13xf32>, %w: tensor<1000x16x1x1xf32>, 
 // CHECK:      relay.nn.contrib_conv2d_packed %x, %{{.*}} {kernel_layout = "OIHW16o", padding = array<i64: 1, 1, 1, 1>, groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<12x34x3x3x16xf32>) -> tensor<1x192x28x28xf32>
 // CHECK:      relay.nn.contrib_conv2d_packed %x, %{{.*}} {kernel_layout = "OIHW16o", groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<8x34x1x1x16xf32>) -> tensor<1x128x28x28xf32>
 // AVX2-LABEL: func.func @conv_grouped
-// AVX2-NEXT: relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW17o"}
+// AVX2:      relay.nn.pad %{{.*}}, %{{.*}} {pad_width = array<i64: 0, 0, 0, 6, 0, 0, 0, 0, 0, 0>} : (tensor<4x34x34x1x1xf32>, tensor<f32>) -> tensor<4x40x34x1x1xf32>
 func.func @conv_grouped(%x: tensor<1x136x28x28xf32>, %w: tensor<136x34x1x1xf32>, %w3: tensor<136x34x3x3xf32>, %w32: tensor<128x34x1x1xf32>) -> (tensor<1x136x28x28xf32>, tensor<1x136x14x14xf32>, tensor<1x136x28x28xf32>, tensor<1x128x28x28xf32>) {
   %y = relay.nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x136x28x28xf32>, tensor<136x34x1x1xf32>) -> tensor<1x136x28x28xf32>
   %s = relay.nn.conv2d %x, %w {groups = 4 : i64, strides = array<i64: 2, 2>} : (tensor<1x136x28x28xf32>, tensor<136x34x1x1xf32>) -> tensor<1x136x14x14xf32>
