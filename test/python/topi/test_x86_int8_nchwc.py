@@ -31,8 +31,8 @@ BLOCKED = {
     "3x3-7x7-plane-two-blocks": (32, 16, 96, 16, 7, 7, 3, (1, 1), (1, 1, 1, 1)),
     "stride2-to-4-wide-blocks-of-8": (16, 8, 32, 8, 9, 8, 3, (2, 2), (1, 1, 1, 1)),
     "two-blocks-partial-row-tile": (16, 16, 32, 16, 5, 11, 3, (1, 1), (1, 1, 1, 1)),
-    # 36 KB of weights a block: one block a tile, a 10-pixel row
-    "3x3-256-channels-one-block": (256, 16, 32, 16, 6, 10, 3, (1, 1), (1, 1, 1, 1)),
+    # 72 KB of weights a block: one block a tile, a 10-pixel row
+    "3x3-512-channels-one-block": (512, 16, 32, 16, 4, 10, 3, (1, 1), (1, 1, 1, 1)),
     # c = 0: NCHW data (a stem's 3 channels), the blocked result (out_layout)
     "stem-nchw-data-7x7-stride2": (3, 0, 32, 16, 23, 23, 7, (2, 2), (3, 3, 3, 3)),
     "nchw-data-1x1-blocks-of-8": (12, 0, 24, 8, 6, 6, 1, (1, 1), (0, 0, 0, 0)),
@@ -163,12 +163,13 @@ def test_blocked_conv_on_the_c_target():
 
 def test_tile_blocks():
     """Two output blocks a register tile (an even number of blocks) on rows
-    of at most 8 pixels or when two blocks' weights fit in L1; one
-    otherwise (ResNet-50's 3×3 convs of 256 channels: 36 KB a block)."""
-    three_by_three_256 = 4 * 64 * 3 * 3 * 16
+    of at most 8 pixels or when two blocks' weights fit in
+    TILE_WEIGHT_BYTES (ResNet-50's 3×3 convs of 256 channels: 36 KB a
+    block); one otherwise."""
     assert tile_blocks((1, 32, 7, 7, 16), 4 * 128 * 3 * 3 * 16) == 2
     assert tile_blocks((1, 3, 7, 7, 16), 1024) == 1
-    assert tile_blocks((1, 16, 14, 14, 16), three_by_three_256) == 1
+    assert tile_blocks((1, 16, 14, 14, 16), 4 * 64 * 3 * 3 * 16) == 2
+    assert tile_blocks((1, 16, 14, 14, 16), 4 * 128 * 3 * 3 * 16) == 1
     assert tile_blocks((1, 8, 28, 28, 16), 4 * 32 * 3 * 3 * 16) == 2
     assert tile_blocks((1, 16, 14, 14, 16), 4 * 256 * 16) == 2
 

@@ -428,22 +428,23 @@ def _schedule_pixel_vectors(sch, conv: te.Tensor, out: te.Tensor) -> None:
     schedule_injective(sch, words)
 
 
-TILE_WEIGHT_BYTES = 40 * 1024
-"""The most weight bytes a register tile's output blocks may read in one
-reduction (all its steps), to hold two blocks: both blocks' weights then
-stay in L1 (48 KB on Zen 5) across the rows of the plane."""
+TILE_WEIGHT_BYTES = 80 * 1024
+"""The most weight bytes a register tile's two output blocks may read in
+one reduction (all its steps), to be one tile. Measured up to 72 KB
+(ResNet-50's 3×3 convs of 256 channels: two blocks 5–7 % faster than one,
+though the pair no longer stays in Zen 5's 48 KB L1 across the rows);
+larger pairs keep one block (not measured)."""
 
 
 def tile_blocks(shape: Sequence[int], block_bytes: int) -> int:
     """Output blocks a register tile of the blocked schedule holds, for a
     result ``[N, O/b, OH, OW, b]`` whose packed weight has ``block_bytes``
-    a block (``4 · C/4 · KH · KW · b``): 2 (an even number of blocks) when a row has at most 8 pixels
-    (7² planes: one block's 7 accumulators leave ``vpdpbusd`` waiting on
-    its latency) or when two blocks' weights fit in :data:`TILE_WEIGHT_BYTES`
-    (each broadcast word then feeds two ``vpdpbusd``; the row is cut in
-    tiles of at most 8 pixels, 16 accumulators); else 1, a tile of up to 16
-    pixels (3×3 convs of 256 channels: two blocks' 72 KB of weights would
-    come from L2 for every row, 7 % slower)."""
+    a block (``4 · C/4 · KH · KW · b``): 2 (an even number of blocks) when
+    a row has at most 8 pixels (7² planes: one block's 7 accumulators
+    leave ``vpdpbusd`` waiting on its latency) or when two blocks' weights
+    fit in :data:`TILE_WEIGHT_BYTES` (each broadcast word then feeds two
+    ``vpdpbusd``; the row is cut in tiles of at most 8 pixels, 16
+    accumulators); else 1, a tile of up to 16 pixels."""
     if shape[1] % 2:
         return 1
     return 2 if shape[3] <= 8 or 2 * block_bytes <= TILE_WEIGHT_BYTES else 1
