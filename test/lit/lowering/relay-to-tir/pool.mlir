@@ -5,13 +5,9 @@
 // borders and the interior; then window reductions without guards,
 // register-tiled (rows x row, the row vectorized).
 
-// max_pool2d: the maximum starts from -inf (a window of -inf is -inf) and
-// is x > acc ? x : acc (x86: one vmaxps) plus isnan(x) ? NaN : 0 (NaN
-// propagates) instead of arith.maximumf.
+// max_pool2d: the maximum starts from -inf (a window of -inf is -inf).
 // CHECK-LABEL: tir.prim_func @fused_nn_max_pool2d(%p0: memref<1x2x5x5xf32>, %T_max_pool2d: memref<1x2x3x3xf32>)
 // CHECK:         %cst = arith.constant 0xff800000 : f32
-// CHECK:         %cst_1 = arith.constant 0x7fc00000 : f32
-// CHECK:         %cst_2 = arith.constant 0.000000e+00 : f32
 // CHECK:         %T_pool_pad = tir.allocate "global" : memref<1x2x7x7xf32>
 // CHECK:         tir.for %i0_i1_i2_fused = %c0 to %c14 kind "parallel" {
 // CHECK:           tir.for %i3 = %c0 to %c1 kind "serial" {
@@ -28,11 +24,7 @@
 // CHECK-NOT:           tir.if
 // CHECK:               %[[M:.*]] = tir.load %T_max_pool2d_acc[%i2.1, %i3.1] : memref<3x3xf32>
 // CHECK:               %[[V:.*]] = tir.load %T_pool_pad[%i0_1, %i1_1, %{{.*}}, %{{.*}}] : memref<1x2x7x7xf32>
-// CHECK-NEXT:          %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[M]] : f32
-// CHECK-NEXT:          %[[MAX:.*]] = arith.select %[[GT]], %[[V]], %[[M]] : f32
-// CHECK-NEXT:          %[[ISNAN:.*]] = arith.cmpf une, %[[V]], %[[V]] : f32
-// CHECK-NEXT:          %[[NAN:.*]] = arith.select %[[ISNAN]], %cst_1, %cst_2 : f32
-// CHECK-NEXT:          %[[N:.*]] = arith.addf %[[MAX]], %[[NAN]] : f32
+// CHECK-NEXT:          %[[N:.*]] = arith.maximumf %[[M]], %[[V]] : f32
 // CHECK-NEXT:          tir.store %[[N]], %T_max_pool2d_acc[%i2.1, %i3.1] : memref<3x3xf32>
 
 // avg_pool2d: zero padding, the window sum, and a division by the count of
@@ -72,9 +64,32 @@
 // CHECK:         tir.for %rx = %c0 to %c5 kind "serial" {
 // CHECK:           tir.load %T_pool_columns[%i0, %i1, %rx] : memref<1x2x5xf32>
 // CHECK:         arith.divf %{{.*}}, %cst_1 : f32
-func.func @main(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
+// Blocked max pools (the vector along the channel block): overlapping windows
+// take x > acc ? x : acc (x86: one vmaxps) plus isnan(x) ? NaN : 0, disjoint
+// ones the select pair isnan(x) ? x : (x > acc ? x : acc); both propagate
+// NaN, neither costs llvm.maximum's six instructions.
+// CHECK-LABEL: tir.prim_func @fused_nn_max_pool3d(
+// CHECK:         %[[QNAN:.*]] = arith.constant 0x7fc00000 : f32
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:               %[[BM:.*]] = tir.load %T_max_pool3d_acc
+// CHECK:               %[[BV:.*]] = tir.load %p0
+// CHECK:               %[[BGT:.*]] = arith.cmpf ogt, %[[BV]], %[[BM]] : f32
+// CHECK-NEXT:          %[[BMAX:.*]] = arith.select %[[BGT]], %[[BV]], %[[BM]] : f32
+// CHECK-NEXT:          %[[BISNAN:.*]] = arith.cmpf une, %[[BV]], %[[BV]] : f32
+// CHECK-NEXT:          %[[BNAN:.*]] = arith.select %[[BISNAN]], %[[QNAN]], %[[ZERO]] : f32
+// CHECK-NEXT:          %{{.*}} = arith.addf %[[BMAX]], %[[BNAN]] : f32
+// CHECK-LABEL: tir.prim_func @fused_nn_max_pool3d_1(
+// CHECK:               %[[DM:.*]] = tir.load %T_max_pool3d_acc
+// CHECK:               %[[DV:.*]] = tir.load %p0
+// CHECK:               %[[DISNAN:.*]] = arith.cmpf une, %[[DV]], %[[DV]] : f32
+// CHECK-NEXT:          %[[DGT:.*]] = arith.cmpf ogt, %[[DV]], %[[DM]] : f32
+// CHECK-NEXT:          %[[DMAX:.*]] = arith.select %[[DGT]], %[[DV]], %[[DM]] : f32
+// CHECK-NEXT:          %{{.*}} = arith.select %[[DISNAN]], %[[DV]], %[[DMAX]] : f32
+func.func @main(%x: tensor<1x2x5x5xf32>, %y: tensor<1x1x5x5x16xf32>, %z: tensor<1x1x4x4x16xf32>) -> tensor<1x2x3x3xf32> {
   %0 = relay.nn.max_pool2d %x {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   %1 = relay.nn.avg_pool2d %x {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   %2 = relay.nn.global_avg_pool2d %x : (tensor<1x2x5x5xf32>) -> tensor<1x2x1x1xf32>
+  %b = relay.nn.max_pool3d %y {pool_size = array<i64: 3, 3, 1>, strides = array<i64: 2, 2, 1>} : (tensor<1x1x5x5x16xf32>) -> tensor<1x1x2x2x16xf32>
+  %d = relay.nn.max_pool3d %z {pool_size = array<i64: 2, 2, 1>, strides = array<i64: 2, 2, 1>} : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x2x2x16xf32>
   func.return %0 : tensor<1x2x3x3xf32>
 }
