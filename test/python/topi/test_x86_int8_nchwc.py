@@ -161,6 +161,59 @@ def test_blocked_conv_on_the_c_target():
     np.testing.assert_array_equal(got, want)
 
 
+_PREFETCH_NEST = """
+tir.prim_func @k(%W: memref<4x8x16xi32>, %D: memref<8xi32>, %A: memref<2x16xi32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  tir.for %fo = %c0 to %c2 kind "serial" {
+    tir.for %g = %c0 to %c8 kind "serial" {
+      tir.for %t = %c0 to %c2 kind "unrolled" {
+        tir.for %fi = %c0 to %c16 kind "vectorized" {
+          %acc = tir.load %A[%t, %fi] : memref<2x16xi32>
+          %w = tir.load %D[%g] : memref<8xi32>
+          %b = BLOCK
+          %k = tir.load %W[%b, %g, %fi] : memref<4x8x16xi32>
+          %r = tir.call_intrin "llvm.x86.avx512.vpdpbusd.512"(%acc, %w, %k) : (i32, i32, i32) -> i32
+          tir.store %r, %A[%t, %fi] : memref<2x16xi32>
+        }
+      }
+    }
+  }
+  tir.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "block, placed",
+    [
+        ("arith.muli %fo, %c2 : index", 1),  # hoisted: W[min(2·fo + 1, 3), g, 0]
+        ("arith.divui %fo, %c2 : index", 0),  # not integer adds and multiplies: no prefetch
+    ],
+)
+def test_prefetch_next_block_placement(block, placed):
+    """One prefetch a reduction step, before the unrolled tile, when the
+    weight's block index can be computed there; none (and no stray uses of
+    the tile's values) when it cannot: a prefetch is only a hint."""
+    from xtvm.ir.parse import parse_module
+    from xtvm.topi.x86.conv2d_int8 import PREFETCH, VPDPBUSD, prefetch_next_block
+
+    module = parse_module(_PREFETCH_NEST.replace("BLOCK", block))
+    (func,) = list(module.ops)
+    assert prefetch_next_block(func, VPDPBUSD[16]) == placed
+    module.verify()
+    calls = [op for op in func.walk() if getattr(op, "callee", None) is not None]
+    prefetches = [op for op in calls if op.callee.data == PREFETCH]
+    assert len(prefetches) == placed
+    weight = func.body.block.args[0]
+    assert len(list(weight.uses)) == 1 + placed
+    if placed:
+        (step,) = [op for op in func.walk() if getattr(op, "kind", None) and op.kind.data == "serial"][1:]
+        assert prefetches[0].parent_op() is step
+
+
 def test_tile_blocks():
     """Two output blocks a register tile (an even number of blocks) on rows
     of at most 8 pixels or when two blocks' weights fit in

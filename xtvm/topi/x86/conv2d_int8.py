@@ -349,7 +349,10 @@ def prefetch_next_block(func, callee: str, blocks: int = 1, locality: int = 1) -
             for op in step.body.block.ops
         ):
             continue  # one prefetch a reduction step (the first call of its tile)
-        ops, indices = _hoisted_indices(weight, lane, tile)
+        hoisted = _hoisted_indices(weight, lane, tile)
+        if hoisted is None:
+            continue  # an index the tile computes otherwise: no prefetch (a hint only)
+        ops, indices = hoisted
         index = IndexType()
         last = arith.ConstantOp(IntegerAttr(weight.buffer.type.get_shape()[0] - 1, index))
         hints = [arith.ConstantOp(IntegerAttr(v, i32)) for v in (0, locality, 1)]
@@ -367,11 +370,19 @@ def prefetch_next_block(func, callee: str, blocks: int = 1, locality: int = 1) -
     return placed
 
 
-def _hoisted_indices(load: LoadOp, lane: ForOp, tile: ForOp) -> tuple[list[Operation], list[SSAValue]]:
+class _NotHoistable(Exception):
+    """An index of the weight load is not integer arithmetic on values
+    defined outside the tile."""
+
+
+def _hoisted_indices(
+    load: LoadOp, lane: ForOp, tile: ForOp
+) -> tuple[list[Operation], list[SSAValue]] | None:
     """Copies of the index computations of ``load`` (inside the ``lane``
     loop, within ``tile``), to stand before ``tile``, with the lane index
     0: the first element of the row the load reads. Other loops of the tile
-    the index reads keep their first iteration too."""
+    the index reads keep their first iteration too. None when an index is
+    computed by anything but constants, additions and multiplications."""
     zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
     mapping: dict[SSAValue, SSAValue] = {lane.body.block.args[0]: zero.result}
     loop: Operation | None = lane
@@ -387,15 +398,20 @@ def _hoisted_indices(load: LoadOp, lane: ForOp, tile: ForOp) -> tuple[list[Opera
         owner = v.owner
         if not isinstance(owner, Operation) or not tile.is_ancestor(owner):
             return v
-        if owner.regions or not isinstance(owner, arith.ConstantOp | arith.AddiOp | arith.MuliOp | arith.SubiOp):
-            raise ValueError(f"prefetch_next_block: cannot hoist the weight index {owner.name}")
+        if not isinstance(owner, arith.ConstantOp | arith.AddiOp | arith.MuliOp | arith.SubiOp):
+            raise _NotHoistable
         copy = owner.clone(value_mapper={o: value(o) for o in owner.operands})
         copies.append(copy)
         for old, new in zip(owner.results, copy.results):
             mapping[old] = new
         return mapping[v]
 
-    return copies, [value(i) for i in load.indices]
+    try:
+        return copies, [value(i) for i in load.indices]
+    except _NotHoistable:
+        for op in reversed(copies):  # unplaced: drop their uses of the tile's values
+            op.erase()
+        return None
 
 
 def _schedule_pixel_vectors(sch, conv: te.Tensor, out: te.Tensor) -> None:
