@@ -92,10 +92,11 @@ def schedule_dense_pack(sch, dense: te.Tensor, outputs: Sequence[te.Tensor]) -> 
         default=[-1, rows],
     )
     blocks = out.shape[1] // block
+    default = column_blocks(rows, blocks)  # first: index 0 is the hand-written schedule
     nb = cfg.define_knob(
         "tile_n",
-        sorted({1, 2, 4, column_blocks(rows, blocks)} & _divisors(blocks)),
-        default=column_blocks(rows, blocks),
+        list(dict.fromkeys([default, *sorted({1, 2, 4} & _divisors(blocks))])),
+        default=default,
     )
     mo, mi = tile_m.apply(sch, i)
     jo, *jc, ji = sch.split(j, [None, nb, block] if nb > 1 else [None, block])
