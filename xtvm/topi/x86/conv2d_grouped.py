@@ -1,16 +1,17 @@
-"""Grouped 1x1 convolutions on NCHW activations for x86, without padded
-output channels (ShuffleNet's pointwise group convs: 4 groups of 34 or 68
-channels on 28x28 and 14x14 planes).
+"""Grouped 1x1 convolutions on NCHW activations for x86 (AVX-512), without
+padded output channels (ShuffleNet's pointwise group convs: 4 groups of 34
+or 68 channels on 28x28 and 14x14 planes).
 
 A group's output channels are rarely a multiple of the vector register (34
 = 2 x 17), so a kernel whose vectors run across the channel block either
 computes zero-padded channels and drops them (34 -> 48: 29% of the work
 thrown away, then a slice) or takes blocks of 2-4 channels (one broadcast
 weight for every loaded pixel row: load bound). Here the vectors run along
-the pixels instead, and the block ``b`` (any divisor of a group's channels,
-:func:`~xtvm.topi.x86.config.grouped_block`: 17 for ShuffleNet) is the number of output channels
-a register tile unrolls. Each input vector loaded feeds ``b`` FMAs, whose
-weights are broadcast from memory (one operand of the FMA)::
+the pixels instead, and the block ``b`` (any divisor of a group's
+channels, :func:`~xtvm.topi.x86.config.grouped_block`: 17 for ShuffleNet)
+is the number of output channels a register tile unrolls. Each input
+vector loaded feeds ``b`` FMAs, whose weights are broadcast from memory
+(one operand of the FMA)::
 
     parallel for (n, fo, po) fused:
       acc[k][b] = 0                             # k vectors by b channels
@@ -32,12 +33,17 @@ epilogue): 4 groups of 34 on 28x28 0.063 ms padded to 48 plus a slice ->
 row) legalize lane by lane in LLVM's x86 backend: never wider than the
 register.
 
-The weight is packed ``OIHW<b>o`` like :func:`xtvm.topi.x86.conv2d.conv2d_packed`'s,
-so ``relay.nn.contrib_conv2d_packed`` carries it;
-:func:`~xtvm.topi.x86.config.takes_grouped_kernel` says which convs ``relay-alter-op-layout``
-packs for it (``conv2d-grouped-packed``) and the lowering sends here.
-"""
+A shuffled result (``out_shuffle``, ``relay-alter-op-layout``'s
+``conv2d-grouped-shuffled``: ShuffleNet's channel shuffle after the conv)
+is the same tile, each row stored where the shuffle puts it.
 
+The weight is packed ``OIHW<b>o`` like
+:func:`xtvm.topi.x86.conv2d.conv2d_packed`'s, so
+``relay.nn.contrib_conv2d_packed`` carries it;
+:func:`~xtvm.topi.x86.config.takes_grouped_kernel` says which convs
+``relay-alter-op-layout`` packs for it (``conv2d-grouped-packed``) and the
+lowering sends here. See docs/shufflenet.md.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
