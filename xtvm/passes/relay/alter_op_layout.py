@@ -17,7 +17,10 @@ channels (ShuffleNet's groups of 34) or the padding is small (SqueezeNet's
 takes (:func:`xtvm.topi.x86.config.takes_grouped_kernel`:
 ShuffleNet's 4 groups of 34 and 68 channels on 28x28 and 14x14) is packed
 with that kernel's block instead, a divisor of a group's channels (17: no
-padded channels, ``conv2d-grouped-packed``). Convolutions whose block
+padded channels, ``conv2d-grouped-packed``); a channel shuffle after such
+a conv (through its relu and per-channel scale and shift) becomes the
+conv's ``out_shuffle``, its rows stored in the shuffled order
+(``conv2d-grouped-shuffled``: no copy kernel). Convolutions whose block
 would be under 4 channels otherwise (depthwise ones) keep the generic kernel.
 
 On targets with AVX-512 VNNI, a ``conv2d`` of ``ui8`` data and an ``i8``
