@@ -30,7 +30,10 @@ CONVS = {
 }
 
 
-def _module(c, o, h, w, groups):
+def _module(c, o, h, w, groups, shuffle=False):
+    """conv (groups), + per-channel shift, relu; with ``shuffle`` then
+    ShuffleNet's channel shuffle: reshape [1, G, O/G, H, W], transpose axes
+    1 and 2, reshape."""
     types = [
         TensorType(f32, [1, c, h, w]),
         TensorType(f32, [o, c // groups, 1, 1]),
@@ -40,9 +43,13 @@ def _module(c, o, h, w, groups):
     x, wt, b = block.args
     conv = relay.Conv2dOp(x, wt, (1, 1), (0, 0, 0, 0), (1, 1), groups)
     add = relay.AddOp(conv.result, b)
-    act = relay.ReluOp(add.result)
-    block.add_ops([conv, add, act, func.ReturnOp(act.result)])
-    fn = func.FuncOp("main", (types, [act.result.type]), Region(block))
+    ops = [conv, add, relay.ReluOp(add.result)]
+    if shuffle:
+        ops.append(relay.ReshapeOp(ops[-1].result, [1, groups, o // groups, h, w]))
+        ops.append(relay.TransposeOp(ops[-1].result, [0, 2, 1, 3, 4]))
+        ops.append(relay.ReshapeOp(ops[-1].result, [1, o, h, w]))
+    block.add_ops([*ops, func.ReturnOp(ops[-1].result)])
+    fn = func.FuncOp("main", (types, [ops[-1].result.type]), Region(block))
     return ModuleOp([fn])
 
 
@@ -62,27 +69,6 @@ def test_grouped_conv_matches_numpy(name):
     np.testing.assert_allclose(gmod.get_output(0).numpy(), ref, rtol=1e-4, atol=1e-4)
 
 
-def _shuffled_module(c, o, h, w, groups):
-    """conv (groups), + per-channel shift, relu, then ShuffleNet's channel
-    shuffle: reshape [1, G, O/G, H, W], transpose axes 1 and 2, reshape."""
-    types = [
-        TensorType(f32, [1, c, h, w]),
-        TensorType(f32, [o, c // groups, 1, 1]),
-        TensorType(f32, [o, 1, 1]),
-    ]
-    block = Block(arg_types=types)
-    x, wt, b = block.args
-    conv = relay.Conv2dOp(x, wt, (1, 1), (0, 0, 0, 0), (1, 1), groups)
-    add = relay.AddOp(conv.result, b)
-    act = relay.ReluOp(add.result)
-    split = relay.ReshapeOp(act.result, [1, groups, o // groups, h, w])
-    swap = relay.TransposeOp(split.result, [0, 2, 1, 3, 4])
-    back = relay.ReshapeOp(swap.result, [1, o, h, w])
-    block.add_ops([conv, add, act, split, swap, back, func.ReturnOp(back.result)])
-    fn = func.FuncOp("main", (types, [back.result.type]), Region(block))
-    return ModuleOp([fn])
-
-
 def _shuffle(y, groups):
     n, o, h, w = y.shape
     return y.reshape(n, groups, o // groups, h, w).transpose(0, 2, 1, 3, 4).reshape(y.shape)
@@ -97,10 +83,10 @@ def test_shuffled_conv_matches_numpy(name):
     x = rng.standard_normal((1, c, h, w)).astype(np.float32)
     wt = rng.standard_normal((o, c // groups, 1, 1)).astype(np.float32)
     b = rng.standard_normal((o, 1, 1)).astype(np.float32)
-    opt = str(lower(_shuffled_module(c, o, h, w, groups), stage="relay-opt"))
+    opt = str(lower(_module(c, o, h, w, groups, shuffle=True), stage="relay-opt"))
     # no transpose of the activations (the shift, an input here, is shuffled)
     assert "out_shuffle = 4" in opt and f"tensor<1x{o // groups}x{groups}x" not in opt
-    gmod = xtvm.build(_shuffled_module(c, o, h, w, groups))["default"](xtvm.cpu(0))
+    gmod = xtvm.build(_module(c, o, h, w, groups, shuffle=True))["default"](xtvm.cpu(0))
     for i, value in enumerate((x, wt, b)):
         gmod.set_input(i, value)
     gmod.run()
