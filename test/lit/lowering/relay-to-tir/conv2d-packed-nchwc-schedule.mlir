@@ -6,8 +6,9 @@
 // border pixel reads pixel (0, 0) and selects zeros) so that a pixel's
 // channels are one vector; (n, fo, y) fused
 // and parallel; per row a register accumulator of 2 blocks x 7 pixels x 16
-// channels; the reduction (rco, ry, rx, rci) outside the tile, whose blocks
-// and pixels are unrolled and channels vectorized; the write-back applies
+// channels; the reduction outside the tile, on this small plane with the
+// window innermost (rco, rci, ry, rx: the packed weight read in memory
+// order), the tile's blocks and pixels unrolled and channels vectorized; the write-back applies
 // the epilogue and stores whole 16-channel vectors (no transposition).
 // CHECK-LABEL: tir.prim_func @fused_conv_nchwc(%p0: memref<1x2x7x7x8xf32>, %p1: memref<2x16x3x3x16xf32>, %p2: memref<1x2x1x1x16xf32>, %T_relu: memref<1x2x7x7x16xf32>)
 // CHECK:         %T_pad = tir.allocate "global" : memref<1x2x9x9x8xf32>
@@ -23,9 +24,9 @@
 // CHECK-NEXT:          tir.for %[[FI:.*]] = %c0 to %c16 kind "vectorized" {
 // CHECK-NEXT:            tir.store %cst, %T_conv2d_packed_acc[%[[FC]], %[[XI]], %[[FI]]] : memref<2x7x16xf32>
 // CHECK:           tir.for %rco = %c0 to %c2 kind "serial" {
-// CHECK:             tir.for %ry = %c0 to %c3 kind "serial" {
-// CHECK-NEXT:          tir.for %rx = %c0 to %c3 kind "serial" {
-// CHECK-NEXT:            tir.for %rci = %c0 to %c8 kind "serial" {
+// CHECK:             tir.for %rci = %c0 to %c8 kind "serial" {
+// CHECK-NEXT:          tir.for %ry = %c0 to %c3 kind "serial" {
+// CHECK-NEXT:            tir.for %rx = %c0 to %c3 kind "serial" {
 // CHECK-NEXT:              tir.for %{{.*}} = %c0 to %c2 kind "unrolled" {
 // CHECK:                     tir.for %{{.*}} = %c0 to %c7 kind "unrolled" {
 // CHECK:                       tir.for %{{.*}} = %c0 to %c16 kind "vectorized" {
