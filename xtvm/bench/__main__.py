@@ -4,8 +4,10 @@ For the nine architectures of the onnx package's light models
 (:data:`xtvm.bench.models.LIGHT_MODELS`, seeded random weights), each
 compiled once in a fresh process, it prints per thread count: xtvm's
 latency (median of ``--repeat`` runs after a warm-up), onnxruntime's with
-the same number of intra-op threads (each engine timed in a process of its
-own, so that neither's idle threads steal the other's cores), their ratio,
+the same number of intra-op threads (each engine in a process of its own,
+so that neither's idle threads steal the other's cores, timed in
+``--rounds`` alternating rounds, :mod:`xtvm.bench.interleave`: both see the
+same stretches of a shared machine's load), their ratio,
 the GFLOP/s both reach (2 × the MACs of Conv/Gemm per run), the largest
 relative difference of the outputs, and the compile (ONNX file → exported
 ``.so``, :func:`xtvm.bench.compile.cold_and_warm`): CPU seconds with an
@@ -45,38 +47,46 @@ from xtvm.bench.models import LIGHT_MODELS
 MODELS = LIGHT_MODELS
 
 
-def measure_xtvm(name: str, threads: list[int], repeat: int, target: str = "llvm") -> dict:
-    """Compile ``name`` for ``target`` and time it per thread count; its
-    largest relative difference from onnxruntime (one single-threaded
-    reference run)."""
-    from xtvm.bench.timing import (
-        compile_and_time,
-        light_model,
-        max_relative_error,
-        model_flops,
-        ort_session,
-    )
+def serve_xtvm(name: str, target: str = "llvm") -> None:
+    """Child: compile ``name`` for ``target``, check it against onnxruntime
+    (one single-threaded reference run), then serve timings
+    (:func:`xtvm.bench.interleave.serve`)."""
+    import xtvm
+    from xtvm.bench.interleave import serve
+    from xtvm.bench.timing import light_model, max_relative_error, model_flops, ort_session
+    from xtvm.frontend import from_onnx
 
     model, input_name, x = light_model(name)
-    compile_s, times, gmod = compile_and_time(
-        model, input_name, x, threads, repeat, target=target
-    )
+    start = time.perf_counter()
+    mod, params = from_onnx(model)
+    lib = xtvm.build(mod, target=target, params=params)
+    compile_s = time.perf_counter() - start
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(input_name, x)
+    gmod.run()
     (ref,) = ort_session(model, 1).run(None, {input_name: x})
     err = max_relative_error(gmod.get_output(0).numpy(), ref)
-    return {"compile_s": compile_s, "flops": model_flops(model), "seconds": times,
-            "rel_err": err}
+
+    def runner(n: int):
+        xtvm.runtime.set_num_threads(n)
+        return gmod.run
+
+    serve(runner, {"compile_s": compile_s, "flops": model_flops(model), "rel_err": err})
 
 
-def measure_ort(name: str, threads: list[int], repeat: int) -> dict:
-    """onnxruntime's time for ``name`` per thread count."""
-    from xtvm.bench.timing import light_model, median_seconds, ort_session
+def serve_ort(name: str) -> None:
+    """Child: serve onnxruntime's timings of ``name`` (a session with ``n``
+    intra-op threads per thread count)."""
+    from xtvm.bench.interleave import serve
+    from xtvm.bench.timing import light_model, ort_session
 
     model, input_name, x = light_model(name)
-    times = {}
-    for n in threads:
+
+    def runner(n: int):
         sess = ort_session(model, n)
-        times[n] = median_seconds(lambda s=sess: s.run(None, {input_name: x}), repeat)
-    return {"seconds": times}
+        return lambda: sess.run(None, {input_name: x})
+
+    serve(runner, {})
 
 
 def measure_gemm(threads: int, repeat: int, size: int = 1024) -> dict:
@@ -127,6 +137,24 @@ def _compile_cells(compiled: dict[str, list[dict]]) -> str:
     return f"{cold['cpu_s']:.1f} | {warm['cpu_s']:.1f} | {max(cold['peak_mb'], warm['peak_mb']):.0f}"
 
 
+def timed_pair(
+    name: str, target: str, threads: list[int], repeat: int, rounds: int
+) -> tuple[dict, list[dict[int, float]]]:
+    """xtvm (for ``target``) and onnxruntime on ``name``, each in a child
+    process, timed in alternating rounds: (xtvm's facts, [xtvm's, ort's]
+    median seconds per thread count)."""
+    from xtvm.bench.interleave import Engine, alternate
+
+    engines: list[Engine] = []
+    try:
+        engines.append(Engine(["--model", name, "--engine", "xtvm", "--target", target]))
+        engines.append(Engine(["--model", name, "--engine", "ort"]))
+        return engines[0].info, alternate(engines, threads, repeat, rounds)
+    finally:
+        for engine in engines:
+            engine.close()
+
+
 def _child(args: list[str], env: dict[str, str] | None = None) -> dict:
     proc = subprocess.run(
         [sys.executable, "-m", "xtvm.bench", *args],
@@ -143,6 +171,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--threads", default="1,2", help="thread counts, e.g. 1,2")
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="alternating rounds the repeats are split into"
+    )
     parser.add_argument("--no-gemm", action="store_true")
     parser.add_argument(
         "--no-compile", action="store_true", help="skip the cold/warm compile measurements"
@@ -193,9 +224,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.model:
         if args.engine == "xtvm":
-            print(json.dumps(measure_xtvm(args.model, threads, args.repeat, args.target)))
+            serve_xtvm(args.model, args.target)
         else:
-            print(json.dumps(measure_ort(args.model, threads, args.repeat)))
+            serve_ort(args.model)
         return
     if args.gemm:
         print(json.dumps(measure_gemm(args.gemm, args.repeat)))
@@ -211,18 +242,18 @@ def main(argv: list[str] | None = None) -> None:
     from xtvm.bench.compile import cold_and_warm
 
     for name in args.models.split(","):
-        common = ["--model", name, "--threads", args.threads, "--repeat", str(args.repeat)]
         compiled = cold_and_warm(name) if not args.no_compile else {}
-        o = _child([*common, "--engine", "ort"])
         for target in args.targets.split(","):
             label = name if target == "llvm" else f"{name} [{target}]"
-            x = _child([*common, "--engine", "xtvm", "--target", target])
-            if "error" in x or "error" in o:
-                print(f"| {label} | failed: {x.get('error') or o.get('error')} |", flush=True)
+            try:
+                pair = timed_pair(name, target, threads, args.repeat, args.rounds)
+            except RuntimeError as err:
+                print(f"| {label} | failed: {err} |", flush=True)
                 continue
+            x, (x_times, o_times) = pair
             figures = _compile_cells(compiled) if target == "llvm" else "- | - | -"
             for n in threads:
-                x_s, o_s = x["seconds"][str(n)], o["seconds"][str(n)]
+                x_s, o_s = x_times[n], o_times[n]
                 print(f"| {label} | {n} | {_ms(x_s)} | {_ms(o_s)} | {x_s / o_s:.2f} | "
                       f"{x['flops'] / x_s / 1e9:.0f} | {x['flops'] / o_s / 1e9:.0f} | "
                       f"{x['rel_err']:.1e} | {figures} |", flush=True)
