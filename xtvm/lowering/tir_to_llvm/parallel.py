@@ -7,9 +7,10 @@ An outermost `tir.for ... kind "parallel"` of kernel `@K` becomes two functions:
   (buffers as `ptr noalias`, scalars by value; constants are re-created
   inside so LLVM still sees them); returns 0 or a failed assert's code;
 * `K_parallelN_omp(%ctx: !llvm.ptr)`: what each OpenMP thread runs: reads
-  `lb`, `ub` and the values from `ctx`, takes its contiguous chunk of the
-  iterations (`omp_get_thread_num`, `omp_get_num_threads`) and calls the
-  former; a nonzero code is written to the last `ctx` slot.
+  `lb`, `ub` and the values from `ctx`, and calls the former on chunks of
+  the iterations as libgomp's dynamic schedule hands them out
+  (`GOMP_loop_dynamic_start/next`, `CHUNKS_PER_THREAD` chunks a thread);
+  a nonzero code is written to the last `ctx` slot and ends its share.
 
 The kernel stores the values into `ctx` (8 bytes a slot, on its stack), calls
 `GOMP_parallel(@K_parallelN_omp, ctx, num_threads, 0)` and returns the code
@@ -23,7 +24,7 @@ value, lets OpenMP choose.
 from __future__ import annotations
 
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntegerAttr, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, i8, i32, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from xtvm.dialects.tir import ForOp
@@ -35,6 +36,10 @@ from xtvm.lowering.tir_to_llvm.types import PTR, byte_size, llvm_type
 NUM_THREADS_GLOBAL = "__xtvm_num_threads"
 SET_NUM_THREADS = "xtvm_set_num_threads"
 _SLOT = 8
+CHUNKS_PER_THREAD = 4
+"""A parallel loop is cut into this many chunks a thread, handed out as
+threads finish (libgomp's dynamic schedule): on a shared machine one core is
+often slower, and a static half each would wait for it at the barrier."""
 
 
 def _defined_inside(value: SSAValue, loop: ForOp) -> bool:
@@ -144,25 +149,31 @@ def _thread_function(name: str, captured: list[SSAValue], chunk: llvm.FuncOp) ->
 
     lb, ub = _load_slot(em, ctx, 0, i64), _load_slot(em, ctx, 1, i64)
     values = [_load_slot(em, ctx, k + 2, llvm_type(v.type)) for k, v in enumerate(captured)]
-    tid = em.value(llvm.SExtOp(_omp_query(em, "omp_get_thread_num"), i64))
     nthreads = em.value(llvm.SExtOp(_omp_query(em, "omp_get_num_threads"), i64))
-    # chunk = ceil((ub - lb) / nthreads); this thread runs [lb + tid*chunk, min(.. + chunk, ub))
+    # chunks of ceil((ub - lb) / (CHUNKS_PER_THREAD * nthreads)) iterations, handed out
+    # dynamically: a thread slowed by another process's load takes fewer
     extent = em.value(llvm.SubOp(ub, lb))
-    rounded = em.add(extent, em.value(llvm.SubOp(nthreads, em.int_const(1))))
-    size = em.value(llvm.SDivOp(rounded, nthreads))
-    start = em.add(lb, em.mul(tid, size))
-    end = em.value(llvm.CallIntrinsicOp("llvm.smin.i64", [em.add(start, size), ub], [i64]))
+    pieces = em.mul(nthreads, em.int_const(CHUNKS_PER_THREAD))
+    rounded = em.add(extent, em.value(llvm.SubOp(pieces, em.int_const(1))))
+    size = em.value(llvm.SDivOp(rounded, pieces))
+    bounds = em.value(llvm.AllocaOp(em.int_const(2), i64, alignment=_SLOT))
+    istart, iend = _slot(em, bounds, 0, i64), _slot(em, bounds, 1, i64)
+    got = _omp_loop(em, "GOMP_loop_dynamic_start", [lb, ub, em.int_const(1), size, istart, iend])
     run, finish = em.new_block(), em.new_block()
-    em.cond_br(em.icmp("slt", start, end), run, finish)
+    em.cond_br(got, run, finish)
     em.block = run
+    start, end = em.load(istart, i64, _SLOT), em.load(iend, i64, _SLOT)
     call = em.emit(llvm.CallOp(chunk.sym_name.data, *values, start, end, return_type=i32))
     assert call.returned is not None
-    failed = em.new_block()
-    em.cond_br(em.icmp("eq", call.returned, em.int_const(0, i32)), finish, failed)
+    ok, failed = em.new_block(), em.new_block()
+    em.cond_br(em.icmp("eq", call.returned, em.int_const(0, i32)), ok, failed)
+    em.block = ok
+    em.cond_br(_omp_loop(em, "GOMP_loop_dynamic_next", [istart, iend]), run, finish)
     em.block = failed
     _store_slot(em, ctx, len(captured) + 2, call.returned)
     em.br(finish)
     em.block = finish
+    em.emit(llvm.CallOp("GOMP_loop_end_nowait"))
     em.emit(llvm.ReturnOp())
     return llvm.FuncOp(
         f"{name}_omp",
@@ -170,6 +181,14 @@ def _thread_function(name: str, captured: list[SSAValue], chunk: llvm.FuncOp) ->
         linkage=llvm.LinkageAttr("external"),
         body=region,
     )
+
+
+def _omp_loop(em: Emitter, function: str, args: list[SSAValue]) -> SSAValue:
+    """`function(args...) != 0`: libgomp's loop work-sharing calls return a
+    C `bool` (declared `i8` by `openmp_support`)."""
+    call = em.emit(llvm.CallOp(function, *args, return_type=i8))
+    assert call.returned is not None
+    return em.icmp("ne", call.returned, em.int_const(0, i8))
 
 
 def _omp_query(em: Emitter, function: str) -> SSAValue:
@@ -196,8 +215,20 @@ def openmp_support(module: ModuleLowering) -> list[Operation]:
             llvm.LinkageAttr("internal"),
             value=IntegerAttr(0, i32),
         ),
-        llvm.FuncOp("omp_get_thread_num", query, linkage=llvm.LinkageAttr("external")),
         llvm.FuncOp("omp_get_num_threads", query, linkage=llvm.LinkageAttr("external")),
+        llvm.FuncOp(
+            "GOMP_loop_dynamic_start",
+            llvm.LLVMFunctionType([i64, i64, i64, i64, PTR, PTR], i8),
+            linkage=llvm.LinkageAttr("external"),
+        ),
+        llvm.FuncOp(
+            "GOMP_loop_dynamic_next",
+            llvm.LLVMFunctionType([PTR, PTR], i8),
+            linkage=llvm.LinkageAttr("external"),
+        ),
+        llvm.FuncOp(
+            "GOMP_loop_end_nowait", llvm.LLVMFunctionType([]), linkage=llvm.LinkageAttr("external")
+        ),
         llvm.FuncOp(
             SET_NUM_THREADS,
             llvm.LLVMFunctionType([i32]),

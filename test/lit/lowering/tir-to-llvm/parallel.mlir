@@ -3,13 +3,16 @@
 
 // An outermost parallel loop is outlined into a chunk function (noalias
 // buffers, constants re-created, a per-thread allocation) and an OpenMP
-// thread function; the kernel passes lb, ub and the captured values in an
+// thread function, which runs the chunks libgomp's dynamic schedule hands
+// it (4 a thread); the kernel passes lb, ub and the captured values in an
 // 8-byte-slot context and calls GOMP_parallel; a failed assert's code comes
 // back through the last slot. The module also gets xtvm_set_num_threads.
 // CHECK:       llvm.func @GOMP_parallel(!llvm.ptr, !llvm.ptr, i32, i32)
 // CHECK:       llvm.mlir.global internal @__xtvm_num_threads(0 : i32)
-// CHECK:       llvm.func @omp_get_thread_num() -> i32
 // CHECK:       llvm.func @omp_get_num_threads() -> i32
+// CHECK:       llvm.func @GOMP_loop_dynamic_start(i64, i64, i64, i64, !llvm.ptr, !llvm.ptr) -> i8
+// CHECK:       llvm.func @GOMP_loop_dynamic_next(!llvm.ptr, !llvm.ptr) -> i8
+// CHECK:       llvm.func @GOMP_loop_end_nowait()
 // CHECK-LABEL: llvm.func @xtvm_set_num_threads(%n: i32) {
 // CHECK-NEXT:    %[[G:.*]] = llvm.mlir.addressof @__xtvm_num_threads : !llvm.ptr
 // CHECK-NEXT:    llvm.store %n, %[[G]] {alignment = 4 : i64} : i32, !llvm.ptr
@@ -36,10 +39,16 @@
 
 // CHECK-LABEL: llvm.func @par_impl_parallel0_omp(%ctx: !llvm.ptr) {
 // CHECK:         llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
-// CHECK:         llvm.call @omp_get_thread_num() : () -> i32
-// CHECK:         llvm.call @omp_get_num_threads() : () -> i32
-// CHECK:         llvm.call_intrinsic "llvm.smin.i64"
-// CHECK:         llvm.call @par_impl_parallel0(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, f32, !llvm.ptr, i64, i64) -> i32
+// CHECK:         %[[NT:.*]] = llvm.call @omp_get_num_threads() : () -> i32
+// CHECK:         %[[PIECES:.*]] = llvm.mul %{{.*}}, %{{.*}} overflow<nsw> : i64
+// CHECK:         %[[SIZE:.*]] = llvm.sdiv %{{.*}}, %[[PIECES]] : i64
+// CHECK:         %[[GOT:.*]] = llvm.call @GOMP_loop_dynamic_start(%{{.*}}, %{{.*}}, %{{.*}}, %[[SIZE]], %[[LO:.*]], %[[HI:.*]]) : (i64, i64, i64, i64, !llvm.ptr, !llvm.ptr) -> i8
+// CHECK:         ^[[CHUNK:.*]]:
+// CHECK-NEXT:      %[[START:.*]] = llvm.load %[[LO]]
+// CHECK-NEXT:      %[[END:.*]] = llvm.load %[[HI]]
+// CHECK-NEXT:      llvm.call @par_impl_parallel0(%{{.*}}, %{{.*}}, %{{.*}}, %[[START]], %[[END]]) : (!llvm.ptr, f32, !llvm.ptr, i64, i64) -> i32
+// CHECK:           llvm.call @GOMP_loop_end_nowait() : () -> ()
+// CHECK:           llvm.call @GOMP_loop_dynamic_next(%[[LO]], %[[HI]]) : (!llvm.ptr, !llvm.ptr) -> i8
 
 // LLVM: call ccc void @"GOMP_parallel"(void (ptr)* @"par_impl_parallel0_omp"
 tir.prim_func @par(%A: memref<64x32xf32>, %B: memref<64x32xf32>, %s: f32) attributes {arg_names = ["A", "B", "s"]} {
