@@ -53,16 +53,16 @@ def serve_xtvm(name: str, target: str = "llvm") -> None:
     (:func:`xtvm.bench.interleave.serve`)."""
     import xtvm
     from xtvm.bench.interleave import serve
-    from xtvm.bench.timing import light_model, max_relative_error, model_flops, ort_session
-    from xtvm.frontend import from_onnx
+    from xtvm.bench.timing import (
+        compile_model,
+        light_model,
+        max_relative_error,
+        model_flops,
+        ort_session,
+    )
 
     model, input_name, x = light_model(name)
-    start = time.perf_counter()
-    mod, params = from_onnx(model)
-    lib = xtvm.build(mod, target=target, params=params)
-    compile_s = time.perf_counter() - start
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(input_name, x)
+    compile_s, gmod = compile_model(model, input_name, x, target)
     gmod.run()
     (ref,) = ort_session(model, 1).run(None, {input_name: x})
     err = max_relative_error(gmod.get_output(0).numpy(), ref)

@@ -64,6 +64,21 @@ def median_seconds(run: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
+def compile_model(model, input_name: str, x: np.ndarray, target: str = "llvm"):
+    """Compile ``model`` (ONNX → a JIT module, for ``target``): ``(compile
+    seconds, its graph executor with ``x`` set as ``input_name``)``."""
+    import xtvm
+    from xtvm.frontend import from_onnx
+
+    start = time.perf_counter()
+    mod, params = from_onnx(model)
+    lib = xtvm.build(mod, target=target, params=params)
+    compile_s = time.perf_counter() - start
+    gmod = lib["default"](xtvm.cpu(0))
+    gmod.set_input(input_name, x)
+    return compile_s, gmod
+
+
 def compile_and_time(
     model, input_name: str, x: np.ndarray, threads, repeat: int, timer=None, target: str = "llvm"
 ) -> tuple[float, dict[int, object], object]:
@@ -71,15 +86,9 @@ def compile_and_time(
     graph executor at each thread count with ``timer(run, repeat)`` (default
     :func:`median_seconds`): ``(compile seconds, {threads: time}, executor)``."""
     import xtvm
-    from xtvm.frontend import from_onnx
 
     timer = timer or median_seconds
-    start = time.perf_counter()
-    mod, params = from_onnx(model)
-    lib = xtvm.build(mod, target=target, params=params)
-    compile_s = time.perf_counter() - start
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(input_name, x)
+    compile_s, gmod = compile_model(model, input_name, x, target)
     seconds = {}
     for n in threads:
         xtvm.runtime.set_num_threads(n)
