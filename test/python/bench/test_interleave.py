@@ -31,12 +31,14 @@ def test_rounds_alternate_and_medians_are_per_engine_and_thread_count(monkeypatc
     ]
 
 
-def test_bench_rows_come_from_two_serving_children(capsys):
+def test_bench_rows_come_from_two_serving_children(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("XTVM_CACHE_DIR", str(tmp_path))  # the children's own kernel cache
     main(["--models", "mlp", "--threads", "1", "--repeat", "2", "--rounds", "2",
           "--no-compile", "--no-gemm"])
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| mlp |")]
     assert len(rows) == 1
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
+    assert len(cells) == 11, rows[0]
     xtvm_ms, ort_ms, ratio = float(cells[2]), float(cells[3]), float(cells[4])
     assert xtvm_ms > 0 and ort_ms > 0
     assert abs(ratio - xtvm_ms / ort_ms) < 0.05 * ratio + 0.01
