@@ -22,7 +22,8 @@ measure.
 ``--targets llvm,c`` adds a row per model and thread count for each target
 (``c``: kernels as C source compiled by cc, docs/c-target.md), its ratio to
 onnxruntime taken against the same onnxruntime run; ``--models mlp`` is the
-example MLP.
+example MLP, and ``--models path/to/model.onnx`` any ONNX file (its own
+weights, symbolic input dimensions 1).
 
 ``--tuned`` tunes ResNet-50 and SqueezeNet (or ``--models``) within
 ``--budget`` minutes each and times them tuned, hand-written and in

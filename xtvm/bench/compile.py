@@ -126,6 +126,11 @@ def own_peak_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+def _stem(name: str) -> str:
+    """A light model's name, or an ``.onnx`` path's file name without the suffix."""
+    return os.path.basename(name).removesuffix(".onnx")
+
+
 def save_light_model(name: str, directory: str) -> str:
     """``name`` with its seeded random weights as an ``.onnx`` file in
     ``directory`` (randomizing is not compiling: it happens here, once)."""
@@ -134,7 +139,7 @@ def save_light_model(name: str, directory: str) -> str:
     from xtvm.bench.timing import light_model
 
     model, _, _ = light_model(name)
-    path = os.path.join(directory, f"{name}.onnx")
+    path = os.path.join(directory, f"{_stem(name)}.onnx")
     onnx.save(model, path)
     return path
 
@@ -144,7 +149,7 @@ def cold_and_warm(name: str, repeat: int = 1) -> dict[str, list[dict]]:
     each cold one with a new empty cache): ``{"cold": [...], "warm": [...]}``."""
     with tempfile.TemporaryDirectory(prefix="xtvm-bench-compile-") as tmp:
         model_path = save_light_model(name, tmp)
-        path = os.path.join(tmp, f"{name}.so")
+        path = os.path.join(tmp, f"{_stem(name)}.so")
         rows: dict[str, list[dict]] = {"cold": [], "warm": []}
         for i in range(repeat):
             cache = os.path.join(tmp, f"cache{i}")

@@ -19,14 +19,20 @@ MLP_PATH = Path(__file__).resolve().parents[2] / "examples" / "mlp.onnx"
 
 def light_model(name: str):
     """The onnx package's light model ``name`` with seeded random weights (or
-    ``mlp``, the example MLP at batch 1), the name of its data input, and a
-    seeded random input for it."""
+    ``mlp``, the example MLP, or the path of an ``.onnx`` file, with their own
+    weights; symbolic dimensions of the input are 1), the name of its data
+    input, and a seeded random input for it."""
     import onnx
 
     from xtvm.frontend.onnx.testing import light_model_path, randomize_weights
 
-    if name == "mlp":
-        model = onnx.load(MLP_PATH)
+    if name == "mlp" and not MLP_PATH.exists():
+        raise FileNotFoundError(
+            f"{MLP_PATH} is generated, not tracked: make it with "
+            f"`python examples/make_mlp.py` (or give the path of an .onnx file)"
+        )
+    if name == "mlp" or name.endswith(".onnx"):
+        model = onnx.load(MLP_PATH if name == "mlp" else name)
     else:
         model = randomize_weights(onnx.load(light_model_path(name)), seed=0)
     weights = {i.name for i in model.graph.initializer}

@@ -36,3 +36,13 @@ def test_tree_memory_counts_pages_shared_with_a_forked_child_once():
         os.waitpid(pid, 0)
     assert tree.peak_kb - before.peak_kb < 150 << 10
     assert held[-1] == 1
+
+
+def test_cold_and_warm_of_an_onnx_path_writes_nothing_beside_it(mlp_path):
+    from xtvm.bench.compile import cold_and_warm
+
+    before = sorted(p.name for p in mlp_path.parent.iterdir())
+    rows = cold_and_warm(str(mlp_path))
+    assert [sorted(r) for r in rows["cold"]] == [sorted(r) for r in rows["warm"]]
+    assert "error" not in rows["cold"][0] and rows["cold"][0]["cpu_s"] > 0, rows
+    assert sorted(p.name for p in mlp_path.parent.iterdir()) == before

@@ -31,11 +31,12 @@ def test_rounds_alternate_and_medians_are_per_engine_and_thread_count(monkeypatc
     ]
 
 
-def test_bench_rows_come_from_two_serving_children(capsys, monkeypatch, tmp_path):
+def test_bench_rows_come_from_two_serving_children(capsys, monkeypatch, tmp_path, mlp_path):
     monkeypatch.setenv("XTVM_CACHE_DIR", str(tmp_path))  # the children's own kernel cache
-    main(["--models", "mlp", "--threads", "1", "--repeat", "2", "--rounds", "2",
+    main(["--models", str(mlp_path), "--threads", "1", "--repeat", "2", "--rounds", "2",
           "--no-compile", "--no-gemm"])
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| mlp |")]
+    rows = [line for line in capsys.readouterr().out.splitlines()
+            if line.startswith(f"| {mlp_path} |")]
     assert len(rows) == 1
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
     assert len(cells) == 11, rows[0]
