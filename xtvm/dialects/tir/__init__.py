@@ -21,7 +21,7 @@ with dynamic axes whose extents are the function's shape variables
 
 from xdsl.ir import Dialect
 
-from xtvm.dialects.tir.call import CallExternOp, CallIntrinOp
+from xtvm.dialects.tir.call import PREFETCH, CallExternOp, CallIntrinOp
 from xtvm.dialects.tir.control import LOOP_KINDS, AssertOp, ForOp, IfOp, YieldOp
 from xtvm.dialects.tir.func import (
     BUFFER_SHAPES_ATTR,
@@ -57,6 +57,7 @@ __all__ = [
     "BUFFER_SHAPES_ATTR",
     "DYNAMIC",
     "LOOP_KINDS",
+    "PREFETCH",
     "SHAPE_VARS_ATTR",
     "TIR",
     "AllocateOp",

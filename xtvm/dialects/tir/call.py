@@ -70,3 +70,12 @@ class CallIntrinOp(_CallOpBase):
                 f"tir.call_intrin callee must be an LLVM intrinsic name starting with "
                 f"'llvm.', got {self.callee.data!r}"
             )
+
+
+PREFETCH = "llvm.prefetch.p0"
+"""`tir.call_intrin "llvm.prefetch.p0"(%v, rw, locality, cache)` with `%v` a
+`tir.load` read by nothing else prefetches that element's address (LLVM's
+`llvm.prefetch`: a hint, no value; on x86 `locality` 3 is `prefetcht0`, 2
+`prefetcht1`, 1 `prefetcht2`, 0 `prefetchnta`); the load itself is not
+emitted. The int8 convs prefetch their next weight block this way
+(`xtvm.topi.x86.conv2d_int8.prefetch_next_block`)."""

@@ -40,6 +40,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from xtvm.arith import int_constant, row_major_offset
 from xtvm.dialects.tir import (
+    PREFETCH,
     AllocateOp,
     AssertOp,
     CallExternOp,
@@ -66,7 +67,6 @@ from xtvm.lowering.tir_to_c.vector import write_vectorized
 from xtvm.lowering.tir_to_llvm.function import (
     ASSERT_KIND,
     HEAP_ALIGNMENT,
-    PREFETCH,
     STACK_LIMIT_BYTES,
     impl_name,
     is_prefetch_address,

@@ -50,6 +50,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xtvm.arith import row_major_offset
 from xtvm.dialects.tir import (
+    PREFETCH,
     AllocateOp,
     AssertOp,
     CallExternOp,
@@ -87,14 +88,6 @@ ASSERT_KIND = 7
 def impl_name(func: PrimFuncOp) -> str:
     """The symbol of a prim_func's loop program."""
     return f"{func.sym_name.data}_impl"
-
-
-PREFETCH = "llvm.prefetch.p0"
-"""`tir.call_intrin "llvm.prefetch.p0"(%v, rw, locality, cache)` with `%v` a
-`tir.load` read by nothing else prefetches that element's address (LLVM's
-`llvm.prefetch`: a hint, no value; on x86 `locality` 3 is `prefetcht0`, 2
-`prefetcht1`, 1 `prefetcht2`, 0 `prefetchnta`); the load itself is not
-emitted. The int8 convs prefetch their next weight block this way."""
 
 
 def is_prefetch_address(op: LoadOp) -> bool:

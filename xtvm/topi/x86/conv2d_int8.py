@@ -47,12 +47,13 @@ VNNI targets).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
 from xdsl.ir import Operation, SSAValue
 
 from xtvm import te
-from xtvm.dialects.tir import CallIntrinOp, ForOp, LoadOp
+from xtvm.dialects.tir import PREFETCH, CallIntrinOp, ForOp, LoadOp
 from xtvm.te.expr import PrimExpr
 from xtvm.topi.x86.config import has_vnni, row_block, use_threads
 from xtvm.topi.x86.conv2d import pad_nchw, schedule_padding, window_positions
@@ -313,11 +314,6 @@ def accumulate_into_call(func, callee: str) -> int:
         call.erase()
         folded += 1
     return folded
-
-
-PREFETCH = "llvm.prefetch.p0"
-"""A ``tir.call_intrin`` of it on a ``tir.load`` read by nothing else
-prefetches that element (the load's address; ``convert-tir-to-llvm``)."""
 
 
 def prefetch_next_block(func, callee: str, blocks: int = 1, locality: int = 1) -> int:
