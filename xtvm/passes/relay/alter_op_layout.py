@@ -40,6 +40,7 @@ accumulates 8-bit values in ``i32``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -170,19 +171,27 @@ def _grouped_block(x: SSAValue, w: SSAValue, root: Conv2dOp, vector_lanes: int) 
     the conv (:func:`takes_grouped_kernel`: a grouped 1x1 conv whose groups'
     channels the register does not divide), else None."""
     shape, (o, _, kh, kw) = x.type.get_shape(), w.type.get_shape()
-    attrs = root.attrs
-    if (
-        str(w.type.element_type) != "f32"
-        or len(shape) != 4
-        or any(d < 0 for d in shape)
-        or tuple(attrs["dilation"]) != (1, 1)
-        or not takes_grouped_kernel(
-            attrs["groups"], shape[1], o, (kh, kw), attrs["strides"], attrs["padding"],
-            shape[2], shape[3], vector_lanes,
-        )
+    if str(w.type.element_type) != "f32" or not _takes_grouped(
+        shape, o, (kh, kw), root.attrs, vector_lanes
     ):
         return None
-    return grouped_block(o // attrs["groups"], shape[2], shape[3], vector_lanes)
+    return grouped_block(o // root.attrs["groups"], shape[2], shape[3], vector_lanes)
+
+
+def _takes_grouped(
+    shape: Sequence[int], out_channels: int, kernel: Sequence[int], attrs, vector_lanes: int
+) -> bool:
+    """Whether the grouped kernel takes a conv of static NCHW data ``shape``
+    and ``attrs`` (:func:`takes_grouped_kernel`, dilation 1)."""
+    return (
+        len(shape) == 4
+        and all(d >= 0 for d in shape)
+        and tuple(attrs["dilation"]) == (1, 1)
+        and takes_grouped_kernel(
+            attrs["groups"], shape[1], out_channels, kernel, attrs["strides"], attrs["padding"],
+            shape[2], shape[3], vector_lanes,
+        )
+    )
 
 
 PER_CHANNEL_OPS = (AddOp, SubtractOp, MultiplyOp)
@@ -245,13 +254,7 @@ def _shuffle_chain(y: SSAValue, vector_lanes: int) -> list[Operation] | None:
         attrs["out_shuffle"]
         or attrs["data_layout"] != "NCHW"
         or attrs["out_layout"]
-        or len(shape) != 4
-        or any(d < 0 for d in shape)
-        or tuple(attrs["dilation"]) != (1, 1)
-        or not takes_grouped_kernel(
-            attrs["groups"], shape[1], o * b, (kh, kw), attrs["strides"], attrs["padding"],
-            shape[2], shape[3], vector_lanes,
-        )
+        or not _takes_grouped(shape, o * b, (kh, kw), attrs, vector_lanes)
     ):
         return None
     return chain

@@ -89,20 +89,20 @@ def grouped_flat(height: int, width: int, vector_lanes: int) -> bool:
     return (height * width) % vector_lanes == 0
 
 
-def _steps(height: int, width: int, vector_lanes: int) -> tuple[bool, int, int]:
-    """``(flat, steps, per_step)``: whether the register divides the
-    flattened plane; the vector steps of the plane (registers of it, else
-    output rows) and the vectors of each (1, else those of a row)."""
+def _steps(height: int, width: int, vector_lanes: int) -> tuple[int, int]:
+    """``(steps, per_step)``: the vector steps of the plane (registers of
+    the flattened plane where the register divides it, else output rows)
+    and the vectors of each (1, else those of a row)."""
     if grouped_flat(height, width, vector_lanes):
-        return True, height * width // vector_lanes, 1
-    return False, height, width // row_block(width, vector_lanes)
+        return height * width // vector_lanes, 1
+    return height, width // row_block(width, vector_lanes)
 
 
 def tile_vectors(block: int, height: int, width: int, vector_lanes: int) -> int:
     """Vector steps of a register tile of ``block`` channels: the largest
     divisor of the plane's steps keeping the tile within
     :data:`GROUPED_ACCUMULATORS` registers."""
-    _, steps, per_step = _steps(height, width, vector_lanes)
+    steps, per_step = _steps(height, width, vector_lanes)
     return max(
         k
         for k in range(1, steps + 1)
@@ -118,7 +118,7 @@ def grouped_block(per_group: int, height: int, width: int, vector_lanes: int) ->
     channels, fewer input loads a step). When the register divides the
     plane the vectors are registers of the flattened plane, else output
     rows of :func:`row_block` pixels."""
-    _, _, per_step = _steps(height, width, vector_lanes)
+    _, per_step = _steps(height, width, vector_lanes)
     fits = [
         b
         for b in range(1, per_group + 1)

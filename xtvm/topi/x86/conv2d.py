@@ -322,9 +322,10 @@ def _reduction_loops(sch, conv: te.Tensor, nests: CacheWriteLoops) -> list:
     return update[end - len(conv.op.reduce_axis) : end]
 
 
-def _unroll_kw(sch, conv: te.Tensor, nests: CacheWriteLoops) -> None:
-    """Unroll the reduction's ``rx`` loop (the third reduction axis)."""
-    sch.unroll(_reduction_loops(sch, conv, nests)[2])
+def _unroll_kw(sch, conv: te.Tensor, nests: CacheWriteLoops, window_inner: bool = False) -> None:
+    """Unroll the reduction's ``rx`` loop (the third reduction loop, the
+    fourth once :func:`window_inner` put ``rci`` second)."""
+    sch.unroll(_reduction_loops(sch, conv, nests)[3 if window_inner else 2])
 
 
 def blocked_tile(width: int, blocks: int) -> tuple[int, bool]:
@@ -431,7 +432,7 @@ def _schedule_blocked(sch, cfg, conv: te.Tensor, out: te.Tensor) -> None:
         rco, ry, rx, rci = _reduction_loops(sch, conv, nests)
         sch.reorder(rco, rci, ry, rx)
     if unroll_kw:
-        sch.unroll(_reduction_loops(sch, conv, nests)[3 if inner else 2])
+        _unroll_kw(sch, conv, nests, window_inner=bool(inner))
     if use_threads():
         sch.parallel(tile)
     schedule_padding(sch, conv)
