@@ -217,11 +217,11 @@ def main(argv: list[str] | None = None) -> None:
         from xtvm.bench import int8
 
         if args.model:
-            int8.child_main(args.engine, args.model, threads, args.repeat)
+            int8.serve_child(args.engine, args.model)
         else:
             models = args.models if args.models != ",".join(MODELS) else ",".join(int8.MODELS)
             model_dir = Path(args.model_dir) if args.model_dir else int8.DEFAULT_DIR
-            int8.main(models, args.formats, threads, args.repeat, model_dir)
+            int8.main(models, args.formats, threads, args.repeat, model_dir, args.rounds)
         return
     if args.model:
         if args.engine == "xtvm":

@@ -4,19 +4,20 @@
 The models are those ``examples/make_quantized_models.py`` makes (the light
 ResNet-50 and SqueezeNet with seeded random weights, quantized by
 onnxruntime's quantizer as QDQ, QOperator and dynamic), written once into
-``--model-dir``. Each engine runs in a process of its own (as the float
-benchmark): xtvm compiles the model and times it per thread count (and,
-once per network, its own float model: the int8 speed-up);
-onnxruntime times the quantized model with the same intra-op threads
-(medians, and each engine's fastest run: the machine may be shared). The
-outputs are compared in quantization steps: the largest difference divided
-by the scale of the graph's last ``DequantizeLinear`` (for a dequantized
-u8 output, 1.0 is one step of the output's grid).
+``--model-dir``. Each engine runs in a long-lived process of its own,
+timed in ``--rounds`` alternating rounds as in the float benchmark
+(:mod:`xtvm.bench.interleave`: both engines see the same stretches of a
+shared machine's load): xtvm on the quantized model, onnxruntime on it with
+the same intra-op threads, and, with a network's first format, xtvm on its
+float model (the int8 speed-up). Per engine: the median and the fastest
+wall time, and at one thread the median process CPU time (preemption left
+out). The outputs are compared in quantization steps: the largest
+difference divided by the scale of the graph's last ``DequantizeLinear``
+(for a dequantized u8 output, 1.0 is one step of the output's grid).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -40,24 +41,6 @@ def model_path(model_dir: Path, name: str, fmt: str) -> Path:
             capture_output=True,
         )
     return path
-
-
-def times(run, repeat: int) -> tuple[float, float, float]:
-    """The median and the fastest wall time of ``repeat`` calls of ``run``
-    after one warm-up call, and the median of their process CPU time, in
-    seconds. On a shared machine the fastest and the CPU time approximate
-    an idle machine (CPU time leaves preemption out; it is latency at one
-    thread only: at more it sums the threads)."""
-    import statistics
-
-    run()
-    wall, cpu = [], []
-    for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        run()
-        cpu.append(time.process_time() - start_cpu)
-        wall.append(time.perf_counter() - start)
-    return statistics.median(wall), min(wall), statistics.median(cpu)
 
 
 def load_model(path: Path):
@@ -89,66 +72,85 @@ def output_step(model) -> float | None:
     return None
 
 
-def measure_xtvm(path: str, threads: list[int], repeat: int) -> dict:
-    """Compile the quantized model at ``path`` and time it per thread count;
-    its output (for the comparison)."""
-    from xtvm.bench.timing import compile_and_time
+def serve_child(engine: str, model: str) -> None:
+    """A child serving timings (:func:`xtvm.bench.interleave.serve`) of one
+    engine on one model: ``xtvm`` (compiles the quantized model at path
+    ``model``; announces its compile time and output), ``ort`` (the same
+    model in onnxruntime; its output and the output's quantization step)
+    or ``xtvm-float`` (xtvm on the float model: a light model name or an
+    ``.onnx`` path)."""
+    import xtvm
+    from xtvm.bench.interleave import serve
+    from xtvm.bench.timing import compile_model, light_model, ort_session
 
-    model, input_name, x = load_model(Path(path))
-    compile_s, seconds, gmod = compile_and_time(model, input_name, x, threads, repeat, times)
-    out = gmod.get_output(0).numpy().tolist()
-    return {"compile_s": compile_s, "seconds": seconds, "output": out}
+    if engine == "ort":
+        onnx_model, input_name, x = load_model(Path(model))
+        (out,) = ort_session(onnx_model, 1).run(None, {input_name: x})
 
+        def ort_runner(n: int):
+            sess = ort_session(onnx_model, n)
+            return lambda: sess.run(None, {input_name: x})
 
-def measure_xtvm_float(name: str, threads: list[int], repeat: int) -> dict:
-    """xtvm's time for the float model ``name`` (the same network, light
-    model with random weights) per thread count."""
-    from xtvm.bench.timing import compile_and_time, light_model
+        serve(ort_runner, {"output": out.tolist(), "step": output_step(onnx_model)})
+        return
+    if engine not in ("xtvm", "xtvm-float"):
+        raise ValueError(f"--int8 --engine {engine!r}: expected xtvm, xtvm-float or ort")
+    if engine == "xtvm":
+        onnx_model, input_name, x = load_model(Path(model))
+    else:
+        onnx_model, input_name, x = light_model(model)
+    compile_s, gmod = compile_model(onnx_model, input_name, x)
+    gmod.run()
 
-    model, input_name, x = light_model(name)
-    _, seconds, _ = compile_and_time(model, input_name, x, threads, repeat, times)
-    return {"seconds": seconds}
+    def runner(n: int):
+        xtvm.runtime.set_num_threads(n)
+        return gmod.run
 
-
-def measure_ort(path: str, threads: list[int], repeat: int) -> dict:
-    """onnxruntime's time for the model at ``path`` per thread count, and its output."""
-    from xtvm.bench.timing import ort_session
-
-    model, input_name, x = load_model(Path(path))
-    seconds = {}
-    for n in threads:
-        sess = ort_session(model, n)
-        seconds[n] = times(lambda s=sess: s.run(None, {input_name: x}), repeat)
-    (out,) = ort_session(model, 1).run(None, {input_name: x})
-    return {"seconds": seconds, "output": out.tolist(), "step": output_step(model)}
-
-
-def _child(args: list[str]) -> dict:
-    proc = subprocess.run(
-        [sys.executable, "-m", "xtvm.bench", "--int8", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if proc.returncode:
-        lines = proc.stderr.strip().splitlines() or ["(no output)"]
-        return {"error": lines[-1]}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    serve(runner, {"compile_s": compile_s, "output": gmod.get_output(0).numpy().tolist()})
 
 
-def child_main(engine: str, path: str, threads: list[int], repeat: int) -> None:
-    """One engine on one model, JSON on stdout."""
-    measure = {"xtvm": measure_xtvm, "xtvm-float": measure_xtvm_float, "ort": measure_ort}
-    print(json.dumps(measure[engine](path, threads, repeat)))
+def float_source(model_dir: Path, name: str) -> str:
+    """The float model the int8 speed-up is measured against:
+    ``<model_dir>/<name>.onnx`` when there is one (a model of one's own),
+    else the light model ``name`` with the weights the quantized models
+    were made from (seed 0)."""
+    path = model_dir / f"{name}.onnx"
+    return str(path) if path.exists() else name
 
 
-def main(models: str, formats: str, threads: list[int], repeat: int, model_dir: Path) -> None:
+def _timed(
+    engines: list, threads: list[int], repeat: int, rounds: int
+) -> list[dict[int, tuple[float, float, float | None]]]:
+    """The engines timed in alternating rounds: per engine and thread count
+    (median wall, fastest wall, median process CPU seconds), the CPU time
+    at one thread only (at more it sums the threads)."""
+    import statistics
+
+    from xtvm.bench.interleave import alternate
+
+    samples = alternate(engines, threads, repeat, rounds, summarize=lambda s: s)
+    return [
+        {
+            n: (statistics.median(s[n]), min(s[n]),
+                statistics.median(e.cpu[n]) if n == 1 and e.cpu.get(n) else None)
+            for n in threads
+        }
+        for e, s in zip(engines, samples)
+    ]  # fmt: skip
+
+
+def main(
+    models: str, formats: str, threads: list[int], repeat: int, model_dir: Path, rounds: int = 5
+) -> None:
     """Print the table (see the module)."""
     import numpy as np
 
+    from xtvm.bench.__main__ import _ms
+    from xtvm.bench.interleave import Engine
+
     print(
         f"# int8: xtvm vs onnxruntime, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
-        f"median of {repeat} runs, random weights (seed 0)"
+        f"median of {repeat} runs in {rounds} alternating rounds, random weights (seed 0)"
     )
     header = (
         "model", "format", "threads", "xtvm ms", "ort ms", "xtvm/ort", "fastest xtvm/ort ms",
@@ -157,38 +159,45 @@ def main(models: str, formats: str, threads: list[int], repeat: int, model_dir: 
     )  # fmt: skip
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
-    thread_arg = ",".join(map(str, threads))
     for name in models.split(","):
-        f = _child(["--model", name, "--engine", "xtvm-float", "--threads", thread_arg,
-                    "--repeat", str(repeat)])  # fmt: skip
+        float_times: dict[int, tuple] = {}  # the float model, timed with the first format
         for fmt in formats.split(","):
             try:
                 path = model_path(model_dir, name, fmt)
             except subprocess.CalledProcessError as err:
                 print(f"| {name} | {fmt} | could not make the model: {err} |", flush=True)
                 continue
-            common = ["--model", str(path), "--threads", thread_arg, "--repeat", str(repeat)]
-            x = _child([*common, "--engine", "xtvm"])
-            o = _child([*common, "--engine", "ort"])
-            if "error" in x or "error" in o:
-                print(f"| {name} | {fmt} | failed: {x.get('error') or o.get('error')} |")
+            engines: list[Engine] = []
+            try:
+                for engine in ("xtvm", "ort"):
+                    engines.append(Engine(["--int8", "--model", str(path), "--engine", engine]))
+                if not float_times:
+                    source = float_source(model_dir, name)
+                    engines.append(Engine(["--int8", "--model", source, "--engine", "xtvm-float"]))
+                timed = _timed(engines, threads, repeat, rounds)
+            except RuntimeError as err:
+                print(f"| {name} | {fmt} | failed: {err} |", flush=True)
                 continue
-            float_s = f.get("seconds", {})
+            finally:
+                for engine in engines:
+                    engine.close()
+            x, o = engines[0].info, engines[1].info
+            x_times, o_times = timed[0], timed[1]
+            float_times = float_times or timed[2]
             diff = float(np.max(np.abs(np.asarray(x["output"]) - np.asarray(o["output"]))))
             steps = f"{diff / o['step']:.1f}" if o.get("step") else f"{diff:.1e} (abs)"
             for n in threads:
-                (x_s, x_min, x_cpu), (o_s, o_min, o_cpu) = x["seconds"][str(n)], o["seconds"][str(n)]
-                f_s, _, f_cpu = float_s.get(str(n), [None, None, None])
-                f_ms, speedup = (f"{f_s * 1e3:.1f}", f"{f_s / x_s:.2f}") if f_s else ("-", "-")
+                (x_s, x_min, x_cpu), (o_s, o_min, o_cpu) = x_times[n], o_times[n]
+                f_s, _, f_cpu = float_times[n]
                 cpu = (
-                    (f"{x_cpu * 1e3:.1f} / {o_cpu * 1e3:.1f}", f"{x_cpu / o_cpu:.2f}",
-                     f"{f_cpu / x_cpu:.2f}" if f_cpu else "-")
-                    if n == 1 else ("-", "-", "-")
+                    (f"{_ms(x_cpu)} / {_ms(o_cpu)}", f"{x_cpu / o_cpu:.2f}",
+                     f"{f_cpu / x_cpu:.2f}")
+                    if x_cpu and o_cpu and f_cpu else ("-", "-", "-")
                 )  # fmt: skip
                 print(
-                    f"| {name} | {fmt} | {n} | {x_s * 1e3:.1f} | {o_s * 1e3:.1f} | "
-                    f"{x_s / o_s:.2f} | {x_min * 1e3:.1f} / {o_min * 1e3:.1f} | "
-                    f"{cpu[0]} | {cpu[1]} | {f_ms} | {speedup} | {cpu[2]} | {steps} | "
-                    f"{x['compile_s']:.1f} |",
+                    f"| {name} | {fmt} | {n} | {_ms(x_s)} | {_ms(o_s)} | "
+                    f"{x_s / o_s:.2f} | {_ms(x_min)} / {_ms(o_min)} | "
+                    f"{cpu[0]} | {cpu[1]} | {_ms(f_s)} | {f_s / x_s:.2f} | {cpu[2]} | "
+                    f"{steps} | {x['compile_s']:.1f} |",
                     flush=True,
                 )

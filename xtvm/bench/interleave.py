@@ -12,8 +12,8 @@ round lets them).
 
 Protocol (JSON lines): the child prints ``{"ready": true, ...}`` (plus any
 facts of its own, e.g. its compile time) once prepared, then answers each
-``{"threads": n, "runs": k}`` with ``{"seconds": [k floats]}``; a closed
-stdin ends it.
+``{"threads": n, "runs": k}`` with ``{"seconds": [k floats], "cpu": [k
+floats]}`` (wall and process CPU time of each run); a closed stdin ends it.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 PAUSE_S = 0.05
 """Pause before each round: the other engine's spinning threads park."""
@@ -34,7 +35,9 @@ PAUSE_S = 0.05
 def serve(runner: Callable[[int], Callable[[], object]], info: dict) -> None:
     """The child's side: announce ``info`` as ready, then time ``runner(n)``
     (a callable running the model once at ``n`` threads, made once per
-    thread count) for each request on stdin, after one untimed run."""
+    thread count) for each request on stdin, after one untimed run: each
+    run's wall time and its process CPU time (at one thread, the latency
+    without the preemptions of a shared machine)."""
     runs: dict[int, Callable[[], object]] = {}
     print(json.dumps({"ready": True, **info}), flush=True)
     for line in sys.stdin:
@@ -43,17 +46,19 @@ def serve(runner: Callable[[int], Callable[[], object]], info: dict) -> None:
         if n not in runs:
             runs.clear()  # one thread count at a time (onnxruntime: one session)
             runs[n] = runner(n)
-        run, seconds = runs[n], []
+        run, seconds, cpu = runs[n], [], []
         run()  # untimed: wakes the worker threads parked while the other engine ran
         for _ in range(k):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             run()
+            cpu.append(time.process_time() - start_cpu)
             seconds.append(time.perf_counter() - start)
-        print(json.dumps({"seconds": seconds}), flush=True)
+        print(json.dumps({"seconds": seconds, "cpu": cpu}), flush=True)
 
 
 class Engine:
-    """A child process serving timings: ``python -m xtvm.bench *args``."""
+    """A child process serving timings: ``python -m xtvm.bench *args``.
+    ``cpu[n]`` collects the process CPU seconds of its runs at ``n`` threads."""
 
     def __init__(self, args: Sequence[str], env: dict[str, str] | None = None):
         self.proc = subprocess.Popen(
@@ -62,6 +67,7 @@ class Engine:
             text=True, env={**os.environ, **(env or {})},
         )
         self.info = self._reply()
+        self.cpu: dict[int, list[float]] = {}
 
     def _reply(self) -> dict:
         line = self.proc.stdout.readline()
@@ -75,7 +81,9 @@ class Engine:
         """``runs`` timed runs at ``threads`` threads (seconds each)."""
         self.proc.stdin.write(json.dumps({"threads": threads, "runs": runs}) + "\n")
         self.proc.stdin.flush()
-        return self._reply()["seconds"]
+        reply = self._reply()
+        self.cpu.setdefault(threads, []).extend(reply.get("cpu", []))
+        return reply["seconds"]
 
     def close(self) -> None:
         self.proc.stdin.close()
@@ -83,13 +91,17 @@ class Engine:
 
 
 def alternate(
-    engines: Sequence[Engine], threads: Sequence[int], repeat: int, rounds: int
-) -> list[dict[int, float]]:
-    """Each engine's median seconds per thread count over ``repeat`` runs,
-    taken in ``rounds`` rounds of ``ceil(repeat / rounds)`` runs, the
-    engines' order reversed every round."""
+    engines: Sequence[Engine],
+    threads: Sequence[int],
+    repeat: int,
+    rounds: int,
+    summarize: Callable[[list[float]], Any] = statistics.median,
+) -> list[dict[int, Any]]:
+    """Each engine's median seconds (or ``summarize`` of its seconds) per
+    thread count over ``repeat`` runs, taken in ``rounds`` rounds of
+    ``ceil(repeat / rounds)`` runs, the engines' order reversed every round."""
     per_round = max(1, math.ceil(repeat / max(1, rounds)))
-    medians: list[dict[int, float]] = [{} for _ in engines]
+    medians: list[dict[int, Any]] = [{} for _ in engines]
     for n in threads:
         samples: list[list[float]] = [[] for _ in engines]
         for r in range(max(1, rounds)):
@@ -98,5 +110,5 @@ def alternate(
                 time.sleep(PAUSE_S)
                 samples[i] += engines[i].time(n, per_round)
         for i, s in enumerate(samples):
-            medians[i][n] = statistics.median(s)
+            medians[i][n] = summarize(s)
     return medians
