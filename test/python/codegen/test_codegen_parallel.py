@@ -54,7 +54,11 @@ def test_parallel_rows(module, threads: int) -> None:
     np.testing.assert_allclose(b, a * 1.5, rtol=1e-6)
 
 
-def test_assert_in_parallel_loop(module) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_assert_in_parallel_loop(module, threads: int) -> None:
+    """A failed assert's code comes back from the team's threads and, at one
+    thread, from the chunk function the kernel calls itself."""
+    set_num_threads(threads)
     a = np.zeros((64, 32), np.float32)
     with pytest.raises(XTVMError, match="row index reached the limit"):
         module["scale_rows"](a, a.copy(), np.array(1.0, np.float32), np.array(10, np.int64))

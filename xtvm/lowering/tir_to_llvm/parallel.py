@@ -14,7 +14,10 @@ An outermost `tir.for ... kind "parallel"` of kernel `@K` becomes two functions:
 
 The kernel stores the values into `ctx` (8 bytes a slot, on its stack), calls
 `GOMP_parallel(@K_parallelN_omp, ctx, num_threads, 0)` and returns the code
-found in the last slot, if any. Parallel loops nested inside are serial.
+found in the last slot, if any. At one thread (`num_threads == 1`) it calls
+`K_parallelN` on the whole range itself instead: libgomp would still build a
+team of one and hand out the chunks, ~1 us a kernel call (SqueezeNet: ~30
+calls a run, docs/squeezenet.md). Parallel loops nested inside are serial.
 
 A module with parallel loops also defines `xtvm_set_num_threads(i32)`, which
 the runtime calls with its thread setting (docs/abi.md); 0, the initial
@@ -107,9 +110,23 @@ def lower_parallel_for(parent: BodyLowering, loop: ForOp) -> None:
     for k, value in enumerate([loop.lb, loop.ub, *captured]):
         _store_slot(em, ctx, k, parent.get(value))
     _store_slot(em, ctx, slots - 1, em.int_const(0, i32))
-    function = em.value(llvm.AddressOfOp(f"{name}_omp", PTR))
     threads = em.load(em.value(llvm.AddressOfOp(NUM_THREADS_GLOBAL, PTR)), i32, 4)
+    serial, team, join = em.new_block(), em.new_block(), em.new_block()
+    em.cond_br(em.icmp("eq", threads, em.int_const(1, i32)), serial, team)
+    # one thread: the loop on the calling thread, no team (GOMP_parallel would
+    # still make one, a heap allocation and a dynamic schedule per kernel call)
+    em.block = serial
+    bounds = [parent.get(loop.lb), parent.get(loop.ub)]
+    values = [parent.get(v) for v in captured]
+    call = em.emit(llvm.CallOp(chunk.sym_name.data, *values, *bounds, return_type=i32))
+    assert call.returned is not None
+    _store_slot(em, ctx, slots - 1, call.returned)
+    em.br(join)
+    em.block = team
+    function = em.value(llvm.AddressOfOp(f"{name}_omp", PTR))
     parent.externs.call(em, "GOMP_parallel", [function, ctx, threads, em.int_const(0, i32)], None)
+    em.br(join)
+    em.block = join
     code = _load_slot(em, ctx, slots - 1, i32)
     done, failed = em.new_block(), em.new_block()
     em.cond_br(em.icmp("eq", code, em.int_const(0, i32)), done, failed)

@@ -5,8 +5,9 @@
 // buffers, constants re-created, a per-thread allocation) and an OpenMP
 // thread function, which runs the chunks libgomp's dynamic schedule hands
 // it (4 a thread); the kernel passes lb, ub and the captured values in an
-// 8-byte-slot context and calls GOMP_parallel; a failed assert's code comes
-// back through the last slot. The module also gets xtvm_set_num_threads.
+// 8-byte-slot context and calls GOMP_parallel, or at one thread calls the
+// chunk function on the whole range itself (no team); a failed assert's code
+// comes back through the last slot either way. The module also gets xtvm_set_num_threads.
 // CHECK:       llvm.func @GOMP_parallel(!llvm.ptr, !llvm.ptr, i32, i32)
 // CHECK:       llvm.mlir.global internal @__xtvm_num_threads(0 : i32)
 // CHECK:       llvm.func @omp_get_num_threads() -> i32
@@ -21,11 +22,21 @@
 // CHECK:         %[[CTX:.*]] = llvm.alloca %{{.*}} x i64 {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         llvm.ptrtoint %A : !llvm.ptr to i64
 // CHECK:         llvm.store %s, %{{.*}} {alignment = 8 : i64} : f32, !llvm.ptr
-// CHECK:         %[[FN:.*]] = llvm.mlir.addressof @par_impl_parallel0_omp : !llvm.ptr
-// CHECK-NEXT:    %[[NT_P:.*]] = llvm.mlir.addressof @__xtvm_num_threads : !llvm.ptr
+// CHECK:         %[[NT_P:.*]] = llvm.mlir.addressof @__xtvm_num_threads : !llvm.ptr
 // CHECK-NEXT:    %[[NT:.*]] = llvm.load %[[NT_P]] {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:    %[[SERIAL:.*]] = llvm.icmp "eq" %[[NT]], %[[ONE]] : i32
+// CHECK-NEXT:    llvm.cond_br %[[SERIAL]], ^[[CALLER:.*]], ^[[TEAM:.*]]
+// CHECK-NEXT:  ^[[CALLER]]:
+// CHECK-NEXT:    %[[RC:.*]] = llvm.call @par_impl_parallel0(%A, %s, %B, %c0, %c64) : (!llvm.ptr, f32, !llvm.ptr, i64, i64) -> i32
+// CHECK:         llvm.store %[[RC]], %{{.*}} {alignment = 8 : i64} : i32, !llvm.ptr
+// CHECK-NEXT:    llvm.br ^[[JOIN:.*]]
+// CHECK-NEXT:  ^[[TEAM]]:
+// CHECK-NEXT:    %[[FN:.*]] = llvm.mlir.addressof @par_impl_parallel0_omp : !llvm.ptr
 // CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT:    llvm.call @GOMP_parallel(%[[FN]], %[[CTX]], %[[NT]], %[[ZERO]]) : (!llvm.ptr, !llvm.ptr, i32, i32) -> ()
+// CHECK-NEXT:    llvm.br ^[[JOIN]]
+// CHECK-NEXT:  ^[[JOIN]]:
 // CHECK:         %[[CODE:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i32
 // CHECK:         llvm.return %[[CODE]] : i32
 
