@@ -8,9 +8,9 @@ import subprocess
 
 import numpy as np
 import pytest
+from test_x86_int8 import GraphBuilder, _run, needs_vnni, ui8
 from xdsl.dialects.builtin import TensorType
 
-from test_x86_int8 import GraphBuilder, _run, needs_vnni, ui8
 from xtvm.dialects import relay
 from xtvm.passes.relay.alter_op_layout import int8_words
 from xtvm.reference.relay.conv import conv2d
@@ -96,7 +96,6 @@ def test_padding_holds_the_pad_value(name, pad_value):
 def test_zero_point_pad_absorbed_into_the_stem_conv():
     """pad(x, 9) then an unpadded u8 conv (a quantized stem): built, the
     pad is the conv's (``int8-conv-absorb-pad``), same bits as NumPy."""
-    import xtvm
     from xtvm.driver.build_module import lower
     from xtvm.transform import PassContext
 
@@ -253,7 +252,6 @@ def test_blocked_network_equals_the_nchw_one():
     """``relay-int8-nchwc`` on (the build runs it): the input transformed
     for the conv and (as f32) for the residual add, one transform back at
     the end; the same bits as with the pass disabled."""
-    import xtvm
     from xtvm.driver.build_module import lower
     from xtvm.transform import PassContext
 
@@ -269,9 +267,40 @@ def test_blocked_network_equals_the_nchw_one():
     assert relay_opt.count('data_layout = "NCHW16c"') == 2
     assert relay_opt.count("relay.layout_transform %") == 3
     got, _ = _run(module(), [x])
+    np.testing.assert_array_equal(got, _without_int8_nchwc(module(), x))
+
+
+def _without_int8_nchwc(module, x):
+    """The output of ``module`` on ``x`` built with ``relay-int8-nchwc`` disabled."""
+    import xtvm
+    from xtvm.transform import PassContext
+
     with PassContext(opt_level=3, disabled_pass=["relay-int8-nchwc"]):
-        lib = xtvm.build(module())
+        lib = xtvm.build(module)
     gmod = lib["default"](xtvm.cpu(0))
     gmod.set_input(0, x)
     gmod.run()
-    np.testing.assert_array_equal(got, gmod.get_output(0).numpy())
+    return gmod.get_output(0).numpy()
+
+
+@needs_vnni
+def test_global_sum_reads_the_blocked_plane():
+    """The integer global pool's sum over H and W after a blocked block
+    (``sink-unblocking-plane-sum``): it sums the blocked plane, only the
+    sums are transformed back; the same bits as with the pass disabled."""
+    from xtvm.driver.build_module import lower
+    from xtvm.transform import PassContext
+
+    x = np.random.default_rng(6).integers(0, 256, (1, 16, 7, 7), dtype=np.uint8)
+
+    def module():
+        g = GraphBuilder(TensorType(ui8, list(x.shape)))
+        y = g.add(relay.CastOp(_requantized_block(g, g.args[0], np.random.default_rng(7)), "int32"))
+        return g.module([g.add(relay.SumOp(y, axis=[2, 3], keepdims=True))])
+
+    with PassContext(opt_level=3):
+        relay_opt = str(lower(module(), stage="relay-opt"))
+    assert re.search(r"relay\.sum %\S+ \{[^}]*\} : \(tensor<1x1x7x7x16xi32>\)", relay_opt)
+    got, _ = _run(module(), [x])
+    assert got.shape == (1, 16, 1, 1)
+    np.testing.assert_array_equal(got, _without_int8_nchwc(module(), x))

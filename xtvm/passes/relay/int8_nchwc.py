@@ -32,10 +32,11 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from xtvm.constants import numpy_from_const
-from xtvm.dialects.relay import ConstOp, Conv2dInt8PackedOp, LayoutTransformOp, PadOp
+from xtvm.dialects.relay import ConstOp, Conv2dInt8PackedOp, LayoutTransformOp, PadOp, SumOp
 from xtvm.dtypes import element_type
-from xtvm.passes.relay.blocked_layout import SINK_RULES, data_block
+from xtvm.passes.relay.blocked_layout import SINK_RULES, data_block, unblocking
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
+
 
 def _data_block(x: SSAValue) -> int:
     """The block an int8 conv reads ``x`` in (:func:`data_block`: whole
@@ -128,6 +129,20 @@ def conv_absorbing_pad(
     ]
 
 
+def _plane_sum(x: SSAValue, lt: LayoutTransformOp, root: SumOp) -> bool:
+    """A sum over H and W, keeping them, of a transform back from blocked data."""
+    return (
+        unblocking(lt) > 0
+        and root.keepdims.value.data
+        and SumOp.reduced_axes(4, root.attrs) == [2, 3]
+    )
+
+
+def sum_blocked(x: SSAValue, lt: LayoutTransformOp, root: SumOp) -> list[Operation]:
+    total = SumOp(x, axis=[2, 3], keepdims=True)
+    return [total, LayoutTransformOp(total.result, lt.src_layout.data, "NCHW")]
+
+
 RULES: list[Rule] = [
     rewrite(
         Pat(Conv2dInt8PackedOp, Pat(PadOp, "x", Pat(ConstOp, name="value"), name="pad"), "w"),
@@ -154,6 +169,16 @@ RULES: list[Rule] = [
         name="int8-conv-blocked-result",
         doc="contrib_conv2d_int8_packed(x: NCHW u8 of channels not a multiple of 4, a stem's) ="
         " layout_transform(the conv with out_layout NCHW<b>c, NCHW<b>c -> NCHW)",
+    ),
+    rewrite(
+        Pat(SumOp, Pat(LayoutTransformOp, "x", name="lt")),
+        when=[_plane_sum],
+        to=sum_blocked,
+        name="sink-unblocking-plane-sum",
+        doc="sum(layout_transform(x, NCHW<c>c -> NCHW), axis = [2, 3], keepdims) ="
+        " layout_transform(sum(x, axis = [2, 3], keepdims), NCHW<c>c -> NCHW): the integer"
+        " global average pool (avg-pool2d-global-integer) sums the blocked plane, exact in"
+        " any order, and only the [N, C/c, 1, 1, c] sums are transformed back",
     ),
     *SINK_RULES,
 ]

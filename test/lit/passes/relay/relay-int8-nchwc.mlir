@@ -174,3 +174,20 @@ func.func @absorb_pad(%x: tensor<1x3x8x8xui8>, %w: tensor<1x1x3x3x16xi32>, %v: t
   %h = relay.nn.contrib_conv2d_int8_packed %g, %w {kernel_layout = "OIHW16o4i"} : (tensor<1x3x10x10xui8>, tensor<1x1x3x3x16xi32>) -> tensor<1x16x8x8xi32>
   func.return %c, %f, %h : tensor<1x16x10x10xi32>, tensor<1x16x8x8xi32>, tensor<1x16x8x8xi32>
 }
+
+// sink-unblocking-plane-sum: the integer global pool's sum over H and W
+// (keepdims) of a transform back sums the blocked plane and transforms
+// back only the sums; near misses: the sum without keepdims, a sum over W
+// alone.
+// CHECK-LABEL: func.func @plane_sum
+// CHECK:      %s = relay.sum %a {keepdims = true, axis = array<i64: 2, 3>} : (tensor<1x2x7x7x16xi32>) -> tensor<1x2x1x1x16xi32>
+// CHECK-NEXT: %s_1 = relay.layout_transform %s {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x1x1x16xi32>) -> tensor<1x32x1x1xi32>
+// CHECK-NEXT: %t = relay.sum %u {axis = array<i64: -1, 2>} : (tensor<1x32x7x7xi32>) -> tensor<1x32xi32>
+// CHECK-NEXT: %v = relay.sum %u {keepdims = true, axis = array<i64: 3>} : (tensor<1x32x7x7xi32>) -> tensor<1x32x7x1xi32>
+func.func @plane_sum(%a: tensor<1x2x7x7x16xi32>) -> (tensor<1x32x1x1xi32>, tensor<1x32xi32>, tensor<1x32x7x1xi32>) {
+  %u = relay.layout_transform %a {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x7x7x16xi32>) -> tensor<1x32x7x7xi32>
+  %s = relay.sum %u {keepdims = true, axis = array<i64: 2, 3>} : (tensor<1x32x7x7xi32>) -> tensor<1x32x1x1xi32>
+  %t = relay.sum %u {axis = array<i64: -1, 2>} : (tensor<1x32x7x7xi32>) -> tensor<1x32xi32>
+  %v = relay.sum %u {keepdims = true, axis = array<i64: 3>} : (tensor<1x32x7x7xi32>) -> tensor<1x32x7x1xi32>
+  func.return %s, %t, %v : tensor<1x32x1x1xi32>, tensor<1x32xi32>, tensor<1x32x7x1xi32>
+}
