@@ -13,7 +13,12 @@ whose groups' output channels the register does not divide has them
 zero-padded to a multiple of it when its block would otherwise be under 4
 channels (ShuffleNet's groups of 34) or the padding is small (SqueezeNet's
 1000 classes): the padded channels are computed and sliced off
-(``conv2d-packed-padded``). A grouped 1x1 conv that the grouped kernel
+(``conv2d-packed-padded``). Such a slice of a conv's channels moves down
+through the bias add, relu and global pool after it (``channel-slice-sink-*``:
+the padded bias is zeros), so the epilogue fuses into the conv and, once
+``relay-convert-layout`` has moved its transform back through the pool, only
+the pooled ``[1, 1008, 1, 1]`` is sliced (SqueezeNet's classifier,
+docs/squeezenet.md). A grouped 1x1 conv that the grouped kernel
 takes (:func:`xtvm.topi.x86.config.takes_grouped_kernel`:
 ShuffleNet's 4 groups of 34 and 68 channels on 28x28 and 14x14) is packed
 with that kernel's block instead, a divisor of a group's channels (17: no
@@ -52,6 +57,7 @@ from xdsl.passes import ModulePass
 from xtvm.constants import dense_from_numpy, numpy_from_const
 from xtvm.dialects.relay import (
     AddOp,
+    BiasAddOp,
     BitwiseAndOp,
     CastOp,
     ConcatenateOp,
@@ -62,6 +68,8 @@ from xtvm.dialects.relay import (
     DenseInt8PackedOp,
     DenseOp,
     DensePackOp,
+    GlobalAvgPool2dOp,
+    GlobalMaxPool2dOp,
     LayoutTransformOp,
     MultiplyOp,
     PadOp,
@@ -165,6 +173,37 @@ def conv2d_packed_padded(
         kept = StridedSliceOp(split.result, [0], [per_group], axes=[2])
         ops += [split, kept, ReshapeOp(kept.result, [n, o, oh, ow])]
     return ops
+
+def _drops_padding(s: StridedSliceOp) -> bool:
+    """Whether ``s`` keeps the first channels of an NCHW tensor and all of
+    its other axes, dropping at most ``MAX_PADDING`` of the channels (what
+    :func:`conv2d_packed_padded` leaves of a conv of one group): ops after
+    it may as well run on the padded channels before it."""
+    shape, kept = s.input.type.get_shape(), s.result.type.get_shape()
+    a = s.attrs
+    return (
+        len(shape) == 4
+        and a.get("axes") == (1,)
+        and a["begin"] == (0,)
+        and a.get("strides", (1,)) == (1,)
+        and [shape[0], *shape[2:]] == [kept[0], *kept[2:]]
+        and 0 < kept[1] <= shape[1]
+        and shape[1] - kept[1] <= MAX_PADDING * shape[1]
+    )
+
+
+def _sunk_slice(moved: Operation, s: StridedSliceOp) -> list[Operation]:
+    """``moved`` (the op after ``s``, now on ``s``'s input), then ``s`` on its result."""
+    kept = s.result.type.get_shape()[1]
+    return [moved, StridedSliceOp(moved.results[0], [0], [kept], axes=[1])]
+
+
+def slice_sink_bias_add(x: SSAValue, b: SSAValue, s: StridedSliceOp) -> list[Operation]:
+    """``bias_add`` on all of ``x``'s channels (``b`` zero-padded), then the slice."""
+    zero = _const(np.array(0, np.float32))
+    pad = PadOp(b, zero.result, [0, x.type.get_shape()[1] - b.type.get_shape()[0]])
+    return [zero, pad, *_sunk_slice(BiasAddOp(x, pad.results[0], axis=1), s)]
+
 
 def _grouped_block(x: SSAValue, w: SSAValue, root: Conv2dOp, vector_lanes: int) -> int | None:
     """The block :func:`conv2d_grouped` tiles an f32 conv by, when it takes
@@ -533,6 +572,40 @@ def _plain_float_conv(x: SSAValue, w: SSAValue, root: Conv2dOp) -> bool:
     )
 
 
+def _slice_source() -> Pat:
+    return Pat(StridedSliceOp, "x", name="s")
+
+
+SLICE_SINK_RULES: list[Rule] = [
+    rewrite(
+        Pat(BiasAddOp, _slice_source(), "b"),
+        when=[
+            lambda s, b, root: _drops_padding(s)
+            and root.attrs.get("axis", 1) in (1, -3)
+            and str(b.type.element_type) == "f32"
+        ],
+        to=slice_sink_bias_add,
+        name="channel-slice-sink-bias-add",
+        doc="bias_add(strided_slice(x, channels [0, K)), b) = strided_slice(bias_add(x,"
+        " b zero-padded to x's channels), channels [0, K)) for an f32 NCHW x of which the"
+        f" slice drops at most {MAX_PADDING:g} of the channels",
+    ),
+    *[
+        rewrite(
+            Pat(op, _slice_source()),
+            when=[lambda s: _drops_padding(s)],
+            to=lambda x, s, root: _sunk_slice(type(root)(x, **root.attrs), s),
+            name=f"channel-slice-sink-{op.name.split('.')[-1].replace('_', '-')}",
+            doc=f"{op.name}(strided_slice(x, channels [0, K))) = strided_slice({op.name}(x),"
+            f" channels [0, K)) for an NCHW x of which the slice drops at most"
+            f" {MAX_PADDING:g} of the channels",
+        )
+        for op in (ReluOp, GlobalAvgPool2dOp, GlobalMaxPool2dOp)
+    ],
+]
+"""Move a slice that drops a padded conv's extra channels below the ops after it."""
+
+
 def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
     """The rewrites for registers of ``vector_lanes`` f32 lanes (and, with
     ``vnni``, AVX-512 VNNI's int8 dot products)."""
@@ -621,6 +694,7 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
             " not divide O/groups, when its block would be under 4 or the padding is at"
             " most 1/8 of P",
         ),
+        *SLICE_SINK_RULES,
         rewrite(
             Pat(Conv2dOp, "x", "w"),
             when=[

@@ -11,8 +11,10 @@ round, clip, relu, floor; the broadcasting binary ops: an epilogue's bias,
 scale and zero point, a residual add), bias adds, channel concatenations of
 such transforms (SqueezeNet's fire modules, Inception's and DenseNet's
 blocks) and max and average pools (as 3-d pools with a window of 1 along
-the block), converting their other operand: a scalar stays, a per-channel
-``[1, C, 1, 1]`` (or ``[C, 1, 1]``, or ``[C]`` of a bias add) is
+the block; float global pools too, :data:`GLOBAL_POOL_RULES`: the
+classifier's pool then reads the blocked result, and only the pooled
+``[N, C/c, 1, 1, c]`` is transformed back), converting their other
+operand: a scalar stays, a per-channel ``[1, C, 1, 1]`` (or ``[C, 1, 1]``, or ``[C]`` of a bias add) is
 transformed too (a constant: ``relay-fold-constant`` does it once), a value
 that is itself such a transform is read before it, another tensor of the
 full shape is transformed. Where a transform back meets the next conv's
@@ -34,6 +36,8 @@ from xtvm.dialects.relay import (
     ConcatenateOp,
     DivideOp,
     FloorOp,
+    GlobalAvgPool2dOp,
+    GlobalMaxPool2dOp,
     LayoutTransformOp,
     MaximumOp,
     MaxPool2dOp,
@@ -195,6 +199,20 @@ def _sink_pool(x: SSAValue, lt: LayoutTransformOp, root: Operation) -> list[Oper
     return [pool, LayoutTransformOp(pool.result, lt.src_layout.data, "NCHW")]
 
 
+GLOBAL_POOLS = {GlobalMaxPool2dOp: MaxPool3dOp, GlobalAvgPool2dOp: AvgPool3dOp}
+"""The global pools a transform back moves through, and the 3-d pool each
+becomes on blocked data."""
+
+
+def _sink_global_pool(x: SSAValue, lt: LayoutTransformOp, root: Operation) -> list[Operation]:
+    """The global pool of blocked ``[N, C/c, H, W, c]`` data is a 3-d pool
+    with an ``H x W x 1`` window: ``[N, C/c, 1, 1, c]``, transformed back
+    (``c`` values a pixel instead of the whole plane)."""
+    _, _, height, width, _ = x.type.get_shape()
+    pool = GLOBAL_POOLS[type(root)](x, [height, width, 1])
+    return [pool, LayoutTransformOp(pool.result, lt.src_layout.data, "NCHW")]
+
+
 def _blocked_source(name: str = "lt") -> Pat:
     return Pat(LayoutTransformOp, "x", name=name)
 
@@ -270,3 +288,19 @@ SINK_RULES: list[Rule] = [
     ),
 ]
 """The layout-generic rules (see the module), in the order they are tried."""
+
+
+GLOBAL_POOL_RULES: list[Rule] = [
+    rewrite(
+        Pat(op, _blocked_source()),
+        when=[lambda lt: unblocking(lt) > 0],
+        to=_sink_global_pool,
+        name=f"sink-unblocking-{op.name.split('.')[-1].replace('_', '-')}",
+        doc=f"{op.name}(layout_transform(x: [N, C/c, H, W, c], NCHW<c>c -> NCHW)) ="
+        f" layout_transform({pool.name}(x) with an H x W x 1 window, NCHW<c>c -> NCHW)",
+    )
+    for op, pool in GLOBAL_POOLS.items()
+]
+"""Global pools of blocked float data (``relay-convert-layout`` only: the
+classifier's pool; the int8 pass's blocks are integers, whose global mean
+stays on NCHW)."""

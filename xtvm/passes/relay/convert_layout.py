@@ -14,8 +14,8 @@ two ``relay.layout_transform``:
 (a stem conv, whose 3 input channels make no block, keeps NCHW data and
 gives the blocked result: ``out_layout``), then moves each transform back
 down through the relus, batch-norm scales and shifts, residual adds,
-concatenations and pools after it and cancels it against the next conv's
-transform forward (:mod:`xtvm.passes.relay.blocked_layout`, the rules
+concatenations and pools (the classifier's global pool too) after it and
+cancels it against the next conv's transform forward (:mod:`xtvm.passes.relay.blocked_layout`, the rules
 ``relay-int8-nchwc`` uses too). Only targets whose vector register holds at
 least 8 f32 lanes take it (the pass option ``lanes``, 0 = those of
 ``Target.current()``): the blocked kernel's tile is a few whole vectors of
@@ -33,7 +33,7 @@ from xdsl.passes import ModulePass
 
 from xtvm.dialects.relay import Conv2dPackedOp, LayoutTransformOp
 from xtvm.dialects.relay.base import is_float
-from xtvm.passes.relay.blocked_layout import SINK_RULES, data_block
+from xtvm.passes.relay.blocked_layout import GLOBAL_POOL_RULES, SINK_RULES, data_block
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
 from xtvm.topi.x86.config import lanes
 
@@ -100,6 +100,7 @@ RULES: list[Rule] = [
         " groups = 1) = layout_transform(the conv with out_layout NCHW<b>c, NCHW<b>c -> NCHW)",
     ),
     *SINK_RULES,
+    *GLOBAL_POOL_RULES,
 ]
 
 

@@ -55,6 +55,41 @@ func.func @conv_padded(%x: tensor<1x16x13x13xf32>, %w: tensor<1000x16x1x1xf32>, 
   func.return %y, %y2, %y3, %y4 : tensor<1x1000x13x13xf32>, tensor<1x136x7x7xf32>, tensor<1x80x7x7xf32>, tensor<1x102x7x7xf32>
 }
 
+// The slice conv2d-packed-padded leaves (1008 -> 1000 classes) moves down
+// through the classifier's bias add (channel-slice-sink-bias-add: the bias
+// zero-padded to 1008), relu (channel-slice-sink-relu) and global average
+// pool (channel-slice-sink-global-avg-pool2d), and through a global max pool
+// (channel-slice-sink-global-max-pool2d): the slice cuts the pooled result.
+// Near misses: a slice that drops half the channels, and one that drops the
+// first 8 (not the padding), stay before their relus.
+// CHECK-LABEL: func.func @slice_sink
+// CHECK:      %[[C:.*]] = relay.nn.contrib_conv2d_packed %x, %w_padded_packed {kernel_layout = "OIHW16o"} : (tensor<1x16x13x13xf32>, tensor<63x16x1x1x16xf32>) -> tensor<1x1008x13x13xf32>
+// CHECK-NEXT: %[[Z:.*]] = relay.const dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[B:.*]] = relay.nn.pad %b, %[[Z]] {pad_width = array<i64: 0, 8>} : (tensor<1000xf32>, tensor<f32>) -> tensor<1008xf32>
+// CHECK-NEXT: %[[A:.*]] = relay.nn.bias_add %[[C]], %[[B]] : (tensor<1x1008x13x13xf32>, tensor<1008xf32>) -> tensor<1x1008x13x13xf32>
+// CHECK-NEXT: %[[R:.*]] = relay.nn.relu %[[A]] : tensor<1x1008x13x13xf32>
+// CHECK-NEXT: %[[G:.*]] = relay.nn.global_avg_pool2d %[[R]] : (tensor<1x1008x13x13xf32>) -> tensor<1x1008x1x1xf32>
+// CHECK-NEXT: %[[GS:.*]] = relay.strided_slice %[[G]] {begin = array<i64: 0>, end = array<i64: 1000>, axes = array<i64: 1>} : (tensor<1x1008x1x1xf32>) -> tensor<1x1000x1x1xf32>
+// CHECK-NEXT: %[[M:.*]] = relay.nn.global_max_pool2d %[[C]] : (tensor<1x1008x13x13xf32>) -> tensor<1x1008x1x1xf32>
+// CHECK-NEXT: %[[MS:.*]] = relay.strided_slice %[[M]] {begin = array<i64: 0>, end = array<i64: 1000>, axes = array<i64: 1>} : (tensor<1x1008x1x1xf32>) -> tensor<1x1000x1x1xf32>
+// CHECK-NEXT: %half = relay.strided_slice %t
+// CHECK-NEXT: %hr = relay.nn.relu %half : tensor<1x500x13x13xf32>
+// CHECK-NEXT: %tail = relay.strided_slice %t
+// CHECK-NEXT: %tr = relay.nn.relu %tail : tensor<1x1000x13x13xf32>
+// CHECK-NEXT: func.return %[[GS]], %[[MS]], %hr, %tr
+func.func @slice_sink(%x: tensor<1x16x13x13xf32>, %w: tensor<1000x16x1x1xf32>, %b: tensor<1000xf32>, %t: tensor<1x1008x13x13xf32>) -> (tensor<1x1000x1x1xf32>, tensor<1x1000x1x1xf32>, tensor<1x500x13x13xf32>, tensor<1x1000x13x13xf32>) {
+  %y = relay.nn.conv2d %x, %w : (tensor<1x16x13x13xf32>, tensor<1000x16x1x1xf32>) -> tensor<1x1000x13x13xf32>
+  %a = relay.nn.bias_add %y, %b : (tensor<1x1000x13x13xf32>, tensor<1000xf32>) -> tensor<1x1000x13x13xf32>
+  %r = relay.nn.relu %a : tensor<1x1000x13x13xf32>
+  %g = relay.nn.global_avg_pool2d %r : (tensor<1x1000x13x13xf32>) -> tensor<1x1000x1x1xf32>
+  %m = relay.nn.global_max_pool2d %y : (tensor<1x1000x13x13xf32>) -> tensor<1x1000x1x1xf32>
+  %half = relay.strided_slice %t {begin = array<i64: 0>, end = array<i64: 500>, axes = array<i64: 1>} : (tensor<1x1008x13x13xf32>) -> tensor<1x500x13x13xf32>
+  %hr = relay.nn.relu %half : tensor<1x500x13x13xf32>
+  %tail = relay.strided_slice %t {begin = array<i64: 8>, end = array<i64: 1008>, axes = array<i64: 1>} : (tensor<1x1008x13x13xf32>) -> tensor<1x1000x13x13xf32>
+  %tr = relay.nn.relu %tail : tensor<1x1000x13x13xf32>
+  func.return %g, %m, %hr, %tr : tensor<1x1000x1x1xf32>, tensor<1x1000x1x1xf32>, tensor<1x500x13x13xf32>, tensor<1x1000x13x13xf32>
+}
+
 // conv2d-grouped-packed: a grouped 1x1 conv (4 groups of 34 channels) on
 // 28-pixel rows takes the grouped kernel's block, 17 channels (a divisor of
 // 34: no padded channels, no slice). Near misses: the same conv with stride

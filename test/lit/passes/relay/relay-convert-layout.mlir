@@ -114,3 +114,25 @@ func.func @near_misses(%x: tensor<1x16x4x4xf32>, %g: tensor<1x16x4x4xf32>, %w: t
   %ap = relay.nn.avg_pool2d %g {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x16x4x4xf32>) -> tensor<1x16x2x2xf32>
   func.return %gc, %mm, %cat, %mp, %ap : tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>, tensor<1x32x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>
 }
+
+// A classifier's global pools of a blocked conv's relu:
+// sink-unblocking-global-avg-pool2d and sink-unblocking-global-max-pool2d
+// make them 3-d pools with an H x W x 1 window on the blocked data; only
+// the pooled [1, 2, 1, 1, 16] is transformed back. Near miss: a global pool
+// of NCHW data (no transform back before it) stays.
+// CHECK-LABEL: func.func @global_pools
+// CHECK:      %r = relay.nn.relu %c_1 : tensor<1x2x4x4x16xf32>
+// CHECK-NEXT: %ga = relay.nn.avg_pool3d %r {pool_size = array<i64: 4, 4, 1>} : (tensor<1x2x4x4x16xf32>) -> tensor<1x2x1x1x16xf32>
+// CHECK-NEXT: %ga_1 = relay.layout_transform %ga {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x1x1x16xf32>) -> tensor<1x32x1x1xf32>
+// CHECK-NEXT: %gm = relay.nn.max_pool3d %r {pool_size = array<i64: 4, 4, 1>} : (tensor<1x2x4x4x16xf32>) -> tensor<1x2x1x1x16xf32>
+// CHECK-NEXT: %gm_1 = relay.layout_transform %gm {src_layout = "NCHW16c", dst_layout = "NCHW"} : (tensor<1x2x1x1x16xf32>) -> tensor<1x32x1x1xf32>
+// CHECK-NEXT: %gn = relay.nn.global_avg_pool2d %g : (tensor<1x16x4x4xf32>) -> tensor<1x16x1x1xf32>
+// CHECK-NEXT: func.return %ga_1, %gm_1, %gn
+func.func @global_pools(%x: tensor<1x16x4x4xf32>, %w: tensor<2x16x1x1x16xf32>, %g: tensor<1x16x4x4xf32>) -> (tensor<1x32x1x1xf32>, tensor<1x32x1x1xf32>, tensor<1x16x1x1xf32>) {
+  %c = relay.nn.contrib_conv2d_packed %x, %w {kernel_layout = "OIHW16o"} : (tensor<1x16x4x4xf32>, tensor<2x16x1x1x16xf32>) -> tensor<1x32x4x4xf32>
+  %r = relay.nn.relu %c : tensor<1x32x4x4xf32>
+  %ga = relay.nn.global_avg_pool2d %r : (tensor<1x32x4x4xf32>) -> tensor<1x32x1x1xf32>
+  %gm = relay.nn.global_max_pool2d %r : (tensor<1x32x4x4xf32>) -> tensor<1x32x1x1xf32>
+  %gn = relay.nn.global_avg_pool2d %g : (tensor<1x16x4x4xf32>) -> tensor<1x16x1x1xf32>
+  func.return %ga, %gm, %gn : tensor<1x32x1x1xf32>, tensor<1x32x1x1xf32>, tensor<1x16x1x1xf32>
+}
