@@ -123,6 +123,7 @@ from xtvm.dialects.relay.packed import (
     DensePackOp,
     LayoutTransformOp,
 )
+from xtvm.dialects.relay.winograd import Conv2dWinogradOp, WinogradWeightTransformOp
 from xtvm.dialects.relay.pool import (
     AvgPool1dOp,
     AvgPool2dOp,
@@ -276,6 +277,8 @@ RELAY_OPS: list[type[RelayOp]] = [
     EinsumOp,
     MaxPool2dWithArgmaxOp,
     *DYNAMIC_OPS,
+    WinogradWeightTransformOp,
+    Conv2dWinogradOp,
 ]
 
 RELAY = Dialect("relay", [*RELAY_OPS, *CONTROL_OPS], [])
@@ -283,6 +286,8 @@ RELAY = Dialect("relay", [*RELAY_OPS, *CONTROL_OPS], [])
 __all__ = [
     "RELAY",
     "RELAY_OPS",
+    "Conv2dWinogradOp",
+    "WinogradWeightTransformOp",
     "AbsOp",
     "AcosOp",
     "AcoshOp",

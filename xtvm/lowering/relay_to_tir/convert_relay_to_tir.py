@@ -46,6 +46,7 @@ from xtvm.lowering.relay_to_tir import (
     scatter,
     tensor,
     transform,
+    winograd,
 )
 from xtvm.lowering.relay_to_tir.base import PASS_NAME, ComputeFn, lowering_error
 from xtvm.lowering.relay_to_tir.kernel import GRAPH_OPS, KernelBuilder
@@ -78,6 +79,7 @@ CATEGORIES = (
     dynamic,
     bitcast,
     linalg,
+    winograd,
 )
 """The category files of the lowering, one per relay dialect file that
 defines compute ops; each holds ``PATTERNS`` (one per op or op family) and

@@ -31,6 +31,7 @@ from xtvm.reference.relay import (
 from xtvm.reference.relay import creation, dynamic, image, layout, scatter
 from xtvm.reference.relay import bitcast
 from xtvm.reference.relay import linalg
+from xtvm.reference.relay import winograd
 from xtvm.reference import qnn  # noqa: E402 (imports relay's conv and pool references)
 
 Reference = Callable[[Sequence[np.ndarray], Mapping[str, Any]], np.ndarray | list[np.ndarray]]
@@ -55,6 +56,7 @@ REFERENCES: dict[str, Reference] = {
     **image.REFERENCES,
     **packed.REFERENCES,
     **dynamic.REFERENCES,
+    **winograd.REFERENCES,
 }
 
 

@@ -1,0 +1,106 @@
+"""The Winograd conv F(m, 3) (``relay.nn.contrib_conv2d_winograd_*``,
+:mod:`xtvm.topi.x86.conv2d_winograd`): its reference against NumPy's direct
+conv, and the kernel, built for the host with a fused bias + relu
+epilogue, against NumPy; sizes not divisible by the tile (partial edge
+tiles), with and without padding. Also the straight-line transforms
+(no select and no multiply by 0 or 1 left in the optimised LLVM IR)."""
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import TensorType, f32
+
+from test_x86_int8 import GraphBuilder, _run
+from xtvm.transform import PassContext
+from xtvm.codegen import emit_llvm_ir
+from xtvm.dialects import relay
+from xtvm.driver.build_module import lower
+from xtvm.reference.relay.conv import conv2d
+from xtvm.reference.relay.packed import layout_transform
+from xtvm.reference.relay.winograd import conv2d_winograd, transform_weight
+
+CASES = {
+    # name: (C, K, H, W, padding, tile)
+    "f43-padded-8x8": (16, 32, 8, 8, (1, 1, 1, 1), 4),
+    "f43-padded-edge-tiles-13x11": (32, 32, 13, 11, (1, 1, 1, 1), 4),
+    "f43-unpadded-edge-tiles-9x10": (16, 16, 9, 10, (0, 0, 0, 0), 4),
+    "f23-padded-edge-tiles-7x7": (32, 48, 7, 7, (1, 1, 1, 1), 2),
+    "f23-unpadded-11x6": (16, 16, 11, 6, (0, 0, 0, 0), 2),
+    "f43-blocks-of-8-uneven-pad": (8, 16, 6, 9, (0, 1, 2, 1), 4),
+}
+
+
+def _data(case, seed=0):
+    c, k, h, w, padding, _ = CASES[case]
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((1, c, h, w), dtype=np.float32)
+    wt = rng.standard_normal((k, c, 3, 3), dtype=np.float32)
+    return x, wt, padding
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_reference_matches_direct_conv(name):
+    x, wt, padding = _data(name)
+    m, block = CASES[name][5], min(16, CASES[name][1])
+    chans = min(16, x.shape[1])
+    u = transform_weight(wt, m, block)
+    got = conv2d_winograd(layout_transform(x, "NCHW", f"NCHW{chans}c"), u, m, padding, f"NCHW{chans}c")
+    want = layout_transform(conv2d(x, wt, (1, 1), padding, (1, 1)), "NCHW", f"NCHW{block}c")
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def _winograd_module(x, wt, padding, m, block, chans, bias):
+    xb = layout_transform(x, "NCHW", f"NCHW{chans}c")
+    g = GraphBuilder(TensorType(f32, list(xb.shape)))
+    u = g.add(relay.WinogradWeightTransformOp(g.const(wt), m, block))
+    y = g.add(relay.Conv2dWinogradOp(g.args[0], u, m, f"NCHW{chans}c", padding))
+    b = layout_transform(bias.reshape(1, -1, 1, 1), "NCHW", f"NCHW{block}c")
+    y = g.add(relay.ReluOp(g.add(relay.AddOp(y, g.const(b)))))
+    return g.module([y]), xb
+
+
+DEFAULT_RUN = ("f43-padded-edge-tiles-13x11", "f23-padded-edge-tiles-7x7")
+"""The kernel cases of the default run (each build takes seconds); the others are slow."""
+
+
+@pytest.mark.parametrize(
+    "name", [n if n in DEFAULT_RUN else pytest.param(n, marks=pytest.mark.slow) for n in CASES]
+)
+def test_kernel_with_bias_relu_matches_numpy(name):
+    x, wt, padding = _data(name, seed=1)
+    m, block, chans = CASES[name][5], min(16, CASES[name][1]), min(16, CASES[name][0])
+    bias = np.random.default_rng(2).standard_normal(wt.shape[0]).astype(np.float32)
+    module, xb = _winograd_module(x, wt, padding, m, block, chans, bias)
+    got, _ = _run(module, [xb])
+    want = np.maximum(conv2d(x, wt, (1, 1), padding, (1, 1)) + bias.reshape(1, -1, 1, 1), 0)
+    want = layout_transform(want, "NCHW", f"NCHW{block}c")
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_type_rule_refuses_a_weight_of_the_wrong_tile():
+    g = GraphBuilder(TensorType(f32, [1, 1, 8, 8, 16]))
+    u = g.const(np.zeros((4, 4, 2, 16, 16), np.float32))  # F(2, 3)'s, tile_size 4
+    with pytest.raises(Exception, match=r"expects a transformed weight \[6, 6, K/b, 16, b\]"):
+        relay.Conv2dWinogradOp(g.args[0], u, 4, "NCHW16c", (1, 1, 1, 1))
+
+
+def test_type_rule_refuses_a_tile_size_without_matrices():
+    g = GraphBuilder(TensorType(f32, [1, 1, 8, 8, 16]))
+    with pytest.raises(Exception, match=r"tile_size must be one of \(2, 4\), got 3"):
+        relay.WinogradWeightTransformOp(g.const(np.zeros((16, 16, 3, 3), np.float32)), 3, 16)
+
+
+@pytest.mark.parametrize("m", [pytest.param(2, marks=pytest.mark.slow), 4])
+def test_transforms_are_straight_line(m):
+    """Unpadded, whole tiles (no zero padding, whose selects are the
+    padding's): the optimised kernel selects no float, and multiplies only by
+    the transforms' coefficients other than 0 and 1."""
+    x, wt = np.zeros((1, 16, 10, 10), np.float32), np.ones((32, 16, 3, 3), np.float32)
+    module, _ = _winograd_module(x, wt, (0, 0, 0, 0), m, 16, 16, np.zeros(32, np.float32))
+    with PassContext(opt_level=3):
+        ir = emit_llvm_ir(lower(module))
+    assert "conv2d_winograd" in ir
+    assert not [line for line in ir.splitlines() if " select " in line and "float" in line]
+    assert "fmuladd" in ir or "fmul" in ir
+    for zero_or_one in ("float 0.000000e+00)", "float 1.000000e+00)"):
+        assert not any("fmul" in line and zero_or_one in line for line in ir.splitlines())

@@ -1,0 +1,230 @@
+"""Winograd convolution F(m, 3) for 3x3 stride-1 float convs on blocked
+``NCHW<c>c`` activations (TVM's ``conv2d_winograd``; onnxruntime's MLAS
+runs these convs directly).
+
+Each ``m x m`` tile of output pixels comes from an ``a x a`` tile of input
+pixels (``a = m + 2``): with the constant matrices ``B^T`` (``a x a``),
+``G`` (``a x 3``) and ``A^T`` (``m x a``) of :data:`MATRICES`,
+
+    Y = A^T [ sum_c (G g_kc G^T) ⊙ (B^T d_c B) ] A
+
+The weight transform ``U = G g G^T`` is done once, at compile time
+(``relay.nn.contrib_conv2d_winograd_weight_transform``, folded by
+``relay-fold-constant``; :mod:`xtvm.reference.relay.winograd` holds the
+matrices); at run time three stages remain:
+
+1. input transform ``V[e, n, p, C/c, c] = (B^T d_p B)[e, n]`` (``p`` runs
+   over the output tiles of every image), materialized, vectorized over the
+   channel block ``c``, the ``a x a`` positions unrolled;
+2. ``a·a`` GEMMs ``M[e, n, K/b, p, b] = sum_C V[e, n, p, C] · U[e, n, K/b,
+   C, b]`` (the weight transform's layout: a weight row of ``b`` output
+   channels is one vector), register-tiled like the direct kernel
+   (``xtvm.topi.x86.conv2d``): ``R`` tiles by two channel blocks, each
+   reduction step broadcasts ``V`` against two weight rows;
+3. the output transform ``Y = A^T M A`` (not materialized: inlined into the
+   kernel's output nest with the fused epilogue, the ``m x m`` pixels of a
+   tile unrolled, vectorized over the output block ``b``).
+
+The transforms select the constant expression of one ``(row, column)``
+position on the position's loop variables; once those loops are unrolled
+the selects fold away and each position is a straight-line sum of loads
+with the nonzero coefficients only (no multiplies by 0 or 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from xtvm import te
+from xtvm.autotvm.dispatch import current_config
+from xtvm.reference.relay.winograd import MATRICES
+from xtvm.te.expr import PrimExpr
+from xtvm.topi.x86.config import row_block, use_threads
+from xtvm.topi.x86.conv2d import pad_blocked, schedule_padding
+from xtvm.topi.x86.tiling import tile_candidates, vectorize_tile
+
+
+def _check_tile(m: int) -> None:
+    if m not in MATRICES:
+        raise ValueError(f"conv2d_winograd: tile size must be one of {sorted(MATRICES)}, got {m}")
+
+
+def _linear(coefs: Sequence[Fraction | int], terms: Sequence[PrimExpr], dtype: str) -> PrimExpr:
+    """``sum(coef * term)`` over the nonzero coefficients only: a coefficient
+    ±1 adds or subtracts its term, others multiply by a constant."""
+    plus: PrimExpr | None = None
+    minus: PrimExpr | None = None
+    for coef, term in zip(coefs, terms):
+        if coef == 0:
+            continue
+        scaled = term if abs(coef) == 1 else te.const(float(abs(coef)), dtype) * term
+        if coef > 0:
+            plus = scaled if plus is None else plus + scaled
+        else:
+            minus = scaled if minus is None else minus + scaled
+    if plus is None:
+        return te.const(0.0, dtype) - minus if minus is not None else te.const(0.0, dtype)
+    return plus if minus is None else plus - minus
+
+
+def _by_position(
+    row: PrimExpr, column: PrimExpr, size: tuple[int, int], value: Callable[[int, int], PrimExpr]
+) -> PrimExpr:
+    """``value(i, j)`` at position ``(row, column) = (i, j)`` of a ``size``
+    tile, as selects on the position that fold once its loops are unrolled."""
+    rows, columns = size
+    result: PrimExpr | None = None
+    for i in reversed(range(rows)):
+        line: PrimExpr | None = None
+        for j in reversed(range(columns)):
+            v = value(i, j)
+            line = v if line is None else te.eager_select(column == j, v, line)
+        assert line is not None
+        result = line if result is None else te.eager_select(row == i, line, result)
+    assert result is not None
+    return result
+
+
+def _two_sided(
+    left: list[list[Fraction]], right: list[list[Fraction]], load: Callable[[int, int], PrimExpr], dtype: str
+) -> Callable[[int, int], PrimExpr]:
+    """``(L X R^T)[i, j]`` for constant ``L``, ``R`` and ``X[r, s] =
+    load(r, s)``, as ``sum_s R[j, s] (sum_r L[i, r] X[r, s])``: the inner
+    sums are the same expressions for every ``j`` (common subexpressions)."""
+
+    def value(i: int, j: int) -> PrimExpr:
+        inner = [
+            _linear(left[i], [load(r, s) for r in range(len(left[i]))], dtype)
+            if right[j][s] != 0
+            else None
+            for s in range(len(right[j]))
+        ]
+        return _linear(
+            [c for c, t in zip(right[j], inner) if t is not None],
+            [t for t in inner if t is not None],
+            dtype,
+        )
+
+    return value
+
+
+def conv2d_winograd(
+    data: te.Tensor, weight: te.Tensor, padding: Sequence[int], tile: int
+) -> te.Tensor:
+    """3x3 stride-1 conv by Winograd F(``tile``, 3): blocked data ``[N,
+    C/c, H, W, c]``, the weight transformed by the reference's ``transform_weight``
+    (``[a, a, K/b, C, b]``) → ``[N, K/b, OH, OW, b]``."""
+    _check_tile(tile)
+    m, a = tile, tile + 2
+    n, cb, h, w, c = data.shape
+    if weight.ndim != 5 or tuple(weight.shape[:2]) != (a, a) or weight.shape[3] != cb * c:
+        raise ValueError(
+            f"conv2d_winograd: the transformed weight {list(weight.shape)} must be "
+            f"[{a}, {a}, K/b, {cb * c}, b] for blocked data {list(data.shape)} and tile {m}"
+        )
+    _, _, kb, _, b = weight.shape
+    top, left, bottom, right = padding
+    oh, ow = h + top + bottom - 2, w + left + right - 2
+    if oh < 1 or ow < 1:
+        raise ValueError(f"conv2d_winograd: data {list(data.shape)} is smaller than the 3x3 window")
+    th, tw = -(-oh // m), -(-ow // m)
+    # pad so that every tile's a x a input patch is inside
+    padded = pad_blocked(data, (top, left, th * m + 2 - h - top, tw * m + 2 - w - left))
+    bt, _, at = MATRICES[m]
+    dtype = data.dtype
+    tiles = n * th * tw
+
+    def input_transform(e: PrimExpr, nu: PrimExpr, p: PrimExpr, g: PrimExpr, j: PrimExpr) -> PrimExpr:
+        image, y0, x0 = p // (th * tw), (p // tw) % th * m, p % tw * m
+        patch = lambda r, s: padded[image, g, y0 + r, x0 + s, j]  # noqa: E731
+        return _by_position(e, nu, (a, a), _two_sided(bt, bt, patch, dtype))
+
+    v = te.compute(
+        (a, a, tiles, cb, c),
+        input_transform,
+        name="T_winograd_input",
+        tag="winograd_input",
+        attrs={"materialize": True},
+    )
+    rco = te.reduce_axis((0, cb), name="rco")
+    rci = te.reduce_axis((0, c), name="rci")
+    gemm = te.compute(
+        (a, a, kb, tiles, b),
+        lambda e, nu, ko, p, ki: te.sum(
+            v[e, nu, p, rco, rci] * weight[e, nu, ko, rco * c + rci, ki], axis=[rco, rci]
+        ),
+        name="T_winograd_gemm",
+        tag="winograd_gemm",
+    )
+
+    def output_transform(i: PrimExpr, ko: PrimExpr, y: PrimExpr, x: PrimExpr, ki: PrimExpr) -> PrimExpr:
+        p = (i * th + y // m) * tw + x // m
+        product = lambda e, nu: gemm[e, nu, ko, p, ki]  # noqa: E731
+        return _by_position(y % m, x % m, (m, m), _two_sided(at, at, product, dtype))
+
+    return te.compute(
+        (n, kb, oh, ow, b),
+        output_transform,
+        name="T_conv2d_winograd",
+        tag="conv2d_winograd",
+        attrs={"schedule": schedule_conv2d_winograd, "tile": m},
+    )
+
+
+def schedule_conv2d_winograd(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
+    """The kernel's three nests (see the module): the input transform
+    parallel over tiles, its positions unrolled; the GEMMs register-tiled
+    (``tile_p`` tiles by ``tile_k`` channel blocks); the output transform
+    with the epilogue, a tile's ``m x m`` pixels unrolled."""
+    if len(outputs) != 1:
+        return
+    (out,) = outputs
+    m = conv.op.attrs["tile"]
+    gemm = conv.op.input_tensors[0]
+    v = gemm.op.input_tensors[0]
+    cfg = current_config()
+    _schedule_input(sch, v)
+    _schedule_gemm(sch, cfg, gemm)
+    _schedule_output(sch, out, m)
+    schedule_padding(sch, v)
+
+
+def _schedule_input(sch, v: te.Tensor) -> None:
+    e, nu, p, g, j = sch.get_loops(v.name)
+    sch.reorder(p, g, e, nu, j)
+    sch.unroll(e)
+    sch.unroll(nu)
+    sch.vectorize(j)
+    if use_threads():
+        sch.parallel(sch.fuse(p, g))
+
+
+def _schedule_gemm(sch, cfg, gemm: te.Tensor) -> None:
+    e, nu, ko, p, ki = sch.get_loops(gemm.name)
+    tiles, blocks = gemm.shape[3], gemm.shape[2]
+    row = row_block(tiles, 9)
+    tile_p = cfg.define_split(
+        "tile_p", tiles, candidates=tile_candidates(tiles, row, high=16), default=[-1, row]
+    )
+    k = cfg.define_knob("tile_k", [d for d in (1, 2, 4) if blocks % d == 0], default=2 if blocks % 2 == 0 else 1)
+    koo, *koi = sch.split(ko, [None, k]) if k > 1 else [ko]
+    po, pi = tile_p.apply(sch, p)
+    sch.reorder(e, nu, koo, po, *koi, pi, ki)
+    outer = sch.fuse(e, nu, koo)
+    nests = sch.cache_write(gemm.name, po)
+    vectorize_tile(sch, nests)
+    if use_threads():
+        sch.parallel(outer)
+
+
+def _schedule_output(sch, out: te.Tensor, m: int) -> None:
+    n, ko, y, x, ki = sch.get_loops(out.name)
+    yo, yi = sch.split(y, [None, m])
+    xo, xi = sch.split(x, [None, m])
+    sch.reorder(n, ko, yo, xo, yi, xi, ki)
+    sch.unroll(yi)
+    sch.unroll(xi)
+    sch.vectorize(ki)
+    if use_threads():
+        sch.parallel(sch.fuse(n, ko, yo))
