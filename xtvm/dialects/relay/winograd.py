@@ -125,8 +125,8 @@ class Conv2dWinogradOp(RelayOp):
             data,
             weight,
             tile_size=tile_size,
-            data_layout=data_layout,
             padding=padding,
+            data_layout=data_layout,
         )
 
     @classmethod

@@ -81,6 +81,7 @@ from xtvm.dialects.relay import (
     TransposeOp,
 )
 from xtvm.dialects.relay.base import is_float
+from xtvm.passes.relay.winograd import winograd_rules
 from xtvm.rewrite import Pat, Rule, apply_rules, documents_rules, rewrite
 from xtvm.topi.x86.config import (
     conv2d_block,
@@ -655,6 +656,7 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
         ),
     ]
     return int8 * vnni + [
+        *winograd_rules(vector_lanes),
         rewrite(
             Pat(Conv2dOp, "x", "w"),
             when=[

@@ -1,0 +1,109 @@
+"""``conv2d-winograd``, a rule of ``relay-alter-op-layout``: a 3x3 stride-1
+float conv of a constant weight becomes the Winograd conv F(m, 3)
+(``relay.nn.contrib_conv2d_winograd_without_weight_transform``, on blocked
+``NCHW16c`` data between two ``relay.layout_transform``, which
+``relay-convert-layout`` cancels against its neighbours' as it does a packed
+conv's) on ``relay.nn.contrib_conv2d_winograd_weight_transform`` of the
+weight, which ``relay-fold-constant`` evaluates at compile time.
+
+Only the shape classes where the kernel measured faster than the direct
+blocked kernel take it (:func:`winograd_tile`; the table is in
+docs/winograd.md).
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation, SSAValue
+
+from xtvm.dialects.relay import ConstOp, Conv2dOp, LayoutTransformOp, RelayOp
+from xtvm.dialects.relay.winograd import Conv2dWinogradOp, WinogradWeightTransformOp
+from xtvm.rewrite import Pat, Rule, rewrite
+
+BLOCK = 16
+"""Channels of the data and output blocks (one AVX-512 register of f32)."""
+
+MIN_CHANNELS = 128
+"""Fewest input and output channels that take Winograd. The 64-channel
+layers measured slower: their intermediate buffers (the transformed input
+and the GEMMs' products, over 1 MB on 56x56 and larger planes) are
+heap-allocated on every call, and the transforms weigh more against the
+GEMM the fewer the channels."""
+
+
+def winograd_tile(channels: int, out_channels: int, height: int, width: int, lanes: int) -> int | None:
+    """The output tile ``m`` of F(m, 3) for a 3x3 stride-1 conv of
+    ``channels`` → ``out_channels`` on a ``height x width`` output, or None
+    for the direct kernel: F(4,3) on planes of at least 28 pixels a side,
+    F(2,3) from 14, the direct kernel on smaller planes (7x7: no gain) and
+    for fewer than :data:`MIN_CHANNELS` channels; AVX-512 only (16 f32 lanes,
+    the GEMM's register tile of 2 x 9 vectors)."""
+    if lanes < BLOCK or channels % BLOCK or out_channels % BLOCK:
+        return None
+    if min(channels, out_channels) < MIN_CHANNELS:
+        return None
+    side = min(height, width)
+    if side >= 28:
+        return 4
+    if side >= 14:
+        return 2
+    return None
+
+
+def _constant(value: SSAValue, depth: int = 8) -> bool:
+    """Whether ``value`` is computed from constants only (a weight that
+    ``relay-fold-constant`` will fold, e.g. scaled by a folded batch norm)."""
+    op = value.owner
+    if isinstance(op, ConstOp):
+        return True
+    return (
+        depth > 0
+        and isinstance(op, RelayOp)
+        and bool(op.operands)
+        and all(_constant(o, depth - 1) for o in op.operands)
+    )
+
+
+def _tile(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> int | None:
+    a = root.attrs
+    xs, ws, out = x.type.get_shape(), w.type.get_shape(), root.result.type.get_shape()
+    if (
+        str(x.type.element_type) != "f32"
+        or x.type.element_type != w.type.element_type
+        or a.get("out_dtype") not in (None, "float32")
+        or tuple(a["strides"]) != (1, 1)
+        or tuple(a["dilation"]) != (1, 1)
+        or a["groups"] != 1
+        or len(ws) != 4
+        or tuple(ws[2:]) != (3, 3)
+        or len(xs) != 4
+        or min(*xs, *out) < 1
+        or not _constant(w)
+    ):
+        return None
+    return winograd_tile(xs[1], ws[0], out[2], out[3], lanes)
+
+
+def conv2d_winograd(x: SSAValue, w: SSAValue, root: Conv2dOp, m: int) -> list[Operation]:
+    layout = f"NCHW{BLOCK}c"
+    u = WinogradWeightTransformOp(w, m, BLOCK)
+    u.result.name_hint = f"{w.name_hint}_winograd" if w.name_hint else None
+    blocked = LayoutTransformOp(x, "NCHW", layout)
+    conv = Conv2dWinogradOp(blocked.result, u.result, m, layout, root.attrs["padding"])
+    return [u, blocked, conv, LayoutTransformOp(conv.result, layout, "NCHW")]
+
+
+def winograd_rules(lanes: int) -> list[Rule]:
+    """The rule for registers of ``lanes`` f32 lanes (before ``conv2d-packed``)."""
+    return [
+        rewrite(
+            Pat(Conv2dOp, "x", "w"),
+            when=[lambda x, w, root: _tile(x, w, root, lanes) is not None],
+            to=lambda x, w, root: conv2d_winograd(x, w, root, _tile(x, w, root, lanes)),
+            name="conv2d-winograd",
+            doc="conv2d(x, w) = layout_transform(contrib_conv2d_winograd_without_weight_transform("
+            "layout_transform(x, NCHW -> NCHW16c), contrib_conv2d_winograd_weight_transform(w)),"
+            " NCHW16c -> NCHW) for an f32 3x3 stride-1 conv of a constant weight, at least"
+            f" {MIN_CHANNELS} channels in and out (multiples of 16), F(4,3) on outputs of at"
+            " least 28x28, F(2,3) from 14x14, on AVX-512",
+        )
+    ]
