@@ -31,7 +31,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp, StringAttr, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, UnitAttr
+from xdsl.ir import Block
 
 from xtvm.codegen.cache import KernelCache
 from xtvm.codegen.llvm_ir import target_machine
@@ -50,6 +51,7 @@ from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import (
     KERNEL_KEY_ATTR,
     USES_OPENMP_ATTR,
 )
+from xtvm.lowering.tir_to_llvm.function import ASSERT_MESSAGES_ATTR, assert_message
 from xtvm.target import Target
 
 
@@ -92,15 +94,38 @@ def _lower_and_compile(index: int) -> str | None:
     return None
 
 
-def _has_parallel_loop(op: PrimFuncOp) -> tuple[bool, int]:
-    """Whether the kernel has a parallel loop (its object may call OpenMP),
-    and how many ops it holds (the largest go first)."""
-    parallel, count = False, 0
+@dataclass
+class _Survey:
+    """What the main process keeps of a kernel it gives to the workers."""
+
+    parallel: bool  # it has a parallel loop (its object may call OpenMP)
+    size: int  # how many ops it holds (the largest go first)
+    asserts: list[str]  # its assert messages (``assert_messages``), which the metadata lists
+
+
+def _survey(op: PrimFuncOp) -> _Survey:
+    """One walk over a kernel: see :class:`_Survey`."""
+    parallel, size, asserts = False, 0, []
     for inner in op.walk():
-        count += 1
+        size += 1
         if inner.name == "tir.for" and inner.kind.data == "parallel":  # type: ignore[attr-defined]
             parallel = True
-    return parallel, count
+        elif (message := assert_message(inner)) is not None:
+            asserts.append(message)
+    return _Survey(parallel, size, asserts)
+
+
+def _leave_out_body(op: PrimFuncOp, asserts: list[str]) -> None:
+    """Make a kernel the workers have (they forked with it) its stub in the
+    main process, as a warm build's (:mod:`xtvm.codegen.stubs`): its assert
+    messages kept as an attribute, its body left out. The rest of the build
+    then neither walks the kernel's ops (``convert-tir-to-llvm`` declares
+    its packed entry, the metadata reads the messages) nor erases them one
+    by one: the detached body is garbage for the collector."""
+    op.attributes[ASSERT_MESSAGES_ATTR] = ArrayAttr(StringAttr(m) for m in asserts)
+    block = op.body.block
+    op.body.detach_block(block)
+    op.body.add_block(Block(arg_types=[arg.type for arg in block.args]))
 
 
 class BackgroundKernels:
@@ -129,7 +154,7 @@ class BackgroundKernels:
             or multiprocessing.current_process().daemon
         ):
             return None
-        kernels: list[tuple[int, PrimFuncOp, bool]] = []
+        kernels: list[tuple[PrimFuncOp, _Survey]] = []
         for op in module.ops:
             if (
                 isinstance(op, PrimFuncOp)
@@ -137,12 +162,11 @@ class BackgroundKernels:
                 and CACHED_OBJECT_ATTR not in op.attributes
                 and EXTERNAL_SOURCE_ATTR not in op.attributes
             ):
-                parallel, count = _has_parallel_loop(op)
-                kernels.append((count, op, parallel))
+                kernels.append((op, _survey(op)))
         if not kernels:
             return None
-        kernels.sort(key=lambda k: -k[0])  # largest first
-        _JOB = _Job([op for _, op, _ in kernels], target, cache)
+        kernels.sort(key=lambda k: -k[1].size)  # largest first
+        _JOB = _Job([op for op, _ in kernels], target, cache)
         futures: dict[str, Future[str | None]] = {}
         try:
             pool = ProcessPoolExecutor(
@@ -150,14 +174,15 @@ class BackgroundKernels:
                 mp_context=multiprocessing.get_context("fork"),
                 initializer=worker_init,
             )
-            for i, (_, op, _) in enumerate(kernels):
+            for i, (op, _) in enumerate(kernels):
                 futures[op.sym_name.data] = pool.submit(_lower_and_compile, i)
         finally:
             _JOB = None  # the workers forked with it (on the first submit)
-        for _, op, parallel in kernels:
+        for op, survey in kernels:
             op.attributes[CACHED_OBJECT_ATTR] = UnitAttr()
-            if parallel:
+            if survey.parallel:
                 op.attributes[USES_OPENMP_ATTR] = UnitAttr()
+            _leave_out_body(op, survey.asserts)
         return cls(pool, futures)
 
     def wait(self) -> None:

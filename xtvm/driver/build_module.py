@@ -27,7 +27,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.ir import Operation
 
-from xtvm.driver.pipeline import STAGES, detect_stage, enabled, run_steps, stage_index
+from xtvm.driver.pipeline import STAGES, compile_gc, detect_stage, enabled, run_steps, stage_index
 from xtvm.lowering.memory_to_llvm.graph_json import arg_name
 from xtvm.target import Target
 from xtvm.transform import PassContext
@@ -158,6 +158,19 @@ def lower(
         raise ValueError("the module is at stage 'vm' (a vm.func): it runs on the VM, executor='vm'")
     if stage_index(stage) < stage_index(start):
         raise ValueError(f"the module is at stage '{start}', past the requested '{stage}'")
+    with compile_gc():  # once: leaving it (run_steps's) ends in a full collection
+        _run_stages(module, stage, start, executor, kernels_ready)
+    return module
+
+
+def _run_stages(
+    module: ModuleOp,
+    stage: str,
+    start: str,
+    executor: str,
+    kernels_ready: Callable[[ModuleOp], object] | None,
+) -> None:
+    """:func:`lower`'s stages from the one after ``start`` to ``stage``."""
     for s in STAGES[stage_index(start) + 1 : stage_index(stage) + 1]:
         verify = s.name != "llvm-dialect" and (s.name != "memory-alloc" or s.name == stage)
         steps = [step for step in enabled(s.steps) if step.executor in (None, executor)]
@@ -171,7 +184,6 @@ def lower(
         if kernels_ready is not None and s.name == "llvm-dialect":
             kernels_ready(module)
         run_steps(module, steps, verify=verify)
-    return module
 
 
 def _verify_uncached(module: ModuleOp) -> None:

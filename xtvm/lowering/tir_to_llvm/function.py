@@ -469,10 +469,13 @@ def assert_messages(func: PrimFuncOp) -> list[str]:
     stub = func.attributes.get(ASSERT_MESSAGES_ATTR)
     if isinstance(stub, ArrayAttr):
         return [m.data for m in stub.data]
-    return [
-        op.message.data
-        if isinstance(op, AssertOp)
-        else f"cannot allocate the buffer {op.res.name_hint or ''} of {op.res.type}: out of memory"
-        for op in func.walk()
-        if isinstance(op, AssertOp) or (isinstance(op, AllocateOp) and op.sizes)
-    ]
+    return [m for op in func.walk() if (m := assert_message(op)) is not None]
+
+
+def assert_message(op: Operation) -> str | None:
+    """The message of an op that counts as an assert (see `assert_messages`), else None."""
+    if isinstance(op, AssertOp):
+        return op.message.data
+    if isinstance(op, AllocateOp) and op.sizes:
+        return f"cannot allocate the buffer {op.res.name_hint or ''} of {op.res.type}: out of memory"
+    return None

@@ -63,7 +63,9 @@ def context_config() -> UnrollConfig:
 
 
 def unroll(loop: ForOp) -> None:
-    """Replace a constant-extent `tir.for` by one copy of its body per iteration."""
+    """Replace a constant-extent `tir.for` by one copy of its body per
+    iteration. The last iteration takes the body itself (moved, not cloned):
+    cloning is most of the pass's time, and the body need not be erased."""
     extent = loop_extent(loop)
     assert extent is not None
     lb = int_constant(loop.lb)
@@ -77,6 +79,15 @@ def unroll(loop: ForOp) -> None:
             step = make_int_constant(k, IndexType())
             index = arith.AddiOp(loop.lb, step)
             Rewriter.insert_op([step, index], point)
+        if k == extent - 1:
+            value, hint = index.results[0], index.results[0].name_hint
+            loop.induction_var.replace_all_uses_with(value)
+            value.name_hint = hint  # as a clone's: not the induction variable's
+            for op in list(body.ops):
+                if not isinstance(op, YieldOp):
+                    op.detach()
+                    Rewriter.insert_op(op, point)
+            break
         mapping: dict[SSAValue, SSAValue] = {loop.induction_var: index.results[0]}
         for op in body.ops:
             if not isinstance(op, YieldOp):
