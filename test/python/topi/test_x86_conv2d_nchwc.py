@@ -150,3 +150,36 @@ def test_wide_plane_default_tile_is_two_rows_of_4_pixels():
     assert default["tile_oc"].val == 2
     assert default["unroll_kw"].val == 1
     assert default["window_inner"].val == 0
+    assert default["pad_rows"].val == 1
+
+
+def test_padding_per_row_tile_is_for_wide_planes_only():
+    """Small planes keep the padding as its own nest: rows outermost would
+    stream the whole weight once per row."""
+    _, space = _space("3x3-padded-two-blocks")
+    assert space.get(0).values["pad_rows"].val == 0
+    _, space = _space("1x1-7x7-plane")  # no padding: nothing to compute per row
+    assert [o.val for o in space.knobs["pad_rows"].options] == [0]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "3x3-padded-two-blocks",
+        "3x3-stride2-blocks-of-8-uneven-pad",
+        "3x3-partial-row-tile",
+        "3x3-partial-row-tile-two-blocks",
+    ],
+)
+def test_padding_per_row_tile_matches_numpy(name):
+    """``pad_rows`` (the padded input rows computed under each parallel row
+    tile, the rows outermost) on planes whose default keeps the padding
+    apart: stride 2, blocks of 8, uneven borders, partial row tiles, the
+    window innermost; with the residual epilogue."""
+    _, space = _space(name)
+    chosen = dict(space.get(0).values)
+    chosen["pad_rows"] = next(o for o in space.knobs["pad_rows"].options if o.val == 1)
+    # no key: the fused kernel with the epilogue is a workload of its own
+    dispatch = ApplyConfig(ConfigEntity(1, chosen))
+    got, want = _blocked_conv(name, residual=True, seed=2, dispatch=dispatch)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
