@@ -18,6 +18,13 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import (
+    IsTerminator,
+    MemoryEffect,
+    MemoryEffectKind,
+    RecursiveMemoryEffect,
+    SymbolOpInterface,
+)
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from xtvm.arith import (
@@ -458,6 +465,55 @@ class TrueAssert(RewritePattern):
             rewriter.erase(op)
 
 
+class EraseTriviallyDead(RewritePattern):
+    """xDSL's dead-op erasure (``GreedyRewritePatternApplier``'s ``dce_enabled``,
+    ``is_trivially_dead``), decided by a walk that stops at the first effect
+    that keeps the op. xDSL collects every effect of a loop's body before
+    looking at them, for every loop of a nest the walker visits (a
+    ``tir.for`` has no results, so each is asked): quadratic in the nest's
+    depth, a third of the pass's time on ResNet-50. Same decision, same IR."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if (
+            all(result.first_use is None for result in op.results)
+            and not op.has_trait(IsTerminator, value_if_unregistered=False)
+            and not op.has_trait(SymbolOpInterface, value_if_unregistered=False)
+            and _result_only_effects(op, op)
+        ):
+            rewriter.erase(op)
+
+
+def _result_only_effects(root: Operation, op: Operation) -> bool:
+    """xDSL's ``result_only_effects(root)`` for ``op`` inside ``root``: every
+    effect known, and each a read or the allocation of a value ``root``
+    holds; a ``RecursiveMemoryEffect`` op's effects are its children's."""
+    traits = op.get_traits_of_type(MemoryEffect)
+    if not traits:
+        return False  # unknown effects
+    for trait in traits:
+        if type(trait) is RecursiveMemoryEffect:
+            for region in op.regions:
+                for block in region.blocks:
+                    for child in block.ops:
+                        if not _result_only_effects(root, child):
+                            return False
+            continue
+        effects = trait.get_effects(op)
+        if effects is None:
+            return False
+        for e in effects:
+            if not (
+                e.kind == MemoryEffectKind.READ
+                or (
+                    e.kind == MemoryEffectKind.ALLOC
+                    and isinstance(v := e.value, SSAValue)
+                    and root.is_ancestor(v.owner)
+                )
+            ):
+                return False
+    return True
+
+
 SIMPLIFY_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConstantBinary(),
     ConstantToRight(),
@@ -507,8 +563,10 @@ class TirSimplifyPass(ModulePass):
     name = "tir-simplify"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(list(SIMPLIFY_PATTERNS), ctx=ctx),
+        PatternRewriteWalker(  # the applier's own dead-op check is EraseTriviallyDead's
+            GreedyRewritePatternApplier(
+                [EraseTriviallyDead(), *SIMPLIFY_PATTERNS], ctx=ctx, dce_enabled=False
+            ),
             apply_recursively=True,
         ).rewrite_module(op)
         cse(op)
