@@ -1,4 +1,4 @@
-"""A classifier whose 1000 classes ``conv2d-packed-padded`` pads to 1008
+"""A classifier whose 1000 classes ``conv2d-packed-padded`` pads to 1024
 (SqueezeNet's): the slice back to 1000 moves below the bias add, relu and
 global pool (``channel-slice-sink-*``), the pool reads the blocked conv
 result (``sink-unblocking-global-*-pool2d``), and the built network gives
@@ -51,7 +51,7 @@ def test_slice_after_the_pool_and_match_numpy(pool: str):
     ConvertLayoutPass(lanes=16).apply(ctx, module)
     ops = list(module.walk())
     (cut,) = [op for op in ops if isinstance(op, relay.StridedSliceOp)]
-    assert list(cut.input.type.get_shape()) == [1, 1008, 1, 1]  # the pooled classes, sliced
+    assert list(cut.input.type.get_shape()) == [1, 1024, 1, 1]  # the pooled classes, sliced
     assert any(isinstance(op, (relay.AvgPool3dOp, relay.MaxPool3dOp)) for op in ops)
     assert not any(isinstance(op, (relay.GlobalAvgPool2dOp, relay.GlobalMaxPool2dOp)) for op in ops)
     with PassContext(opt_level=3):
