@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i1
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -19,13 +19,14 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import (
+    EffectInstance,
     IsTerminator,
     MemoryEffect,
     MemoryEffectKind,
     RecursiveMemoryEffect,
     SymbolOpInterface,
 )
-from xdsl.transforms.common_subexpression_elimination import cse
+from xdsl.transforms.common_subexpression_elimination import CSEDriver
 
 from xtvm.arith import (
     BINARY_FOLDERS,
@@ -514,6 +515,118 @@ def _result_only_effects(root: Operation, op: Operation) -> bool:
     return True
 
 
+def _removable(root: Operation, effects: set[EffectInstance] | None) -> bool:
+    """xDSL's ``result_only_effects`` given ``root``'s effects: all known,
+    each a read or the allocation of a value ``root`` holds."""
+    return effects is not None and all(
+        e.kind == MemoryEffectKind.READ
+        or (
+            e.kind == MemoryEffectKind.ALLOC
+            and isinstance(v := e.value, SSAValue)
+            and root.is_ancestor(v.owner)
+        )
+        for e in effects
+    )
+
+
+@dataclass
+class _CSEDriver(CSEDriver):
+    """xDSL's CSE (``cse``), with each op's memory effects computed once.
+
+    xDSL asks ``get_effects`` afresh at every question: whether an op is
+    dead, side-effect free or read-only (for a loop: a walk of its body, at
+    every loop of a nest), and, to merge two equal loads, the effects of
+    every op between them (quadratic in a block's length: 5 s of the pass
+    on ResNet-50's Winograd kernels, whose blocks are long runs of loads).
+    CSE only replaces uses and erases ops when it is done, so no op's
+    effects and no block's order change while it runs: here each op's
+    effects are computed once (a loop's from its children's), and each
+    block's write-or-unknown ops are counted once as prefix sums. The
+    decisions are xDSL's, so the IR is the same."""
+
+    _effects: dict[Operation, set[EffectInstance] | None] = field(default_factory=dict)
+    _writes: dict[Block, tuple[dict[Operation, int], list[int]]] = field(default_factory=dict)
+
+    def effects_of(self, op: Operation) -> set[EffectInstance] | None:
+        """``get_effects(op)``, memoised."""
+        if op in self._effects:
+            return self._effects[op]
+        traits = op.get_traits_of_type(MemoryEffect)
+        found: set[EffectInstance] | None = set() if traits else None
+        for trait in traits:
+            if type(trait) is RecursiveMemoryEffect:
+                inner: set[EffectInstance] | None = set()
+                for region in op.regions:
+                    for block in region.blocks:
+                        for child in block.ops:
+                            child_effects = self.effects_of(child)
+                            if child_effects is None or inner is None:
+                                inner = None
+                                break
+                            inner.update(child_effects)
+                part = inner
+            else:
+                got = trait.get_effects(op)
+                part = None if got is None else set(got)
+            if part is None or found is None:
+                found = None
+                break
+            found.update(part)
+        self._effects[op] = found
+        return found
+
+    def write_between(self, from_op: Operation, to_op: Operation) -> bool:
+        """``has_other_side_effecting_op_in_between``: whether an op from
+        ``from_op`` (included) to ``to_op`` (excluded) of one block may
+        write (its effects unknown or with a write)."""
+        block = from_op.parent
+        assert block is not None and block is to_op.parent
+        if block not in self._writes:
+            index: dict[Operation, int] = {}
+            prefix = [0]
+            for i, inner in enumerate(block.ops):
+                index[inner] = i
+                effects = self.effects_of(inner)
+                writes = effects is None or any(e.kind is MemoryEffectKind.WRITE for e in effects)
+                prefix.append(prefix[-1] + writes)
+            self._writes[block] = (index, prefix)
+        index, prefix = self._writes[block]
+        return prefix[index[to_op]] - prefix[index[from_op]] > 0
+
+    def _simplify_operation(self, op: Operation) -> None:
+        if op.has_trait(IsTerminator):
+            return
+        effects = self.effects_of(op)
+        if (  # is_trivially_dead
+            all(result.first_use is None for result in op.results)
+            and not op.has_trait(IsTerminator, value_if_unregistered=False)
+            and not op.has_trait(SymbolOpInterface, value_if_unregistered=False)
+            and _removable(op, effects)
+        ):
+            self._mark_erasure(op)
+            return
+        if any(len(region.blocks) > 1 for region in op.regions):
+            return
+        if effects is None or len(effects) != 0:  # not side-effect free
+            if effects is None or not all(e.kind == MemoryEffectKind.READ for e in effects):
+                return
+            existing = self._known_ops.get(op)
+            if (
+                existing is not None
+                and op.parent_block() is existing.parent_block()
+                and not self.write_between(existing, op)
+            ):
+                self._replace_and_delete(op, existing)
+                return
+            self._known_ops[op] = op
+            return
+        existing = self._known_ops.get(op)
+        if existing is not None:
+            self._replace_and_delete(op, existing)
+            return
+        self._known_ops[op] = op
+
+
 SIMPLIFY_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConstantBinary(),
     ConstantToRight(),
@@ -569,4 +682,4 @@ class TirSimplifyPass(ModulePass):
             ),
             apply_recursively=True,
         ).rewrite_module(op)
-        cse(op)
+        _CSEDriver().simplify(op)
