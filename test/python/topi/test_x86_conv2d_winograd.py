@@ -11,6 +11,8 @@ from xdsl.dialects.builtin import TensorType, f32
 
 from test_x86_int8 import GraphBuilder, _run
 from xtvm.transform import PassContext
+from xtvm.autotvm.dispatch import ApplyConfig, SpaceCollector
+from xtvm.autotvm.space import ConfigEntity
 from xtvm.codegen import emit_llvm_ir
 from xtvm.dialects import relay
 from xtvm.driver.build_module import lower
@@ -26,6 +28,7 @@ CASES = {
     "f23-padded-edge-tiles-7x7": (32, 48, 7, 7, (1, 1, 1, 1), 2),
     "f23-unpadded-11x6": (16, 16, 11, 6, (0, 0, 0, 0), 2),
     "f43-blocks-of-8-uneven-pad": (8, 16, 6, 9, (0, 1, 2, 1), 4),
+    "f43-four-blocks-13x11": (32, 64, 13, 11, (1, 1, 1, 1), 4),
 }
 
 
@@ -49,6 +52,8 @@ def test_reference_matches_direct_conv(name):
 
 
 def _winograd_module(x, wt, padding, m, block, chans, bias):
+    """relu(winograd conv + bias) on a constant weight (transformed by the
+    folded weight-transform op), its data blocked ``NCHW<chans>c``."""
     xb = layout_transform(x, "NCHW", f"NCHW{chans}c")
     g = GraphBuilder(TensorType(f32, list(xb.shape)))
     u = g.add(relay.WinogradWeightTransformOp(g.const(wt), m, block))
@@ -65,12 +70,16 @@ DEFAULT_RUN = ("f43-padded-edge-tiles-13x11", "f23-padded-edge-tiles-7x7")
 @pytest.mark.parametrize(
     "name", [n if n in DEFAULT_RUN else pytest.param(n, marks=pytest.mark.slow) for n in CASES]
 )
-def test_kernel_with_bias_relu_matches_numpy(name):
+def test_kernel_with_bias_relu_matches_numpy(name, dispatch=None):
     x, wt, padding = _data(name, seed=1)
     m, block, chans = CASES[name][5], min(16, CASES[name][1]), min(16, CASES[name][0])
     bias = np.random.default_rng(2).standard_normal(wt.shape[0]).astype(np.float32)
     module, xb = _winograd_module(x, wt, padding, m, block, chans, bias)
-    got, _ = _run(module, [xb])
+    if dispatch is None:
+        got, _ = _run(module, [xb])
+    else:
+        with dispatch:
+            got, _ = _run(module, [xb])
     want = np.maximum(conv2d(x, wt, (1, 1), padding, (1, 1)) + bias.reshape(1, -1, 1, 1), 0)
     want = layout_transform(want, "NCHW", f"NCHW{block}c")
     assert got.shape == want.shape
@@ -104,3 +113,20 @@ def test_transforms_are_straight_line(m):
     assert "fmuladd" in ir or "fmul" in ir
     for zero_or_one in ("float 0.000000e+00)", "float 1.000000e+00)"):
         assert not any("fmul" in line and zero_or_one in line for line in ir.splitlines())
+
+
+def test_gemm_tile_knobs_compute_the_conv():
+    """The kernel is an AutoTVM template: its GEMM's register tile
+    (``tile_p`` output tiles by ``tile_k`` channel blocks) is a pair of
+    knobs; the default is 6 tiles by two blocks, and a tuner's other
+    choice (4 tiles by one block) computes the same conv."""
+    collector = SpaceCollector()
+    test_kernel_with_bias_relu_matches_numpy("f43-four-blocks-13x11", dispatch=collector)
+    ((key, space),) = [(k, s) for k, s in collector.spaces.items() if len(s)]
+    default = space.get(0).values
+    assert default["tile_p"].size == (-1, 6) and default["tile_k"].val == 2
+    chosen = dict(default)
+    chosen["tile_k"] = next(o for o in space.knobs["tile_k"].options if o.val == 1)
+    chosen["tile_p"] = next(o for o in space.knobs["tile_p"].options if o.size[-1] == 4)
+    dispatch = ApplyConfig(ConfigEntity(1, chosen), key)
+    test_kernel_with_bias_relu_matches_numpy("f43-four-blocks-13x11", dispatch=dispatch)

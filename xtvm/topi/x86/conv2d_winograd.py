@@ -68,45 +68,33 @@ def _linear(coefs: Sequence[Fraction | int], terms: Sequence[PrimExpr], dtype: s
     return plus if minus is None else plus - minus
 
 
-def _by_position(
-    row: PrimExpr, column: PrimExpr, size: tuple[int, int], value: Callable[[int, int], PrimExpr]
-) -> PrimExpr:
-    """``value(i, j)`` at position ``(row, column) = (i, j)`` of a ``size``
-    tile, as selects on the position that fold once its loops are unrolled."""
-    rows, columns = size
-    result: PrimExpr | None = None
-    for i in reversed(range(rows)):
-        line: PrimExpr | None = None
-        for j in reversed(range(columns)):
-            v = value(i, j)
-            line = v if line is None else te.eager_select(column == j, v, line)
-        assert line is not None
-        result = line if result is None else te.eager_select(row == i, line, result)
-    assert result is not None
+def _pick(index: PrimExpr, values: Sequence[PrimExpr]) -> PrimExpr:
+    """``values[index]`` as selects on ``index``, which fold once its loop is unrolled."""
+    result = values[-1]
+    for k in reversed(range(len(values) - 1)):
+        result = te.eager_select(index == k, values[k], result)
     return result
 
 
 def _two_sided(
-    left: list[list[Fraction]], right: list[list[Fraction]], load: Callable[[int, int], PrimExpr], dtype: str
-) -> Callable[[int, int], PrimExpr]:
-    """``(L X R^T)[i, j]`` for constant ``L``, ``R`` and ``X[r, s] =
-    load(r, s)``, as ``sum_s R[j, s] (sum_r L[i, r] X[r, s])``: the inner
-    sums are the same expressions for every ``j`` (common subexpressions)."""
-
-    def value(i: int, j: int) -> PrimExpr:
-        inner = [
-            _linear(left[i], [load(r, s) for r in range(len(left[i]))], dtype)
-            if right[j][s] != 0
-            else None
-            for s in range(len(right[j]))
-        ]
-        return _linear(
-            [c for c, t in zip(right[j], inner) if t is not None],
-            [t for t in inner if t is not None],
-            dtype,
-        )
-
-    return value
+    left: list[list[Fraction]],
+    right: list[list[Fraction]],
+    load: Callable[[int, int], PrimExpr],
+    row: PrimExpr,
+    column: PrimExpr,
+    dtype: str,
+) -> PrimExpr:
+    """``(L X R^T)[row, column]`` for constant ``L``, ``R`` and ``X[r, s] =
+    load(r, s)``: ``sum_s R[column, s] (L X)[row, s]``. Every load and every
+    ``(L X)[i, s]`` is one expression object, which the emitter computes
+    once; the selects pick a row of ``L X``, then a column of the result,
+    so an unrolled position carries ``|L| + |R|`` alternatives (not
+    ``|L|·|R|``), and after folding only its own sums are left."""
+    rows, columns = len(left[0]), len(right[0])
+    x = [[load(r, s) for s in range(columns)] for r in range(rows)]
+    lx = [[_linear(line, [x[r][s] for r in range(rows)], dtype) for s in range(columns)] for line in left]
+    picked = [_pick(row, [lx[i][s] for i in range(len(left))]) for s in range(columns)]
+    return _pick(column, [_linear(line, picked, dtype) for line in right])
 
 
 def conv2d_winograd(
@@ -138,7 +126,7 @@ def conv2d_winograd(
     def input_transform(e: PrimExpr, nu: PrimExpr, p: PrimExpr, g: PrimExpr, j: PrimExpr) -> PrimExpr:
         image, y0, x0 = p // (th * tw), (p // tw) % th * m, p % tw * m
         patch = lambda r, s: padded[image, g, y0 + r, x0 + s, j]  # noqa: E731
-        return _by_position(e, nu, (a, a), _two_sided(bt, bt, patch, dtype))
+        return _two_sided(bt, bt, patch, e, nu, dtype)
 
     v = te.compute(
         (a, a, tiles, cb, c),
@@ -161,7 +149,7 @@ def conv2d_winograd(
     def output_transform(i: PrimExpr, ko: PrimExpr, y: PrimExpr, x: PrimExpr, ki: PrimExpr) -> PrimExpr:
         p = (i * th + y // m) * tw + x // m
         product = lambda e, nu: gemm[e, nu, ko, p, ki]  # noqa: E731
-        return _by_position(y % m, x % m, (m, m), _two_sided(at, at, product, dtype))
+        return _two_sided(at, at, product, y % m, x % m, dtype)
 
     return te.compute(
         (n, kb, oh, ow, b),
