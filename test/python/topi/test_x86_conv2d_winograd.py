@@ -7,10 +7,9 @@ tiles), with and without padding. Also the straight-line transforms
 
 import numpy as np
 import pytest
+from test_x86_int8 import GraphBuilder, _run
 from xdsl.dialects.builtin import TensorType, f32
 
-from test_x86_int8 import GraphBuilder, _run
-from xtvm.transform import PassContext
 from xtvm.autotvm.dispatch import ApplyConfig, SpaceCollector
 from xtvm.autotvm.space import ConfigEntity
 from xtvm.codegen import emit_llvm_ir
@@ -19,6 +18,7 @@ from xtvm.driver.build_module import lower
 from xtvm.reference.relay.conv import conv2d
 from xtvm.reference.relay.packed import layout_transform
 from xtvm.reference.relay.winograd import conv2d_winograd, transform_weight
+from xtvm.transform import PassContext
 
 CASES = {
     # name: (C, K, H, W, padding, tile)
@@ -46,7 +46,9 @@ def test_reference_matches_direct_conv(name):
     m, block = CASES[name][5], min(16, CASES[name][1])
     chans = min(16, x.shape[1])
     u = transform_weight(wt, m, block)
-    got = conv2d_winograd(layout_transform(x, "NCHW", f"NCHW{chans}c"), u, m, padding, f"NCHW{chans}c")
+    got = conv2d_winograd(
+        layout_transform(x, "NCHW", f"NCHW{chans}c"), u, m, padding, f"NCHW{chans}c"
+    )
     want = layout_transform(conv2d(x, wt, (1, 1), padding, (1, 1)), "NCHW", f"NCHW{block}c")
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
 

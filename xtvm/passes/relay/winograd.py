@@ -30,7 +30,9 @@ heap-allocated on every call, and the transforms weigh more against the
 GEMM the fewer the channels."""
 
 
-def winograd_tile(channels: int, out_channels: int, height: int, width: int, lanes: int) -> int | None:
+def winograd_tile(
+    channels: int, out_channels: int, height: int, width: int, lanes: int
+) -> int | None:
     """The output tile ``m`` of F(m, 3) for a 3x3 stride-1 conv of
     ``channels`` → ``out_channels`` on a ``height x width`` output, or None
     for the direct kernel: F(4,3) on planes of at least 28 pixels a side,

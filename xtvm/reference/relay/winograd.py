@@ -5,9 +5,8 @@ summed over the input channels, output transform) in float64."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
@@ -61,7 +60,9 @@ def transform_weight(weight: np.ndarray, m: int, block: int) -> np.ndarray:
     return np.ascontiguousarray(u, dtype=weight.dtype)
 
 
-def conv2d_winograd(data: np.ndarray, u: np.ndarray, m: int, padding: Sequence[int], data_layout: str) -> np.ndarray:
+def conv2d_winograd(
+    data: np.ndarray, u: np.ndarray, m: int, padding: Sequence[int], data_layout: str
+) -> np.ndarray:
     """The conv of blocked ``data`` by F(m, 3) on the transformed weight
     ``u`` (``[a, a, K/b, C, b]``), blocked ``NCHW<b>c`` like the kernel."""
     bt, _, at = (_array(x) for x in MATRICES[m])

@@ -92,7 +92,10 @@ def _two_sided(
     ``|L|·|R|``), and after folding only its own sums are left."""
     rows, columns = len(left[0]), len(right[0])
     x = [[load(r, s) for s in range(columns)] for r in range(rows)]
-    lx = [[_linear(line, [x[r][s] for r in range(rows)], dtype) for s in range(columns)] for line in left]
+    lx = [
+        [_linear(line, [x[r][s] for r in range(rows)], dtype) for s in range(columns)]
+        for line in left
+    ]
     picked = [_pick(row, [lx[i][s] for i in range(len(left))]) for s in range(columns)]
     return _pick(column, [_linear(line, picked, dtype) for line in right])
 
@@ -123,9 +126,11 @@ def conv2d_winograd(
     dtype = data.dtype
     tiles = n * th * tw
 
-    def input_transform(e: PrimExpr, nu: PrimExpr, p: PrimExpr, g: PrimExpr, j: PrimExpr) -> PrimExpr:
+    def input_transform(
+        e: PrimExpr, nu: PrimExpr, p: PrimExpr, g: PrimExpr, j: PrimExpr
+    ) -> PrimExpr:
         image, y0, x0 = p // (th * tw), (p // tw) % th * m, p % tw * m
-        patch = lambda r, s: padded[image, g, y0 + r, x0 + s, j]  # noqa: E731
+        patch = lambda r, s: padded[image, g, y0 + r, x0 + s, j]
         return _two_sided(bt, bt, patch, e, nu, dtype)
 
     v = te.compute(
@@ -146,9 +151,11 @@ def conv2d_winograd(
         tag="winograd_gemm",
     )
 
-    def output_transform(i: PrimExpr, ko: PrimExpr, y: PrimExpr, x: PrimExpr, ki: PrimExpr) -> PrimExpr:
+    def output_transform(
+        i: PrimExpr, ko: PrimExpr, y: PrimExpr, x: PrimExpr, ki: PrimExpr
+    ) -> PrimExpr:
         p = (i * th + y // m) * tw + x // m
-        product = lambda e, nu: gemm[e, nu, ko, p, ki]  # noqa: E731
+        product = lambda e, nu: gemm[e, nu, ko, p, ki]
         return _two_sided(at, at, product, y % m, x % m, dtype)
 
     return te.compute(
@@ -195,7 +202,9 @@ def _schedule_gemm(sch, cfg, gemm: te.Tensor) -> None:
     tile_p = cfg.define_split(
         "tile_p", tiles, candidates=tile_candidates(tiles, row, high=16), default=[-1, row]
     )
-    k = cfg.define_knob("tile_k", [d for d in (1, 2, 4) if blocks % d == 0], default=2 if blocks % 2 == 0 else 1)
+    k = cfg.define_knob(
+        "tile_k", [d for d in (1, 2, 4) if blocks % d == 0], default=2 if blocks % 2 == 0 else 1
+    )
     koo, *koi = sch.split(ko, [None, k]) if k > 1 else [ko]
     po, pi = tile_p.apply(sch, p)
     sch.reorder(e, nu, koo, po, *koi, pi, ki)
