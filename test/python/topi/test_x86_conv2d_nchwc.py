@@ -107,6 +107,16 @@ def test_default_tile_is_about_8_pixels_by_two_blocks():
     assert default["tile_oc"].val == 2
 
 
+@pytest.mark.skipif(lanes() < 16, reason="the two-block default is for AVX-512's 32 registers")
+def test_row_without_a_divisor_takes_tiles_of_about_equal_length():
+    """A 13-pixel row (no length in 5-9 divides it) is tiled 7 + 6, not
+    9 + 4; the conv on it computes (the partial last tile guarded)."""
+    _, space = _space("3x3-partial-row-tile-two-blocks")
+    assert space.get(0).values["tile_ow"].size == (-1, 7)
+    got, want = _blocked_conv("3x3-partial-row-tile-two-blocks")
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+
+
 def test_four_block_tile_matches_numpy():
     """``tile_oc = 4`` (a tuner's choice) computes the conv."""
     key, space = _space("3x3-four-blocks")
