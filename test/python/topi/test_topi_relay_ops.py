@@ -249,6 +249,18 @@ CASES += [  # the packed-layout ops of the x86 kernels (test_x86_kernels.py has 
         [((3, 7), F32), ((5, 7, 8), F32)],
         {"weight_layout": "NK8n"},
     ),
+    (
+        "contrib_conv2d_winograd_weight_transform",
+        relay.WinogradWeightTransformOp,
+        [((32, 8, 3, 3), F32)],
+        {"tile_size": 4, "block": 16},
+    ),
+    (
+        "contrib_conv2d_winograd_without_weight_transform",
+        relay.Conv2dWinogradOp,
+        [((1, 1, 6, 7, 4), F32), ((4, 4, 1, 4, 8), F32)],
+        {"tile_size": 2, "data_layout": "NCHW4c", "padding": (1, 0, 2, 1)},
+    ),
 ]
 
 POSITIVE = {"relay.sqrt": [0], "relay.log": [0], "relay.power": [0], "relay.nn.batch_norm": [4]}

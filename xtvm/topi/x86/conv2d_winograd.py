@@ -167,6 +167,24 @@ def conv2d_winograd(
     )
 
 
+def winograd_weight_transform(weight: te.Tensor, tile: int, block: int) -> te.Tensor:
+    """``U = G g G^T`` of an ``OIHW`` 3x3 weight ``[K, C, 3, 3]``, laid out
+    ``[a, a, K/block, C, block]`` (the reference's ``transform_weight``).
+    ``relay-fold-constant`` evaluates the op on constant weights with the
+    reference; this compute serves a weight that is not constant."""
+    _check_tile(tile)
+    k, c = weight.shape[:2]
+    g, a = MATRICES[tile][1], tile + 2
+
+    def fcompute(e: PrimExpr, nu: PrimExpr, ko: PrimExpr, ci: PrimExpr, ki: PrimExpr) -> PrimExpr:
+        tap = lambda i, j: weight[ko * block + ki, ci, i, j]
+        return _two_sided(g, g, tap, e, nu, weight.dtype)
+
+    return te.compute(
+        (a, a, k // block, c, block), fcompute, name="T_winograd_weight", tag="winograd_weight"
+    )
+
+
 def schedule_conv2d_winograd(sch, conv: te.Tensor, outputs: Sequence[te.Tensor]) -> None:
     """The kernel's three nests (see the module): the input transform
     parallel over tiles, its positions unrolled; the GEMMs register-tiled
