@@ -26,8 +26,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+from xtvm.bench import tree_memory
 
 MODELS = ("resnet50", "vgg19", "squeezenet", "bvlc_alexnet")
 
@@ -39,76 +40,41 @@ def measure(model_path: str, path: str) -> dict:
     import xtvm
     from xtvm.frontend import from_onnx
 
-    t0, c0 = time.perf_counter(), os.times()
     with TreeMemory() as tree:
+        t0, c0 = time.perf_counter(), os.times()
         mod, params = from_onnx(model_path)  # as xtvm-compile: the ModelProto goes once imported
         lib = xtvm.build(mod, params=params)
         del mod, params  # as xtvm-compile: the imported weights go before the link
         lib.export_library(path)
-    t1, c1 = time.perf_counter(), os.times()
-    cpu = sum(c1[:4]) - sum(c0[:4])  # user, system, children's user, children's system
+        t1 = time.perf_counter()
+    c1 = os.times()
+    # user, system, children's user, children's system; not the sampler's
+    cpu = sum(c1[:4]) - sum(c0[:4]) - tree.cpu_s
     rss = max(own_peak_kb(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     return {"wall_s": t1 - t0, "cpu_s": cpu, "peak_mb": tree.peak_kb / 1024, "rss_mb": rss / 1024}
 
 
 class TreeMemory:
-    """The peak memory of this process and its descendants together, sampled
-    every 20 ms: the sum of their proportional set sizes (``Pss`` of
-    ``/proc/<pid>/smaps_rollup``), in which a page shared by n processes
-    counts 1/n in each. The compile's worker processes are forked: each one's
-    resident size counts every page it shares with the parent, so the largest
-    resident size of any one process (the ``rss`` column) overstates what
-    they use together once a worker forks from a large parent, and
-    understates it when several large processes run at once."""
+    """The peak memory of this process and its descendants together
+    (summed proportional set sizes, see :mod:`xtvm.bench.tree_memory`),
+    sampled every ``interval`` seconds by a process of its own; ``cpu_s`` is
+    that sampler's CPU time, which the caller's children's times include."""
 
-    def __init__(self, interval: float = 0.02):
-        self.interval, self.peak_kb = interval, 0
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
+    def __init__(self, interval: float = 0.05):
+        self.interval, self.peak_kb, self.cpu_s = interval, 0, 0.0
 
-    def __enter__(self) -> "TreeMemory":
-        self._thread.start()
+    def __enter__(self) -> TreeMemory:
+        self._proc = subprocess.Popen(
+            [sys.executable, tree_memory.__file__, str(os.getpid()), str(self.interval)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        self._proc.stdout.readline()  # "ready": the first sample is taken
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._done.set()
-        self._thread.join()
-
-    def _sample(self) -> None:
-        while True:
-            self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in _tree(os.getpid())))
-            if self._done.wait(self.interval):
-                return
-
-
-def _tree(root: int) -> list[int]:
-    """``root`` and its descendants (read from ``/proc/<pid>/stat``)."""
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
-                    ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            parents.setdefault(ppid, []).append(int(entry))
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo += parents.get(pid, [])
-    return found
-
-
-def _pss_kb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
-            for line in rollup:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+        out, _ = self._proc.communicate(input="")
+        peak, cpu = out.split()
+        self.peak_kb, self.cpu_s = int(peak), float(cpu)
 
 
 def own_peak_kb() -> int:
