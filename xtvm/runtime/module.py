@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from xtvm.runtime import threads
+from xtvm.runtime.allocator import keep_heap_pages
 from xtvm.runtime.base import Object, XTVMError
 from xtvm.runtime.elf import check_shared_library
 from xtvm.runtime.metadata import is_header, params_at, unpack_header, unpack_metadata
@@ -286,6 +287,7 @@ def load_module(path: str | os.PathLike[str], fmt: str = "") -> NativeModule:
     check_shared_library(name)  # truncated or foreign files never reach dlopen
     try:
         threads.prepare_openmp()  # the library may link libgomp
+        keep_heap_pages()  # its kernels' large buffers
         with threads.caller_affinity_kept():
             lib = ctypes.CDLL(os.path.abspath(name))
     except OSError as err:
