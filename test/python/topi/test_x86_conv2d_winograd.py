@@ -3,7 +3,8 @@
 conv, and the kernel, built for the host with a fused bias + relu
 epilogue, against NumPy; sizes not divisible by the tile (partial edge
 tiles), with and without padding. Also the straight-line transforms
-(no select and no multiply by 0 or 1 left in the optimised LLVM IR)."""
+(no select and no multiply by 0 or 1 left in the optimised LLVM IR, and
+none in the tir: the schedule folds them while it unrolls)."""
 
 import numpy as np
 import pytest
@@ -115,6 +116,24 @@ def test_transforms_are_straight_line(m):
     assert "fmuladd" in ir or "fmul" in ir
     for zero_or_one in ("float 0.000000e+00)", "float 1.000000e+00)"):
         assert not any("fmul" in line and zero_or_one in line for line in ir.splitlines())
+
+
+@pytest.mark.parametrize("m", [2, 4])
+def test_transforms_fold_in_tir(m):
+    """The schedule unrolls the transforms' positions and folds them as it
+    copies (``_unroll_folding``): the kernel's tir has no select left, and
+    each element of a tile's input patch is loaded once (the positions
+    share the loads and 1-D row sums), not once per alternative of every
+    position (F(4,3): 1,599 selects and 18,600 lines before)."""
+    x, wt = np.zeros((1, 16, 10, 10), np.float32), np.ones((32, 16, 3, 3), np.float32)
+    module, _ = _winograd_module(x, wt, (0, 0, 0, 0), m, 16, 16, np.zeros(32, np.float32))
+    with PassContext(opt_level=3):
+        lower(module, stage="tir")
+    (kernel,) = [op for op in module.ops if op.name == "tir.prim_func"]
+    text = str(kernel)
+    assert "arith.select" not in text
+    assert text.count("tir.load %p0[") == (m + 2) ** 2  # the unpadded data, read by the input transform
+    assert "tir.store" in text and text.count("\n") < 1600
 
 
 def test_gemm_tile_knobs_compute_the_conv():
