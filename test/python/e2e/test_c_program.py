@@ -242,12 +242,44 @@ def aligned_allocs_per_inference(exe: Path, directory: Path) -> int:
     return (counts[1] - counts[0]) // 4
 
 
+def heap_temporaries_per_inference(model) -> int:
+    """The kernel temporaries above the stack limit one inference of
+    ``model`` allocates, counted in its ``tir`` stage: each kernel's
+    ``tir.allocate`` larger than ``STACK_LIMIT_BYTES``, times its calls."""
+    from xtvm.dialects.relay.transform import CallLoweredOp
+    from xtvm.dialects.tir import AllocateOp, PrimFuncOp
+    from xtvm.driver.build_module import lower
+    from xtvm.frontend import from_onnx
+    from xtvm.lowering.tir_to_llvm.function import STACK_LIMIT_BYTES
+
+    mod, params = from_onnx(model)
+    with xtvm.transform.PassContext(opt_level=3):
+        tir = lower(mod, params, stage="tir")
+    large: dict[str, int] = {}
+    calls: list[str] = []
+    for op in tir.walk():
+        if isinstance(op, PrimFuncOp):
+            large[op.sym_name.data] = sum(
+                1 for a in op.walk()
+                if isinstance(a, AllocateOp)
+                and np.prod(a.res.type.get_shape()) * a.res.type.element_type.bitwidth // 8
+                > STACK_LIMIT_BYTES
+            )
+        elif isinstance(op, CallLoweredOp):
+            calls.append(op.callee.root_reference.data)
+    return sum(large[c] for c in calls)
+
+
 def test_squeezenet_heap_allocations_per_inference(squeezenet):
-    """docs/abi.md, "Memory": no heap allocation per inference (kernel
-    temporaries up to 1 MiB live on the stack; SqueezeNet's largest is
-    204 KiB); if this changes, update the docs."""
-    directory, _, _, exe = squeezenet
-    assert aligned_allocs_per_inference(exe, directory) == 0
+    """docs/abi.md, "Memory": the only heap allocations of an inference are
+    the kernel temporaries above 1 MiB (the Winograd convs' transformed
+    tiles), one per such temporary and call; the graph's intermediates are
+    in the workspace, smaller temporaries on the stack. If this changes,
+    update the docs."""
+    directory, model, _, exe = squeezenet
+    expected = heap_temporaries_per_inference(model)
+    assert expected > 0  # SqueezeNet's expand convs on 55x55 take Winograd
+    assert aligned_allocs_per_inference(exe, directory) == expected
 
 
 def test_mlp_heap_allocations_per_inference(mlp):

@@ -47,22 +47,22 @@ func.func @winograd_f23_scaled_weight(%x: tensor<1x256x14x14xf32>) -> tensor<1x2
 }
 
 // Near misses of conv2d-winograd, each left to conv2d-packed: stride 2, a
-// 1x1 conv, a weight that is an argument (not constant), 64 channels, a 7x7
-// output.
+// 1x1 conv, a weight that is an argument (not constant), 24 channels (not
+// whole 16-channel blocks), a 7x7 output.
 // CHECK-LABEL: func.func @near_misses
 // CHECK-NOT: winograd
 // CHECK-COUNT-5: relay.nn.contrib_conv2d_packed
 // CHECK-NOT: winograd
 // CHECK: func.return
-func.func @near_misses(%x: tensor<1x128x28x28xf32>, %wa: tensor<128x128x3x3xf32>, %x64: tensor<1x64x56x56xf32>, %x7: tensor<1x512x7x7xf32>) -> (tensor<1x128x14x14xf32>, tensor<1x128x28x28xf32>, tensor<1x128x28x28xf32>, tensor<1x64x56x56xf32>, tensor<1x512x7x7xf32>) {
+func.func @near_misses(%x: tensor<1x128x28x28xf32>, %wa: tensor<128x128x3x3xf32>, %x24: tensor<1x24x56x56xf32>, %x7: tensor<1x512x7x7xf32>) -> (tensor<1x128x14x14xf32>, tensor<1x128x28x28xf32>, tensor<1x128x28x28xf32>, tensor<1x24x56x56xf32>, tensor<1x512x7x7xf32>) {
   %w = relay.const dense<0.5> : tensor<128x128x3x3xf32>
   %s2 = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x128x28x28xf32>, tensor<128x128x3x3xf32>) -> tensor<1x128x14x14xf32>
   %w1 = relay.const dense<0.5> : tensor<128x128x1x1xf32>
   %k1 = relay.nn.conv2d %x, %w1 : (tensor<1x128x28x28xf32>, tensor<128x128x1x1xf32>) -> tensor<1x128x28x28xf32>
   %arg = relay.nn.conv2d %x, %wa {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x128x28x28xf32>, tensor<128x128x3x3xf32>) -> tensor<1x128x28x28xf32>
-  %w64 = relay.const dense<0.5> : tensor<64x64x3x3xf32>
-  %c64 = relay.nn.conv2d %x64, %w64 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32>
+  %w24 = relay.const dense<0.5> : tensor<24x24x3x3xf32>
+  %c24 = relay.nn.conv2d %x24, %w24 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x24x56x56xf32>, tensor<24x24x3x3xf32>) -> tensor<1x24x56x56xf32>
   %w7 = relay.const dense<0.5> : tensor<512x512x3x3xf32>
   %p7 = relay.nn.conv2d %x7, %w7 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<1x512x7x7xf32>
-  func.return %s2, %k1, %arg, %c64, %p7 : tensor<1x128x14x14xf32>, tensor<1x128x28x28xf32>, tensor<1x128x28x28xf32>, tensor<1x64x56x56xf32>, tensor<1x512x7x7xf32>
+  func.return %s2, %k1, %arg, %c24, %p7 : tensor<1x128x14x14xf32>, tensor<1x128x28x28xf32>, tensor<1x128x28x28xf32>, tensor<1x24x56x56xf32>, tensor<1x512x7x7xf32>
 }
