@@ -22,14 +22,29 @@ from xtvm.rewrite import Pat, Rule, rewrite
 BLOCK = 16
 """Channels of the data and output blocks (one AVX-512 register of f32)."""
 
+MAX_WEIGHT_ELEMENTS = 1 << 20
+"""Largest conv weight (elements) that takes Winograd, and
+:data:`MAX_F43_WEIGHT_ELEMENTS` the largest that takes F(4,3) (larger ones
+F(2,3)). The transformed weight is (m+2)^2/9 times the conv's (4x for
+F(4,3), 1.8x for F(2,3)), and the build, the linker and the library hold
+every weight: with F(4,3) for all, VGG-19's build peaked at 1,792 MB, with
+these bounds at about 1,470 (issue 14's bound is 1.5 GB; 1,409 without
+Winograd). ResNet-50's Winograd convs (up to 256 x 256 x 3 x 3 = 0.6 M)
+are under them."""
+
+MAX_F43_WEIGHT_ELEMENTS = 1 << 18
+
+
 def winograd_tile(
     channels: int, out_channels: int, height: int, width: int, lanes: int
 ) -> int | None:
     """The output tile ``m`` of F(m, 3) for a 3x3 stride-1 conv of
     ``channels`` → ``out_channels`` on a ``height x width`` output, or None
     for the direct kernel: F(4,3) on planes of at least 28 pixels a side,
-    F(2,3) from 14, the direct kernel on smaller planes (7x7: no gain) and
-    for channels that are not whole blocks; AVX-512 only (16 f32 lanes, the
+    F(2,3) from 14 (and on larger planes for a weight above
+    :data:`MAX_F43_WEIGHT_ELEMENTS`), the direct kernel on smaller planes
+    (7x7: no gain), for weights above :data:`MAX_WEIGHT_ELEMENTS` and for
+    channels that are not whole blocks; AVX-512 only (16 f32 lanes, the
     GEMM's register tile of 2 x 9 vectors).
 
     Any number of blocks pays once the kernel's large buffers keep their
@@ -40,9 +55,12 @@ def winograd_tile(
     2.06x, 48 -> 64 on 28x28 2.17x (docs/winograd.md)."""
     if lanes < BLOCK or channels % BLOCK or out_channels % BLOCK:
         return None
+    weight = channels * out_channels * 9
+    if weight > MAX_WEIGHT_ELEMENTS:
+        return None
     side = min(height, width)
     if side >= 28:
-        return 4
+        return 4 if weight <= MAX_F43_WEIGHT_ELEMENTS else 2
     if side >= 14:
         return 2
     return None
@@ -102,7 +120,8 @@ def winograd_rules(lanes: int) -> list[Rule]:
             doc="conv2d(x, w) = layout_transform(contrib_conv2d_winograd_without_weight_transform("
             "layout_transform(x, NCHW -> NCHW16c), contrib_conv2d_winograd_weight_transform(w)),"
             " NCHW16c -> NCHW) for an f32 3x3 stride-1 conv of a constant weight, its"
-            " channels in and out whole 16-channel blocks, F(4,3) on outputs of at"
-            " least 28x28, F(2,3) from 14x14, on AVX-512",
+            " channels in and out whole 16-channel blocks, its weight at most 2^20"
+            " elements, F(4,3) on outputs of at least 28x28 (weights up to 2^18),"
+            " F(2,3) from 14x14, on AVX-512",
         )
     ]

@@ -48,13 +48,24 @@ func.func @winograd_f23_scaled_weight(%x: tensor<1x256x14x14xf32>) -> tensor<1x2
 
 // Near misses of conv2d-winograd, each left to conv2d-packed: stride 2, a
 // 1x1 conv, a weight that is an argument (not constant), 24 channels (not
-// whole 16-channel blocks), a 7x7 output.
+// whole 16-channel blocks), a 7x7 output, a weight above 2^20 elements
+// (512 x 512 x 3 x 3).
+// A weight above 2^18 elements (256 x 256 x 3 x 3) takes F(2,3) even on a
+// 28x28 output: the transformed weight is 1.8x the conv's, not 4x.
+// CHECK-LABEL: func.func @winograd_f23_large_weight
+// CHECK: relay.nn.contrib_conv2d_winograd_without_weight_transform {{.*}} {tile_size = 2 : i64
+func.func @winograd_f23_large_weight(%x: tensor<1x256x28x28xf32>) -> tensor<1x256x28x28xf32> {
+  %w = relay.const dense<0.5> : tensor<256x256x3x3xf32>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x28x28xf32>, tensor<256x256x3x3xf32>) -> tensor<1x256x28x28xf32>
+  func.return %y : tensor<1x256x28x28xf32>
+}
+
 // CHECK-LABEL: func.func @near_misses
 // CHECK-NOT: winograd
-// CHECK-COUNT-5: relay.nn.contrib_conv2d_packed
+// CHECK-COUNT-6: relay.nn.contrib_conv2d_packed
 // CHECK-NOT: winograd
 // CHECK: func.return
-func.func @near_misses(%x: tensor<1x128x28x28xf32>, %wa: tensor<128x128x3x3xf32>, %x24: tensor<1x24x56x56xf32>, %x7: tensor<1x512x7x7xf32>) -> (tensor<1x128x14x14xf32>, tensor<1x128x28x28xf32>, tensor<1x128x28x28xf32>, tensor<1x24x56x56xf32>, tensor<1x512x7x7xf32>) {
+func.func @near_misses(%x: tensor<1x128x28x28xf32>, %wa: tensor<128x128x3x3xf32>, %x24: tensor<1x24x56x56xf32>, %x7: tensor<1x512x7x7xf32>, %x512: tensor<1x512x28x28xf32>) -> (tensor<1x128x14x14xf32>, tensor<1x128x28x28xf32>, tensor<1x128x28x28xf32>, tensor<1x24x56x56xf32>, tensor<1x512x7x7xf32>, tensor<1x512x28x28xf32>) {
   %w = relay.const dense<0.5> : tensor<128x128x3x3xf32>
   %s2 = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x128x28x28xf32>, tensor<128x128x3x3xf32>) -> tensor<1x128x14x14xf32>
   %w1 = relay.const dense<0.5> : tensor<128x128x1x1xf32>
@@ -64,5 +75,6 @@ func.func @near_misses(%x: tensor<1x128x28x28xf32>, %wa: tensor<128x128x3x3xf32>
   %c24 = relay.nn.conv2d %x24, %w24 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x24x56x56xf32>, tensor<24x24x3x3xf32>) -> tensor<1x24x56x56xf32>
   %w7 = relay.const dense<0.5> : tensor<512x512x3x3xf32>
   %p7 = relay.nn.conv2d %x7, %w7 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<1x512x7x7xf32>
-  func.return %s2, %k1, %arg, %c24, %p7 : tensor<1x128x14x14xf32>, tensor<1x128x28x28xf32>, tensor<1x128x28x28xf32>, tensor<1x24x56x56xf32>, tensor<1x512x7x7xf32>
+  %big = relay.nn.conv2d %x512, %w7 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x28x28xf32>, tensor<512x512x3x3xf32>) -> tensor<1x512x28x28xf32>
+  func.return %s2, %k1, %arg, %c24, %p7, %big : tensor<1x128x14x14xf32>, tensor<1x128x28x28xf32>, tensor<1x128x28x28xf32>, tensor<1x24x56x56xf32>, tensor<1x512x7x7xf32>, tensor<1x512x28x28xf32>
 }
