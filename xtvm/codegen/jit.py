@@ -19,7 +19,6 @@ from xtvm.codegen.data import (
 from xtvm.codegen.export import link_library
 from xtvm.codegen.llvm_ir import CodegenError, load_openmp, target_machine
 from xtvm.codegen.objects import compile_objects
-from xtvm.runtime.allocator import keep_heap_pages
 from xtvm.target import Target
 
 
@@ -75,7 +74,6 @@ def jit(
     host = llvm.parse_assembly("")
     host.triple = tm.triple
     engine = llvm.create_mcjit_compiler(host, tm)
-    keep_heap_pages()  # the kernels' large buffers
     for obj in compiled.objects:
         engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
     engine.finalize_object()

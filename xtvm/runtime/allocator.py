@@ -11,7 +11,10 @@ buffers in again on every call: a Winograd 128-channel conv on 112x112 took
 22-24 ms instead of 6.9 ms in a fresh process.
 
 `keep_heap_pages` fixes glibc's thresholds once per process, before the
-first kernel runs: blocks up to `MMAP_THRESHOLD_BYTES` (glibc's largest,
+first kernel runs (when a library is loaded, or a graph executor or VM is
+created; not while compiling, whose freed IR and arrays would then stay in
+the process: VGG-19's cold build peaked at 1,678 MB with it set when the
+JIT loads, 1,614 MB without): blocks up to `MMAP_THRESHOLD_BYTES` (glibc's largest,
 32 MiB on 64-bit) come from the heap, and the heap's top is given back only
 above `TRIM_THRESHOLD_BYTES`. This is what TVM's workspace pool and
 onnxruntime's arena do for their kernels, done with the C library's own

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from xtvm.runtime import packing, threads
+from xtvm.runtime.allocator import keep_heap_pages
 from xtvm.runtime.base import XTVMError
 from xtvm.runtime.metadata import load_param_dict
 from xtvm.runtime.module import Module
@@ -207,6 +208,7 @@ class GraphModule(Module):
         if not isinstance(device, Device):
             raise XTVMError(f"graph executor: expected a Device, got {type(device).__name__}")
         self.device = device
+        keep_heap_pages()  # the kernels' large buffers, before the first run
         self._lib = lib
         self._graph = graph = _parse(graph_json)
         self._entries = self._place_entries(graph)

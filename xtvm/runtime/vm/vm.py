@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from xtvm.runtime import packing, threads
+from xtvm.runtime.allocator import keep_heap_pages
 from xtvm.runtime.base import XTVMError
 from xtvm.runtime.module import Module
 from xtvm.runtime.ndarray import ALIGNMENT, Device, NDArray, alias, array, dtype_name, empty
@@ -133,6 +134,7 @@ class VirtualMachine(Module):
 
     def __init__(self, exe: Executable | Module, device: Device):
         super().__init__("VirtualMachine")
+        keep_heap_pages()  # the kernels' large buffers, before the first run
         if isinstance(exe, Module):
             exe = Executable.from_library(exe)
         if not isinstance(exe, Executable):
