@@ -24,6 +24,8 @@ NEEDS_STATIC = {
     "relay.scatter_nd",
     "relay.nn.contrib_conv2d_int8_packed",  # a packed (constant) weight and K
     "relay.nn.contrib_dense_int8_packed",
+    "relay.nn.contrib_conv2d_winograd_weight_transform",  # tiles and blocks of a constant weight
+    "relay.nn.contrib_conv2d_winograd_without_weight_transform",
 }
 """Ops whose rule needs some operand sizes statically."""
 

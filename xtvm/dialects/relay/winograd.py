@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -44,8 +44,14 @@ def _tile(cls: type[RelayOp], attrs: Mapping[str, Any]) -> int:
 
 
 def _float(cls: type[RelayOp], ty: TensorType, what: str) -> None:
+    """A float ``what`` of static shape (a Winograd conv is made for a
+    constant weight and static data; its tiles and blocks are fixed)."""
     if not is_float(ty.element_type):
         raise RelayTypeError(f"'{cls.name}' expects a float {what}, got {ty.element_type}")
+    if DYNAMIC_INDEX in ty.get_shape():
+        raise RelayTypeError(
+            f"'{cls.name}' expects a {what} of static shape, got {shape_str(ty.get_shape())}"
+        )
 
 
 @irdl_op_definition
@@ -134,6 +140,7 @@ class Conv2dWinogradOp(RelayOp):
         data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
         _float(cls, data, "data")
+        _float(cls, weight, "weight")
         if data.element_type != weight.element_type:
             raise RelayTypeError(
                 f"'{cls.name}' data and weight differ in element type: "
