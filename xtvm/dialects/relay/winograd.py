@@ -29,6 +29,7 @@ from xtvm.dialects.relay.base import (
     is_float,
     shape_str,
     tensor_type,
+    window_output_size,
 )
 from xtvm.dialects.relay.packed import data_channel_block
 
@@ -43,7 +44,7 @@ def _tile(cls: type[RelayOp], attrs: Mapping[str, Any]) -> int:
     return m
 
 
-def _float(cls: type[RelayOp], ty: TensorType, what: str) -> None:
+def _static_float(cls: type[RelayOp], ty: TensorType, what: str) -> None:
     """A float ``what`` of static shape (a Winograd conv is made for a
     constant weight and static data; its tiles and blocks are fixed)."""
     if not is_float(ty.element_type):
@@ -81,7 +82,7 @@ class WinogradWeightTransformOp(RelayOp):
     @classmethod
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         weight = tensor_type(cls, operand_types[0], "weight")
-        _float(cls, weight, "weight")
+        _static_float(cls, weight, "weight")
         m, block = _tile(cls, attrs), attrs["block"]
         shape = weight.get_shape()
         if len(shape) != 4 or tuple(shape[2:]) != (3, 3) or block < 1 or shape[0] % block:
@@ -139,8 +140,8 @@ class Conv2dWinogradOp(RelayOp):
     def infer(cls, operand_types: Sequence[Attribute], attrs: Mapping[str, Any]):
         data = tensor_type(cls, operand_types[0], "data")
         weight = tensor_type(cls, operand_types[1], "weight")
-        _float(cls, data, "data")
-        _float(cls, weight, "weight")
+        _static_float(cls, data, "data")
+        _static_float(cls, weight, "weight")
         if data.element_type != weight.element_type:
             raise RelayTypeError(
                 f"'{cls.name}' data and weight differ in element type: "
@@ -161,10 +162,8 @@ class Conv2dWinogradOp(RelayOp):
                 f"for tile_size {m} and data {shape_str(ds)}, got {shape_str(ws)}"
             )
         top, left, bottom, right = attrs["padding"]
-        oh, ow = ds[2] + top + bottom - 2, ds[3] + left + right - 2
-        if min(top, left, bottom, right) < 0 or oh < 1 or ow < 1:
-            raise RelayTypeError(
-                f"'{cls.name}' padding {list(attrs['padding'])} of data {shape_str(ds)} leaves "
-                "no room for the 3x3 window"
-            )
+        if min(top, left, bottom, right) < 0:
+            raise RelayTypeError(f"'{cls.name}' padding must be >= 0, got {list(attrs['padding'])}")
+        oh = window_output_size(cls.name, "height", ds[2], top, bottom, 3, 1, 1)
+        ow = window_output_size(cls.name, "width", ds[3], left, right, 3, 1, 1)
         return [TensorType(data.element_type, [ds[0], ws[2], oh, ow, ws[4]])]
