@@ -250,7 +250,7 @@ def heap_temporaries_per_inference(model) -> int:
     from xtvm.dialects.tir import AllocateOp, PrimFuncOp
     from xtvm.driver.build_module import lower
     from xtvm.frontend import from_onnx
-    from xtvm.lowering.tir_to_llvm.function import STACK_LIMIT_BYTES
+    from xtvm.lowering.tir_to_llvm.function import STACK_LIMIT_BYTES, buffer_storage
 
     mod, params = from_onnx(model)
     with xtvm.transform.PassContext(opt_level=3):
@@ -261,9 +261,7 @@ def heap_temporaries_per_inference(model) -> int:
         if isinstance(op, PrimFuncOp):
             large[op.sym_name.data] = sum(
                 1 for a in op.walk()
-                if isinstance(a, AllocateOp)
-                and np.prod(a.res.type.get_shape()) * a.res.type.element_type.bitwidth // 8
-                > STACK_LIMIT_BYTES
+                if isinstance(a, AllocateOp) and buffer_storage(a.res.type)[2] > STACK_LIMIT_BYTES
             )
         elif isinstance(op, CallLoweredOp):
             calls.append(op.callee.root_reference.data)

@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from xtvm.arith import row_major_offset
 from xtvm.dialects.tir import (
@@ -83,6 +83,17 @@ HEAP_ALIGNMENT = 64
 
 ASSERT_KIND = 7
 """Error kind of a failed `tir.assert` (docs/abi.md)."""
+
+
+def buffer_storage(ty: MemRefType) -> tuple[Attribute, int, int]:
+    """A static `tir.allocate` buffer's LLVM element type, element count and
+    bytes (sub-byte elements as their packed bytes; at least 1 byte): what
+    decides stack (`STACK_LIMIT_BYTES`) or heap."""
+    element = llvm_type(ty.element_type)
+    count = math.prod(ty.get_shape())
+    if (packed := storage_nbytes(ty.element_type, count)) is not None:
+        element, count = i8, packed
+    return element, count, max(count * byte_size(element), 1)
 
 
 def impl_name(func: PrimFuncOp) -> str:
@@ -372,11 +383,7 @@ class BodyLowering:
         """The buffer of a `tir.allocate`, created in the entry block."""
         ty = op.res.type
         assert isinstance(ty, MemRefType)
-        element = llvm_type(ty.element_type)
-        count = math.prod(ty.get_shape())
-        if (packed := storage_nbytes(ty.element_type, count)) is not None:
-            element, count = i8, packed  # sub-byte elements: their packed bytes
-        nbytes = max(count * byte_size(element), 1)
+        element, count, nbytes = buffer_storage(ty)
         entry = self.prologue
         if nbytes <= STACK_LIMIT_BYTES:
             size = entry.int_const(max(count, 1))
