@@ -184,6 +184,7 @@ def conv2d_packed_padded(
         ops += [split, kept, ReshapeOp(kept.result, [n, o, oh, ow])]
     return ops
 
+
 def _drops_padding(s: StridedSliceOp) -> bool:
     """Whether ``s`` keeps the first channels of an NCHW tensor and all of
     its other axes, dropping at most ``MAX_PADDING`` of the channels (what
