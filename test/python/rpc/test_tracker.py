@@ -117,9 +117,6 @@ def test_measuring_through_the_tracker_matches_local(launch, mlp_library, kernel
     np.testing.assert_array_equal(remote.outputs[0], local.outputs[0])  # same seeded inputs
     for m in (remote, local):
         assert len(m.costs) == 3 and all(0 < c < 1 for c in m.costs)
-    assert (
-        0.05 < remote.results.median / local.results.median < 20
-    )  # noise only, on a loaded machine
     path, _ = kernels["double"]
     a = np.arange(4, dtype="float32")
     kernel = measure(
