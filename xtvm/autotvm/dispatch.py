@@ -15,7 +15,15 @@ Contexts:
 * :class:`SpaceCollector`: records each kernel's :class:`ConfigSpace`
   (task extraction);
 * ``ApplyHistoryBest`` (:mod:`xtvm.tuning.record`): the best measured
-  config of each workload in a records file.
+  config of each workload in a records file;
+* :class:`ForceConv2dTile`: one implementation for every conv that has
+  several (task extraction).
+
+A context also answers, before the kernels exist, which implementation
+of a conv that has several to build (:meth:`DispatchContext.conv2d_tile`,
+TVM's ``DispatchContext.current.query`` in ``_alter_conv2d_layout``): the
+direct conv or Winograd F(m, 3). ``relay-alter-op-layout``'s
+``conv2d-winograd`` rule asks it.
 
 The context is a :mod:`contextvars` variable, so threads and processes do
 not see each other's.
@@ -23,7 +31,7 @@ not see each other's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -82,12 +90,25 @@ def target_key(target: Any = None) -> str:
     return (Target.of(target) if target is not None else Target.current()).cpu_name
 
 
+DIRECT = 0
+"""The tile size that stands for the direct conv among a conv's
+implementations (:meth:`DispatchContext.conv2d_tile`)."""
+
+
 class DispatchContext:
     """Answers the config of a workload; a ``with`` scope makes it current."""
 
     def config(self, key: str, fn: Any) -> ConfigBase | None:
         """The config for workload ``key`` (None: the fallback)."""
         raise NotImplementedError
+
+    def conv2d_tile(self, conv: str, tiles: Sequence[int], default: int) -> int:
+        """Which implementation of the conv of workload ``conv``
+        (:func:`xtvm.passes.relay.winograd.conv2d_workload`) to build:
+        :data:`DIRECT` or the ``m`` of Winograd F(m, 3), one of ``tiles``;
+        ``default`` is the hand-written rule's choice (its size
+        thresholds), which a context without an opinion keeps."""
+        return default
 
     def __enter__(self) -> DispatchContext:
         self._token = _DISPATCH.set(self)
@@ -120,6 +141,26 @@ class SpaceCollector(DispatchContext):
 
     def config(self, key: str, fn: Any) -> ConfigBase | None:
         return self.spaces.setdefault(key, ConfigSpace())
+
+
+class ForceConv2dTile(DispatchContext):
+    """Every conv with several implementations gets ``tile`` (when it is one
+    of its tiles, else the direct conv); ``convs`` maps each such conv's
+    workload to its tiles (what task extraction makes tasks of),
+    ``defaults`` to the hand-written rule's choice. Kernels keep their
+    hand-written configs."""
+
+    def __init__(self, tile: int):
+        self.tile = tile
+        self.convs: dict[str, tuple[int, ...]] = {}
+        self.defaults: dict[str, int] = {}
+
+    def config(self, key: str, fn: Any) -> ConfigBase | None:
+        return None
+
+    def conv2d_tile(self, conv: str, tiles: Sequence[int], default: int) -> int:
+        self.convs[conv], self.defaults[conv] = tuple(tiles), default
+        return self.tile if self.tile in tiles else DIRECT
 
 
 @contextmanager

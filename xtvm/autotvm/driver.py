@@ -122,7 +122,7 @@ def format_table(summaries: Sequence[TaskSummary]) -> str:
     for s in summaries:
         rows.append(
             (
-                s.task.name[:48],
+                s.task.label[:64],
                 str(s.task.weight),
                 str(s.trials),
                 f"{s.baseline * 1e6:.1f}",

@@ -11,7 +11,11 @@ A line::
      "version": 0.2, "xtvm_version": "0.1.0"}
 
 ``input`` is the target, the task's name, its workload key (TVM's
-``args``) and an empty ``kwargs``; ``result`` is the seconds per call of
+``args``) and ``kwargs``: empty, or for a task that is one implementation
+of a conv with several (:mod:`xtvm.passes.relay.winograd`) the conv's
+workload and the implementation, ``{"conv2d": "conv2d f32 data=1x64x56x56
+weight=64x64x3x3 ...", "implementation": "winograd", "tile_size": 4}``
+(``"direct"`` without a tile size); ``result`` is the seconds per call of
 each repeat (the error message when the error number is not 0), the
 error number (:class:`~xtvm.tuning.measure.MeasureErrorNo`), the seconds
 the measurement took and its Unix time. Only JSON is read and written;
@@ -25,6 +29,12 @@ hand-written schedule. A tuned config is used only when it beat the
 hand-written schedule's own measurement (config 0, measured first as
 every search's baseline) by ``min_gain`` (2% by default): a kernel whose
 search found nothing clearly faster keeps its hand-written schedule.
+
+It also picks each such conv's implementation (``conv2d_tile``, asked by
+``relay-alter-op-layout`` before the kernels exist): the implementation
+with the fastest record of the conv's workload, when the records measured
+the hand-written rule's choice too and the other is at least ``min_gain``
+faster than it; else the hand-written rule's choice.
 """
 
 from __future__ import annotations
@@ -32,11 +42,11 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from xtvm.autotvm.dispatch import DispatchContext, config_from_json, target_key
+from xtvm.autotvm.dispatch import DIRECT, DispatchContext, config_from_json, target_key
 from xtvm.autotvm.space import ConfigBase
 
 VERSION = 0.2
@@ -58,6 +68,16 @@ class Record:
     error_no: int
     all_cost: float
     timestamp: float
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    """The conv and implementation of the task, if it has (see the module)."""
+
+    @property
+    def conv2d_tile(self) -> int | None:
+        """The implementation this record measured of its conv
+        (``DIRECT`` or Winograd's ``m``), None for a task without one."""
+        if "conv2d" not in self.kwargs:
+            return None
+        return self.kwargs.get("tile_size", DIRECT)
 
     @property
     def mean(self) -> float:
@@ -77,7 +97,7 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "input": [self.target, self.name, [self.key], {}],
+            "input": [self.target, self.name, [self.key], self.kwargs],
             "config": self.config,
             "result": [self.costs, self.error_no, self.all_cost, self.timestamp],
             "version": VERSION,
@@ -98,7 +118,37 @@ def encode(inp, result) -> str:
             int(result.error_no),
             float(result.all_cost),
             float(result.timestamp),
+            implementation_kwargs(task),
         ).to_json()
+    )
+
+
+def implementation_kwargs(task) -> dict[str, Any]:
+    """A task's ``kwargs``: its conv and implementation, if it has."""
+    if not getattr(task, "conv2d", ""):
+        return {}
+    if task.tile_size == DIRECT:
+        return {"conv2d": task.conv2d, "implementation": "direct"}
+    return {"conv2d": task.conv2d, "implementation": "winograd", "tile_size": task.tile_size}
+
+
+def _check_kwargs(kwargs: Any) -> dict[str, Any]:
+    """A record's ``kwargs``, checked (a ValueError or TypeError saying what
+    is wrong: :func:`load_records` skips the line)."""
+    if not isinstance(kwargs, dict):
+        raise TypeError("'input' kwargs must be a JSON object")
+    if "conv2d" not in kwargs:
+        return kwargs
+    implementation, tile = kwargs.get("implementation"), kwargs.get("tile_size")
+    if not isinstance(kwargs["conv2d"], str):
+        raise TypeError("'conv2d' must be the conv's workload string")
+    if implementation == "direct" and tile is None:
+        return kwargs
+    if implementation == "winograd" and tile in (2, 4) and isinstance(tile, int):
+        return kwargs
+    raise ValueError(
+        f"a conv's implementation must be 'direct' or 'winograd' with a tile_size of 2 or 4, "
+        f"not {implementation!r} with {tile!r}"
     )
 
 
@@ -129,8 +179,17 @@ def decode(line: str) -> Record:
     costs, error_no = result[0], result[1]
     if not error_no and not (costs and all(isinstance(c, int | float) and c > 0 for c in costs)):
         raise ValueError("a successful record needs positive costs")
+    kwargs = _check_kwargs(inp[3] if len(inp) > 3 else {})
     return Record(
-        inp[0], inp[1], inp[2][0], config, costs, error_no, float(result[2]), float(result[3])
+        inp[0],
+        inp[1],
+        inp[2][0],
+        config,
+        costs,
+        error_no,
+        float(result[2]),
+        float(result[3]),
+        kwargs,
     )
 
 
@@ -208,6 +267,20 @@ class ApplyHistoryBest(DispatchContext):
         self.min_gain = min_gain
         self.applied: dict[str, str] = {}
         """Workload key → the config applied (what the build used)."""
+        self.conv_costs: dict[tuple[str, str], dict[int, float]] = {}
+        """(target CPU, conv workload) → each measured implementation's
+        fastest seconds per call."""
+        for record in loaded:
+            tile = record.conv2d_tile
+            if tile is None or record.error_no:
+                continue
+            costs = self.conv_costs.setdefault(
+                (target_key(record.target), record.kwargs["conv2d"]), {}
+            )
+            costs[tile] = min(costs.get(tile, float("inf")), record.cost)
+        self.implementations: dict[str, int] = {}
+        """Conv workload → the implementation the build chose from the
+        records (``DIRECT`` or Winograd's ``m``)."""
 
     def config(self, key: str, fn: Any) -> ConfigBase | None:
         record = self.best.get((target_key(), key))
@@ -218,6 +291,19 @@ class ApplyHistoryBest(DispatchContext):
             return None
         self.applied[key] = str(record.config)
         return config_from_json(record.config, strict=False)
+
+    def conv2d_tile(self, conv: str, tiles: Sequence[int], default: int) -> int:
+        """The fastest measured implementation of ``conv`` among ``tiles``
+        when it beat a measured ``default`` by ``min_gain`` (see the module)."""
+        costs = {
+            t: c for t, c in self.conv_costs.get((target_key(), conv), {}).items() if t in tiles
+        }
+        if default not in costs:
+            return default
+        best = min(costs, key=lambda t: (costs[t], t != default))
+        chosen = best if costs[best] <= costs[default] * (1 - self.min_gain) else default
+        self.implementations[conv] = chosen
+        return chosen
 
 
 def apply_history_best(records, min_gain: float = DEFAULT_MIN_GAIN) -> ApplyHistoryBest:

@@ -9,6 +9,15 @@ keeps those whose schedule is an AutoTVM template, i.e. defines knobs. A
 task's ``weight`` is how many times the model calls its kernel: the
 factor of its latency in the model's.
 
+A conv with several implementations (the direct conv and Winograd F(m, 3),
+:func:`xtvm.passes.relay.winograd.winograd_tiles`) gives a task for each:
+the pipeline runs once with every such conv direct, then once per Winograd
+tile with every such conv taking it (:class:`ForceConv2dTile`), and each
+kernel holding such a conv is tagged with the conv's workload and its
+implementation (``conv2d``, ``tile_size``); records carry the tag, and
+``apply_history_best`` builds the conv with the implementation measured
+fastest (TVM's ``_alter_conv2d_layout`` querying the dispatch context).
+
 A task is plain data (its primitive function as MLIR text), so it travels
 to build workers as JSON and can be rebuilt anywhere:
 :meth:`Task.build_kernel` lowers it under one config.
@@ -21,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from xtvm.autotvm.dispatch import ApplyConfig, SpaceCollector, workload_key
+from xtvm.autotvm.dispatch import DIRECT, ApplyConfig, ForceConv2dTile, SpaceCollector, workload_key
 from xtvm.autotvm.space import ConfigEntity, ConfigSpace
 
 
@@ -38,6 +47,8 @@ class Task:
     target: str
     weight: int = 1
     flop: float = 0.0
+    conv2d: str = ""
+    tile_size: int = DIRECT
     _space: ConfigSpace | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -48,11 +59,14 @@ class Task:
             "target": self.target,
             "weight": self.weight,
             "flop": self.flop,
+            "conv2d": self.conv2d,
+            "tile_size": self.tile_size,
         }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Task:
-        return Task(**{k: data[k] for k in ("name", "key", "func", "target", "weight", "flop")})
+        fields = ("name", "key", "func", "target", "weight", "flop", "conv2d", "tile_size")
+        return Task(**{k: data[k] for k in fields if k in data})
 
     def primitive_function(self):
         """The primitive function (``func.func``), parsed from ``func``."""
@@ -93,8 +107,24 @@ class Task:
             self.flop = self.flop or self._space.flop
         return self._space
 
+    @property
+    def implementation(self) -> str:
+        """``direct``, ``winograd F(m,3)``, or "" for a task without alternatives."""
+        if not self.conv2d:
+            return ""
+        return "direct" if self.tile_size == DIRECT else f"winograd F({self.tile_size},3)"
+
+    @property
+    def label(self) -> str:
+        """A short name for tables: the fused function's without its
+        ``fused_nn_contrib_`` prefix, and the implementation, if any."""
+        name = self.name.removeprefix("fused_").removeprefix("nn_contrib_")
+        name = name.replace("winograd_without_weight_transform", "winograd")
+        return f"{name} [{self.implementation}]" if self.conv2d else name
+
     def __str__(self) -> str:
-        return f"{self.name} [{self.key[:8]}] x{self.weight}"
+        what = f" ({self.implementation})" if self.conv2d else ""
+        return f"{self.name} [{self.key[:8]}] x{self.weight}{what}"
 
 
 def _module_text(fn) -> str:
@@ -106,30 +136,74 @@ def _module_text(fn) -> str:
     return out.getvalue()
 
 
+def _conv_of(fn) -> Any:
+    """The conv op of a primitive function (packed or Winograd), if any."""
+    from xtvm.dialects.relay import Conv2dPackedOp
+    from xtvm.dialects.relay.winograd import Conv2dWinogradOp
+
+    return next((op for op in fn.walk() if isinstance(op, Conv2dPackedOp | Conv2dWinogradOp)), None)
+
+
 def extract_tasks(mod, params=None, target: Any = "llvm", opt_level: int = 3) -> list[Task]:
     """The tunable tasks of a relay module (see the module docstring), most
-    FLOPs × weight first."""
+    FLOPs × weight first; a conv's implementations next to each other, the
+    hand-written rule's choice first."""
+    from xtvm.target import Target
+
+    target = Target.of(target)
+    direct = ForceConv2dTile(DIRECT)
+    tasks = _tasks_of(mod, params, target, opt_level, direct, {})
+    tiles = sorted({m for ts in direct.convs.values() for m in ts if m != DIRECT})
+    for m in tiles:
+        _tasks_of(mod, params, target, opt_level, ForceConv2dTile(m), tasks)
+    # A conv's implementations are tuned one after the other, the hand-written
+    # rule's choice first (a deadline that cuts the search has measured it).
+    order: dict[str, float] = {}
+    for task in tasks.values():
+        group = task.conv2d or task.key
+        order[group] = max(order.get(group, 0.0), task.flop * task.weight)
+    return sorted(
+        tasks.values(),
+        key=lambda t: (
+            -order[t.conv2d or t.key],
+            t.conv2d or t.key,
+            bool(t.conv2d) and t.tile_size != direct.defaults[t.conv2d],
+        ),
+    )
+
+
+def _tasks_of(
+    mod, params, target, opt_level: int, choice: ForceConv2dTile, tasks: dict[str, Task]
+) -> dict[str, Task]:
+    """Add the tasks of ``mod`` lowered with the convs' implementations
+    ``choice`` to ``tasks`` (by workload key; a kernel already there keeps
+    its weight from the first lowering); a kernel of a conv with several
+    implementations is tagged with it."""
     from xdsl.dialects import func
 
     from xtvm.dialects.relay.primitive import is_primitive
     from xtvm.driver.build_module import lower
-    from xtvm.target import Target
+    from xtvm.passes.relay.winograd import conv2d_workload
     from xtvm.transform import PassContext
 
-    target = Target.of(target)
-    with target, PassContext(opt_level=opt_level):
+    with target, PassContext(opt_level=opt_level), choice:
         module = lower(mod.clone(), params, stage="relay-opt")
     calls = Counter(op.callee.string_value() for op in module.walk() if isinstance(op, func.CallOp))
-    tasks: dict[str, Task] = {}
+    seen: dict[str, Task] = {}
     for op in module.ops:
         if not (isinstance(op, func.FuncOp) and is_primitive(op)):
             continue
         key = workload_key(op)
+        if key in seen:
+            seen[key].weight += calls[op.sym_name.data]
+            continue
         if key in tasks:
-            tasks[key].weight += calls[op.sym_name.data]
             continue
         task = Task(op.sym_name.data, key, _module_text(op), str(target), calls[op.sym_name.data])
+        conv = _conv_of(op)
+        if conv is not None and (workload := conv2d_workload(conv)) in choice.convs:
+            task.conv2d, task.tile_size = workload, conv.attrs.get("tile_size", DIRECT)
         if len(task.config_space) > 1:
-            tasks[key] = task
-    return sorted(tasks.values(), key=lambda t: -t.flop * t.weight)
-
+            seen[key] = task
+    tasks.update(seen)
+    return tasks

@@ -6,9 +6,15 @@ float conv of a constant weight becomes the Winograd conv F(m, 3)
 conv's) on ``relay.nn.contrib_conv2d_winograd_weight_transform`` of the
 weight, which ``relay-fold-constant`` evaluates at compile time.
 
-Only the shape classes where the kernel measured faster than the direct
-blocked kernel take it (:func:`winograd_tile`; the table is in
-docs/winograd.md).
+Without tuning records, the shape classes where the kernel measured faster
+than the direct blocked kernel take it (:func:`winograd_tile`; the table is
+in docs/winograd.md). Every conv the kernel can run (:func:`winograd_tiles`)
+has several implementations, the direct conv and F(m, 3) for each allowed
+``m``, and the current dispatch context chooses among them
+(``DispatchContext.conv2d_tile``, TVM's ``DispatchContext.current.query``
+in its ``_alter_conv2d_layout``): under ``apply_history_best`` the fastest
+measured implementation of the conv's workload (:func:`conv2d_workload`),
+during task extraction each in turn.
 """
 
 from __future__ import annotations
@@ -35,6 +41,24 @@ are under them."""
 MAX_F43_WEIGHT_ELEMENTS = 1 << 18
 
 
+def winograd_tiles(
+    channels: int, out_channels: int, height: int, width: int, lanes: int
+) -> tuple[int, ...]:
+    """The ``m`` of F(m, 3) the kernel may run a 3x3 stride-1 conv with (empty:
+    the direct kernel only): the AVX-512 register tile, whole 16-channel
+    blocks and the weight bounds of :func:`winograd_tile` (the build's
+    memory) as there, an ``m`` at most the output's smaller side; not its
+    size thresholds, which are the hand-written choice that tuning records
+    may overrule."""
+    if lanes < BLOCK or channels % BLOCK or out_channels % BLOCK:
+        return ()
+    weight = channels * out_channels * 9
+    if weight > MAX_WEIGHT_ELEMENTS:
+        return ()
+    tiles = (2, 4) if weight <= MAX_F43_WEIGHT_ELEMENTS else (2,)
+    return tuple(m for m in tiles if m <= min(height, width))
+
+
 def winograd_tile(
     channels: int, out_channels: int, height: int, width: int, lanes: int
 ) -> int | None:
@@ -53,17 +77,47 @@ def winograd_tile(
     2.29x, on 224x224 1.53x, 64 -> 128 on 112x112 1.88x, 16 -> 64 on 55x55
     1.63x, 32 -> 128 on 27x27 1.55x, 128 -> 32 on 56x56 1.85x and on 28x28
     2.06x, 48 -> 64 on 28x28 2.17x (docs/winograd.md)."""
-    if lanes < BLOCK or channels % BLOCK or out_channels % BLOCK:
-        return None
-    weight = channels * out_channels * 9
-    if weight > MAX_WEIGHT_ELEMENTS:
-        return None
+    tiles = winograd_tiles(channels, out_channels, height, width, lanes)
     side = min(height, width)
-    if side >= 28:
-        return 4 if weight <= MAX_F43_WEIGHT_ELEMENTS else 2
-    if side >= 14:
+    if side >= 28 and 4 in tiles:
+        return 4
+    if side >= 14 and 2 in tiles:
         return 2
     return None
+
+
+def conv2d_workload(op: Operation) -> str:
+    """The workload of a conv, independent of its implementation and of the
+    ops fused with it: the NCHW data shape, the OIHW weight shape, strides,
+    padding, dilation, groups and element type, e.g. ``conv2d f32
+    data=1x64x56x56 weight=64x64x3x3 strides=1x1 padding=1x1x1x1
+    dilation=1x1 groups=1``. The same for a ``relay.nn.conv2d``, the
+    ``relay.nn.contrib_conv2d_packed`` (NCHW or blocked data) and the
+    Winograd conv it becomes, so that tuning records of either
+    implementation name the conv they are for."""
+    from xtvm.dialects.relay.packed import Conv2dPackedOp
+
+    a = type(op).with_defaults(op.attrs)
+    xs = list(op.operands[0].type.get_shape())
+    ws = list(op.operands[1].type.get_shape())
+    if len(xs) == 5:  # blocked data [N, C/c, H, W, c]
+        xs = [xs[0], xs[1] * xs[4], xs[2], xs[3]]
+    if isinstance(op, Conv2dWinogradOp):  # [a, a, K/b, C, b]
+        ws, a = [ws[2] * ws[4], ws[3], 3, 3], a | {"strides": (1, 1), "dilation": (1, 1)}
+        a["groups"] = 1
+    elif isinstance(op, Conv2dPackedOp):  # [O/b, C/groups, KH, KW, b]
+        ws = [ws[0] * ws[4], *ws[1:4]]
+    elif not isinstance(op, Conv2dOp):
+        raise TypeError(f"conv2d_workload: '{op.name}' is not a 2-d convolution")
+
+    def dims(values) -> str:
+        return "x".join(str(int(v)) for v in values)
+
+    return (
+        f"conv2d {op.operands[0].type.element_type} data={dims(xs)} weight={dims(ws)} "
+        f"strides={dims(a['strides'])} padding={dims(a['padding'])} "
+        f"dilation={dims(a['dilation'])} groups={int(a['groups'])}"
+    )
 
 
 def _constant(value: SSAValue, depth: int = 8) -> bool:
@@ -81,6 +135,24 @@ def _constant(value: SSAValue, depth: int = 8) -> bool:
 
 
 def _tile(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> int | None:
+    """The F(m, 3) tile of the conv (None: direct): the current dispatch
+    context's choice among :func:`winograd_tiles`, by default
+    :func:`winograd_tile`'s."""
+    tiles = _tiles(x, w, root, lanes)
+    if not tiles:
+        return None
+    out = root.result.type.get_shape()
+    default = winograd_tile(x.type.get_shape()[1], w.type.get_shape()[0], out[2], out[3], lanes)
+    from xtvm.autotvm.dispatch import DIRECT, DispatchContext
+
+    context = DispatchContext.current()
+    if context is None:
+        return default
+    chosen = context.conv2d_tile(conv2d_workload(root), (DIRECT, *tiles), default or DIRECT)
+    return chosen or None
+
+
+def _tiles(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> tuple[int, ...]:
     a = root.attrs
     xs, ws, out = x.type.get_shape(), w.type.get_shape(), root.result.type.get_shape()
     if (
@@ -96,8 +168,8 @@ def _tile(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> int | None:
         or min(*xs, *out) < 1
         or not _constant(w)
     ):
-        return None
-    return winograd_tile(xs[1], ws[0], out[2], out[3], lanes)
+        return ()
+    return winograd_tiles(xs[1], ws[0], out[2], out[3], lanes)
 
 
 def conv2d_winograd(x: SSAValue, w: SSAValue, root: Conv2dOp, m: int) -> list[Operation]:
