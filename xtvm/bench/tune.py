@@ -414,24 +414,31 @@ class _Kept:
         pass
 
 
-def kernel_keys(mod, params) -> dict[str, str]:
-    """The workload key of each primitive function of the model (the
-    names its graph's kernel calls use)."""
+def kernel_keys(mod, params, context=None) -> dict[str, tuple[str, str]]:
+    """The workload key and the conv workload (``""`` for a kernel
+    without a conv) of each primitive function of the model (the names
+    its graph's kernel calls use), lowered under ``context`` (a tuning
+    dispatch context: it chooses each conv's implementation)."""
+    import contextlib
+
     from xdsl.dialects import func
 
     from xtvm.autotvm.dispatch import workload_key
     from xtvm.dialects.relay.primitive import is_primitive
     from xtvm.driver.build_module import lower
+    from xtvm.passes.relay.winograd import conv2d_workload
     from xtvm.target import Target
     from xtvm.transform import PassContext
+    from xtvm.tuning.task import conv_of
 
-    with Target.of("llvm"), PassContext(opt_level=3):
+    with Target.of("llvm"), PassContext(opt_level=3), context or contextlib.nullcontext():
         module = lower(mod.clone(), params, stage="relay-opt")
-    return {
-        op.sym_name.data: workload_key(op)
-        for op in module.ops
-        if isinstance(op, func.FuncOp) and is_primitive(op)
-    }
+    keys = {}
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and is_primitive(op):
+            conv = conv_of(op)
+            keys[op.sym_name.data] = (workload_key(op), conv2d_workload(conv) if conv else "")
+    return keys
 
 
 def _build(mod, params, records):
@@ -487,28 +494,43 @@ def kernel_calls(gmods: dict, repeat: int) -> dict[str, dict[str, float]]:
 def model_latency(model, mod, params, input_name, x, records, repeat: int):
     """The in-model check of the records, then the hand-written and tuned
     models and onnxruntime timed (see the module); returns the medians,
-    the applied keys, and per workload key its kernel calls' seconds in
+    the applied keys, and per workload key (per conv workload for a conv
+    whose implementation the records choose) its kernel calls' seconds in
     the model hand-written and tuned (before the check)."""
     import xtvm
     from xtvm.bench.timing import ort_session
-    from xtvm.tuning.record import load_records
+    from xtvm.tuning.record import apply_history_best, load_records
 
     xtvm.runtime.set_num_threads(1)
     hand_lib, _ = _build(mod, params, None)
     tuned_lib, applied = _build(mod, params, records)
     gmods = {"hand": _graph(hand_lib, input_name, x), "tuned": _graph(tuned_lib, input_name, x)}
     calls = kernel_calls(gmods, repeat)
-    keys = kernel_keys(mod, params)
+    loaded = [r for path in records for r in load_records(path)]
+    convs = {r.kwargs["conv2d"] for r in loaded if "conv2d" in r.kwargs}
+
+    def unit(key: str, conv: str) -> str:
+        """What the check keeps or drops: a kernel's workload, or all the
+        kernels of a conv whose implementation the records choose."""
+        return conv if conv in convs else key
+
+    # A conv may be built Winograd in one build and direct in the other:
+    # its kernels (names and keys differ) are compared as one unit.
+    units: dict[str, dict[str, set[str]]] = {}
     in_model: dict[str, list[float]] = {}
-    for name, key in keys.items():
-        if key in applied and name in calls["hand"] and name in calls["tuned"]:
-            pair = in_model.setdefault(key, [0.0, 0.0])
-            pair[0] += calls["hand"][name]
-            pair[1] += calls["tuned"][name]
-    kept = {k for k, (h, t) in in_model.items() if t < h * 0.98}
-    if kept != set(applied):
-        loaded = [r for path in records for r in load_records(path)]
-        tuned_lib, applied = _build(mod, params, [r for r in loaded if r.key in kept])
+    for k, (label, context) in enumerate((("hand", None), ("tuned", apply_history_best(records)))):
+        for name, (key, conv) in kernel_keys(mod, params, context).items():
+            if name in calls[label]:
+                units.setdefault(unit(key, conv), {"hand": set(), "tuned": set()})[label].add(key)
+                in_model.setdefault(unit(key, conv), [0.0, 0.0])[k] += calls[label][name]
+    tuned_units = {
+        u for u, ks in units.items() if ks["hand"] != ks["tuned"] or ks["tuned"] & set(applied)
+    }
+    in_model = {u: in_model[u] for u in tuned_units}
+    kept = {u for u, (h, t) in in_model.items() if t < h * 0.98}
+    if kept != tuned_units:
+        kept_records = [r for r in loaded if unit(r.key, r.kwargs.get("conv2d", "")) in kept]
+        tuned_lib, applied = _build(mod, params, kept_records)
         gmods["tuned"] = _graph(tuned_lib, input_name, x)
     runs = {"hand-written": gmods["hand"].run, "tuned": gmods["tuned"].run}
     session = ort_session(model, 1)
@@ -567,12 +589,12 @@ def task_table(
                 better = "auto_scheduler"
             else:
                 better = "AutoTVM"
-        pair = in_model.get(task.key)
+        pair = in_model.get(task.key) or in_model.get(task.conv2d)
         model_cells = f"{_us(pair[0])}, {_us(pair[1])}" if pair else "-"
         config = applied.get(task.key)
         what = "hand-written" if config is None else ("trace" if "trace" in config else "AutoTVM")
         rows.append(
-            f"| {task.name.removeprefix('fused_nn_contrib_')} | {task.weight} | "
+            f"| {task.label.removeprefix('fused_nn_contrib_')} | {task.weight} | "
             f"{task.flop / 1e9:.3f} | {_us(hand.get(task.key, math.inf))} | "
             f"{_us(best['autotvm'])} ({count['autotvm']}) | {_us(best['ansor'])} "
             f"({count['ansor']}) | {better} | {model_cells} | {what} |"

@@ -49,6 +49,7 @@ class Task:
     flop: float = 0.0
     conv2d: str = ""
     tile_size: int = DIRECT
+    hand_written: bool = True
     _space: ConfigSpace | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -61,11 +62,13 @@ class Task:
             "flop": self.flop,
             "conv2d": self.conv2d,
             "tile_size": self.tile_size,
+            "hand_written": self.hand_written,
         }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Task:
         fields = ("name", "key", "func", "target", "weight", "flop", "conv2d", "tile_size")
+        fields += ("hand_written",)
         return Task(**{k: data[k] for k in fields if k in data})
 
     def primitive_function(self):
@@ -116,10 +119,10 @@ class Task:
 
     @property
     def label(self) -> str:
-        """A short name for tables: the fused function's without its
-        ``fused_nn_contrib_`` prefix, and the implementation, if any."""
-        name = self.name.removeprefix("fused_").removeprefix("nn_contrib_")
-        name = name.replace("winograd_without_weight_transform", "winograd")
+        """The name for tables: the fused function's (``..._winograd_...``
+        for ``..._winograd_without_weight_transform_...``) and the
+        implementation, if any."""
+        name = self.name.replace("winograd_without_weight_transform", "winograd")
         return f"{name} [{self.implementation}]" if self.conv2d else name
 
     def __str__(self) -> str:
@@ -136,7 +139,7 @@ def _module_text(fn) -> str:
     return out.getvalue()
 
 
-def _conv_of(fn) -> Any:
+def conv_of(fn) -> Any:
     """The conv op of a primitive function (packed or Winograd), if any."""
     from xtvm.dialects.relay import Conv2dPackedOp
     from xtvm.dialects.relay.winograd import Conv2dWinogradOp
@@ -156,6 +159,9 @@ def extract_tasks(mod, params=None, target: Any = "llvm", opt_level: int = 3) ->
     tiles = sorted({m for ts in direct.convs.values() for m in ts if m != DIRECT})
     for m in tiles:
         _tasks_of(mod, params, target, opt_level, ForceConv2dTile(m), tasks)
+    for task in tasks.values():
+        if task.conv2d:
+            task.hand_written = task.tile_size == direct.defaults[task.conv2d]
     # A conv's implementations are tuned one after the other, the hand-written
     # rule's choice first (a deadline that cuts the search has measured it).
     order: dict[str, float] = {}
@@ -167,7 +173,7 @@ def extract_tasks(mod, params=None, target: Any = "llvm", opt_level: int = 3) ->
         key=lambda t: (
             -order[t.conv2d or t.key],
             t.conv2d or t.key,
-            bool(t.conv2d) and t.tile_size != direct.defaults[t.conv2d],
+            not t.hand_written,
         ),
     )
 
@@ -200,7 +206,7 @@ def _tasks_of(
         if key in tasks:
             continue
         task = Task(op.sym_name.data, key, _module_text(op), str(target), calls[op.sym_name.data])
-        conv = _conv_of(op)
+        conv = conv_of(op)
         if conv is not None and (workload := conv2d_workload(conv)) in choice.convs:
             task.conv2d, task.tile_size = workload, conv.attrs.get("tile_size", DIRECT)
         if len(task.config_space) > 1:

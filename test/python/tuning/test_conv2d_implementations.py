@@ -61,6 +61,7 @@ def test_an_eligible_conv_gives_a_task_per_implementation(small, medium):
         }
         assert all(t.weight == 1 and len(t.config_space) > 1 for t in tasks)
         assert tasks[0].tile_size == default  # the hand-written choice is tuned first
+        assert [t.hand_written for t in tasks] == [True, False, False]
         names = {t.tile_size: t.name for t in tasks}
         assert "winograd" in names[2] and "winograd" in names[4] and "packed" in names[DIRECT]
         # Winograd's FLOPs are the direct conv's (GFLOP/s compare across them)
@@ -222,3 +223,40 @@ def test_records_carry_the_conv_and_the_implementation(medium):
         data["input"][3] = kwargs
         with pytest.raises((ValueError, TypeError)):
             decode(json.dumps(data))
+
+
+def test_the_benchs_in_model_check_compares_a_convs_implementations_as_one(medium, tmp_path):
+    """``python -m xtvm.bench --tuned``'s check times a conv whose records
+    change its implementation (Winograd hand-written, direct tuned) as one
+    unit, the conv's workload, and keeps or drops its records together
+    (which one it keeps depends on the timing, not asserted)."""
+    from xtvm.bench.tune import model_latency
+
+    model, mod, params, tasks = medium
+    by_tile = _by_tile(tasks)
+    path = tmp_path / "records.json"
+    _records(path, by_tile, {DIRECT: 1e-4, 2: 1e-3})
+    x = np.random.default_rng(2).standard_normal((1, 32, 16, 16)).astype("float32")
+    times, applied, in_model = model_latency(model, mod, params, "x", x, [str(path)], 2)
+    assert set(in_model) == {by_tile[DIRECT].conv2d}
+    assert all(t > 0 for t in in_model[by_tile[DIRECT].conv2d])
+    assert set(applied) <= {by_tile[DIRECT].key}
+    assert set(times) == {"hand-written", "tuned", "onnxruntime"}
+
+
+def test_the_final_table_counts_a_conv_once(medium):
+    """xtvm-tune's totals: the hand-written implementation's baseline
+    against the fastest implementation's best."""
+    from xtvm.autotvm.driver import TaskSummary, format_table
+
+    by_tile = _by_tile(medium[3])
+    table = format_table(
+        [
+            TaskSummary(by_tile[2], 3e-4, 2e-4, 4),  # hand-written (the thresholds' F(2,3))
+            TaskSummary(by_tile[DIRECT], 9e-4, 1e-4, 4),
+            TaskSummary(by_tile[4], 5e-4, 4e-4, 4),
+        ]
+    )
+    assert "[winograd F(2,3)]" in table and "[direct]" in table
+    total = table.splitlines()[-1].split()
+    assert total[-3:] == ["300.0", "100.0", "3.00x"], table
