@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import metadata
 
@@ -54,6 +54,7 @@ from xtvm.lowering.tir_to_llvm.function import ASSERT_MESSAGES_ATTR, assert_mess
 from xtvm.target import Target
 from xtvm.transform import PassContext
 
+
 class PrimitiveKernels:
     """Stubs of the kernels of primitive functions, in a kernel cache."""
 
@@ -65,11 +66,25 @@ class PrimitiveKernels:
             _compiler_fingerprint(),
             _context_fingerprint(PassContext.current()),
         )
+        self._decided: dict[str, Callable[[], tuple[str | None, PrimFuncOp | None]]] = {}
+
+    def decide(self, name: str, answer: Callable[[], tuple[str | None, PrimFuncOp | None]]) -> None:
+        """Let the next :meth:`lookup` of primitive function ``name`` return
+        ``answer()`` (its key and stub, as :meth:`lookup` gives them): a
+        lookup made already, or a stub a worker process is making
+        (:class:`xtvm.codegen.background.PrimitiveWorkers`)."""
+        self._decided[name] = answer
 
     def lookup(self, fn: func.FuncOp) -> tuple[str | None, PrimFuncOp | None]:
         """The key of primitive function ``fn`` (None: it cannot be keyed) and
         the stub of its kernel, marked cached, if both the stub and the
         object are in the cache (else None: lower it)."""
+        if (answer := self._decided.pop(fn.sym_name.data, None)) is not None:
+            return answer()
+        return self.find(fn)
+
+    def find(self, fn: func.FuncOp) -> tuple[str | None, PrimFuncOp | None]:
+        """:meth:`lookup` in the cache itself."""
         text = structure_text(fn)
         if text is None:
             return None, None
@@ -82,10 +97,7 @@ class PrimitiveKernels:
         obj = self.cache.get(final.data) if isinstance(final, StringAttr) else None
         if stub is None or obj is None or stub.sym_name.data != fn.sym_name.data:
             return key, None
-        stub.attributes[CACHED_OBJECT_ATTR] = UnitAttr()
-        if uses_openmp(obj):
-            stub.attributes[USES_OPENMP_ATTR] = UnitAttr()
-        return key, stub
+        return key, mark_stub(stub, uses_openmp(obj))
 
     def mark(self, module: ModuleOp) -> None:
         """Once ``module``'s kernels are final: mark those whose object the
@@ -114,6 +126,15 @@ class PrimitiveKernels:
             KERNEL_REUSE.reset(token)
 
 
+def mark_stub(stub: PrimFuncOp, openmp: bool) -> PrimFuncOp:
+    """``stub`` marked cached (``convert-tir-to-llvm`` declares it), and as
+    calling the OpenMP runtime if its object does (``openmp``)."""
+    stub.attributes[CACHED_OBJECT_ATTR] = UnitAttr()
+    if openmp:
+        stub.attributes[USES_OPENMP_ATTR] = UnitAttr()
+    return stub
+
+
 def stub_text(op: PrimFuncOp) -> str:
     """The text of ``op``'s stub: the prim_func with an empty body, its
     attributes (but the cache marks, which a lookup sets) and its assert
@@ -129,6 +150,7 @@ def stub_text(op: PrimFuncOp) -> str:
 
 
 def _parse_stub(raw: bytes) -> PrimFuncOp | None:
+    """The stub ``raw`` holds (:func:`stub_text`), or None if it holds none."""
     from xtvm.ir.parse import parse_module
 
     try:

@@ -18,6 +18,7 @@ it in Python.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
@@ -126,6 +127,7 @@ def lower(
     start: str | None = None,
     executor: str | None = None,
     kernels_ready: Callable[[ModuleOp], object] | None = None,
+    primitives_ready: Callable[[ModuleOp, Callable[[ModuleOp], None]], object] | None = None,
 ) -> ModuleOp:
     """Run the pipeline on ``module`` (in place) from the stage after ``start``
     (default: the stage the module is at, :func:`detect_stage`) up to and
@@ -143,7 +145,10 @@ def lower(
     kernels it marked ``CACHED_OBJECT_ATTR`` (``xtvm.build`` marks those
     whose object the kernel cache holds: they were verified when first
     built, and are not lowered again); or, for a module past that stage,
-    before the llvm-dialect stage."""
+    before the llvm-dialect stage. ``primitives_ready`` sees the module
+    before the ``tir`` stage (its primitive functions outlined), with the
+    function that runs the ``tir`` stage's passes on a module (so a
+    primitive function alone lowers as it would here)."""
     from xtvm.ir.resources import check_not_elided
 
     if params:
@@ -159,7 +164,7 @@ def lower(
     if stage_index(stage) < stage_index(start):
         raise ValueError(f"the module is at stage '{start}', past the requested '{stage}'")
     with compile_gc():  # once: leaving it (run_steps's) ends in a full collection
-        _run_stages(module, stage, start, executor, kernels_ready)
+        _run_stages(module, stage, start, executor, kernels_ready, primitives_ready)
     return module
 
 
@@ -169,11 +174,14 @@ def _run_stages(
     start: str,
     executor: str,
     kernels_ready: Callable[[ModuleOp], object] | None,
+    primitives_ready: Callable[[ModuleOp, Callable[[ModuleOp], None]], object] | None = None,
 ) -> None:
     """:func:`lower`'s stages from the one after ``start`` to ``stage``."""
     for s in STAGES[stage_index(start) + 1 : stage_index(stage) + 1]:
         verify = s.name != "llvm-dialect" and (s.name != "memory-alloc" or s.name == stage)
         steps = [step for step in enabled(s.steps) if step.executor in (None, executor)]
+        if primitives_ready is not None and s.name == "tir":
+            primitives_ready(module, functools.partial(run_steps, steps=steps, verify=False))
         if kernels_ready is not None and s.name == "tir":
             run_steps(module, steps, verify=False)
             kernels_ready(module)
@@ -264,10 +272,10 @@ def build(
         module = ModuleOp([module.clone()])
     target = codegen.check_target(target)  # before any work: LLVM may end the process
     executor = choose_executor(module, executor) if has_graph(module) or detect_stage(module) == "vm" else "graph"
-    from xtvm.codegen.background import BackgroundKernels
+    from xtvm.codegen.background import BackgroundKernels, PrimitiveWorkers
     from xtvm.codegen.objects import KernelCacheMiss, mark_cached_kernels
 
-    background: list[BackgroundKernels] = []
+    background: list[BackgroundKernels | PrimitiveWorkers] = []
     with target, byoc_context([byoc] if isinstance(byoc, str) else byoc):
         reuse = _primitive_kernels(target, executor)
 
@@ -280,9 +288,21 @@ def build(
                 started = BackgroundKernels.start(lowered, target)
                 background.extend([started] if started is not None else [])
 
+        def primitives(relay_opt: ModuleOp, run_tir: Callable[[ModuleOp], None]) -> None:
+            """Kernels without a stub lower and compile in workers from here."""
+            assert reuse is not None
+            started = PrimitiveWorkers.start(relay_opt, reuse, run_tir, target)
+            background.extend([started] if started is not None else [])
+
         try:
             with reuse.active() if reuse is not None else nullcontext():
-                lowered = lower(module.clone(), params, executor=executor, kernels_ready=mark)
+                lowered = lower(
+                    module.clone(),
+                    params,
+                    executor=executor,
+                    kernels_ready=mark,
+                    primitives_ready=primitives if reuse is not None else None,
+                )
         except BaseException:
             for b in background:
                 b.close()

@@ -30,16 +30,18 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def lookups(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each lookup found a stub, in order."""
+    """Whether each look-up in the cache found a stub, in order (made by
+    ``convert-relay-to-tir`` in one process, or before it when workers
+    lower the kernels: xtvm/codegen/background.py)."""
     found: list[bool] = []
-    lookup = stubs.PrimitiveKernels.lookup
+    find = stubs.PrimitiveKernels.find
 
     def spy(self, fn):
-        key, stub = lookup(self, fn)
+        key, stub = find(self, fn)
         found.append(stub is not None)
         return key, stub
 
-    monkeypatch.setattr(stubs.PrimitiveKernels, "lookup", spy)
+    monkeypatch.setattr(stubs.PrimitiveKernels, "find", spy)
     return found
 
 
