@@ -260,3 +260,39 @@ def test_the_final_table_counts_a_conv_once(medium):
     assert "[winograd F(2,3)]" in table and "[direct]" in table
     total = table.splitlines()[-1].split()
     assert total[-3:] == ["300.0", "100.0", "3.00x"], table
+
+
+def test_xtvm_tune_measures_each_implementation_and_xtvm_compile_applies_the_best(
+    medium, tmp_path, capsys
+):
+    """xtvm-tune on an eligible conv measures all three implementations
+    (their records tagged); xtvm-compile --tuning-records then builds the
+    one measured fastest (whichever that was on this machine)."""
+    import onnx
+
+    from xtvm.tools import compile as xtvm_compile
+    from xtvm.tools import tune as xtvm_tune
+    from xtvm.tuning.record import ApplyHistoryBest, load_records
+
+    model, *_ = medium
+    path, records = tmp_path / "conv.onnx", tmp_path / "records.json"
+    onnx.save(model, str(path))
+    xtvm_tune.main(
+        [str(path), "--records", str(records), "--trials", "2", "--autotvm-tuner", "random"]
+        + ["--min-repeat-ms", "1", "--repeat", "1"]
+    )
+    assert "[winograd F(2,3)]" in capsys.readouterr().out
+    measured = [r for r in load_records(records) if r.error_no == 0]
+    assert sorted({r.conv2d_tile for r in measured}) == [DIRECT, 2, 4]
+    (conv,) = {r.kwargs["conv2d"] for r in measured}
+    context = ApplyHistoryBest(str(records))
+    chosen = context.conv2d_tile(conv, (DIRECT, 2, 4), 2)
+    out = tmp_path / "tuned.mlir"
+    xtvm_compile.main(
+        [str(path), "--emit", "relay-opt", "-o", str(out)] + ["--tuning-records", str(records)]
+    )
+    text = out.read_text()
+    if chosen == DIRECT:
+        assert "winograd" not in text and "contrib_conv2d_packed" in text
+    else:
+        assert f"tile_size = {chosen} : i64" in text
