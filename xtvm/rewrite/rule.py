@@ -10,12 +10,8 @@ from typing import Any, TypeVar
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 from xdsl.utils.exceptions import PassFailedException
 
 from xtvm.rewrite.constraints import Constraint, value_of
@@ -139,10 +135,45 @@ def rewrite(
     return Rule(name or f"{source.op.name}-rewrite", source, to, when, doc)
 
 
+class RuleApplier(RewritePattern):
+    """xDSL's ``GreedyRewritePatternApplier`` (an op that is trivially dead is
+    erased; otherwise the patterns are tried in order until one rewrites),
+    with each :class:`Rule` tried only on ops of its root pattern's class:
+    the patterns an op class can match are listed once per class, in their
+    order, so an op is not offered to every rule of a long list (most of
+    them rooted at other ops) at every visit of every walk. Patterns that
+    are not rules are tried on every op, in their place in the order."""
+
+    def __init__(self, patterns: Sequence[RewritePattern]):
+        self.patterns = tuple(patterns)
+        self._by_class: dict[type[Operation], tuple[RewritePattern, ...]] = {}
+
+    def candidates(self, op_class: type[Operation]) -> tuple[RewritePattern, ...]:
+        """The patterns that may match an op of ``op_class``, in order."""
+        found = self._by_class.get(op_class)
+        if found is None:
+            found = tuple(
+                p
+                for p in self.patterns
+                if not isinstance(p, Rule) or issubclass(op_class, p.source.op)
+            )
+            self._by_class[op_class] = found
+        return found
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if is_trivially_dead(op):
+            rewriter.erase(op)
+            return
+        for pattern in self.candidates(type(op)):
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                return
+
+
 def apply_rules(module: ModuleOp, rules: Iterable[RewritePattern]) -> bool:
     """Apply ``rules`` greedily (first matching rule wins, new ops are revisited)
     until none matches; dead pure ops are erased. Whether anything changed."""
-    applier = GreedyRewritePatternApplier(list(rules))
+    applier = RuleApplier(list(rules))
     return PatternRewriteWalker(applier, apply_recursively=True).rewrite_module(module)
 
 

@@ -10,7 +10,8 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, f32
 from xdsl.pattern_rewriter import PatternRewriteWalker, RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
-from xtvm.dialects.relay import AddOp, ConstOp, MultiplyOp, ReluOp, SubtractOp
+from xtvm.dialects.relay import AddOp, ConstOp, MultiplyOp, NegativeOp, ReluOp, SubtractOp
+from xtvm.dialects.relay.base import RelayOp
 from xtvm.constants import const_from_numpy, numpy_from_const
 from xtvm.passes.relay.evaluate import evaluate_function
 from xtvm.rewrite import (
@@ -23,6 +24,7 @@ from xtvm.rewrite import (
     same_type,
     static_shape,
 )
+from xtvm.rewrite.rule import RuleApplier
 
 T4 = TensorType(f32, [4])
 
@@ -156,3 +158,44 @@ def test_a_pass_docstring_lists_its_rules() -> None:
         "* ``relu-relu``: relu(relu(x)) = relu(x)\n"
         "* ``undocumented``"
     )
+
+
+class _Seen(RewritePattern):
+    """Records the ops it is offered; never rewrites."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def match_and_rewrite(self, op, rewriter) -> None:
+        self.names.append(op.name)
+
+
+def test_rules_are_offered_only_ops_of_their_root_class() -> None:
+    # apply_rules indexes its rules by the op class they are rooted at (a base
+    # class roots a rule for its subclasses); other patterns see every op.
+    on_add = rewrite(Pat(AddOp, "x", "y"), to="x", name="on-add")
+    on_relu = rewrite(Pat(ReluOp, "x"), to="x", name="on-relu")
+    on_any = rewrite(Pat(RelayOp, "x"), to="x", name="on-any-relay-op")
+    seen = _Seen()
+    applier = RuleApplier([on_add, seen, on_relu, on_any])
+    assert applier.candidates(ReluOp) == (seen, on_relu, on_any)
+    assert applier.candidates(AddOp) == (on_add, seen, on_any)
+    assert applier.candidates(func.ReturnOp) == (seen,)
+
+
+def test_an_indexed_rule_rooted_at_a_base_class_fires_in_its_place() -> None:
+    # relu(-x): the rule rooted at RelayOp comes first in the list, so it wins
+    # over the one rooted at ReluOp; the rule rooted at NegativeOp still fires.
+    base_first = rewrite(
+        Pat(RelayOp, "x"), when=[lambda root: isinstance(root, ReluOp)],
+        to=lambda x: SubtractOp(x, x), name="relu-by-base-class",
+    )
+    by_class = rewrite(Pat(ReluOp, "x"), to="x", name="relu-by-class")
+    drop_negative = rewrite(Pat(NegativeOp, "x"), to=lambda x: MultiplyOp(x, x), name="neg")
+    seen = _Seen()
+    g = GraphBuilder(T4)
+    module = g.module([g.add(ReluOp(g.add(NegativeOp(g.args[0]))))])
+    assert apply_rules(module, [drop_negative, base_first, by_class, seen])
+    module.verify()
+    assert _ops(module) == ["relay.multiply", "relay.subtract", "func.return"]
+    assert "relay.multiply" in seen.names and "func.return" in seen.names
