@@ -17,6 +17,8 @@ from __future__ import annotations
 import ctypes
 import json
 import mmap
+import os
+import platform
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -140,28 +142,60 @@ def embed_header(
 
 
 class PlacedData:
-    """The data globals of a JIT module in aligned, process-owned memory."""
+    """The data globals of a JIT module in aligned, process-owned memory, or
+    read from the file they were written to (:meth:`mapped`)."""
 
     def __init__(self, data: list[DataGlobal], consume: bool = False):
         """Copy each global's bytes into aligned memory; with ``consume``, each
         item of ``data`` gives its bytes up once placed (``data`` then names
         the globals only), so the weights are never held twice in full."""
         self.arrays: dict[str, np.ndarray] = {}
+        self._map: mmap.mmap | None = None
         for i, item in enumerate(data):
-            align = max(item.alignment, 64)
-            raw = np.empty(item.size + align, np.uint8)
-            start = (-raw.ctypes.data) % align
-            view = raw[start : start + item.size]
-            if item.data is not None:
-                if consume and _given_up(item.data):
-                    _move(item.data, view)
-                else:
-                    view[:] = np.frombuffer(item.data, np.uint8)
-                if consume:
-                    data[i] = replace(item, data=b"")
+            self._place(item, move=consume and item.data is not None and _given_up(item.data))
+            if consume and item.data is not None:
+                data[i] = replace(item, data=b"")
+
+    @classmethod
+    def mapped(cls, data: list[DataGlobal], files: DataFiles) -> PlacedData:
+        """The data globals with each constant read from ``files`` (written by
+        :func:`write_data_files`) through one private mapping of the file:
+        a page is read when the code first touches it and, untouched, costs
+        the process nothing (file-backed pages not mapped in are not in its
+        resident set); a write copies the page (``ACCESS_COPY``). Zeroed
+        globals, and a constant aligned beyond a page, are placed in memory."""
+        placed = cls([])
+        with open(files.blob, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size:
+                placed._map = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_COPY)
+        whole = np.frombuffer(placed._map if placed._map is not None else b"", np.uint8)
+        for item in data:
+            if item.data is None:
+                placed._place(item)
+                continue
+            offset = files.offsets[item.name]
+            view = whole[offset : offset + item.size]
+            if item.alignment > mmap.PAGESIZE:  # the mapping aligns to a page only
+                placed._place(replace(item, data=view.data))
             else:
-                view[:] = 0
-            self.arrays[item.name] = view
+                placed.arrays[item.name] = view
+        return placed
+
+    def _place(self, item: DataGlobal, move: bool = False) -> None:
+        """Put ``item`` in aligned memory: zeroed, copied, or moved
+        (:func:`_move`: ``item.data`` must be given up)."""
+        align = max(item.alignment, 64)
+        raw = np.empty(item.size + align, np.uint8)
+        start = (-raw.ctypes.data) % align
+        view = raw[start : start + item.size]
+        if item.data is None:
+            view[:] = 0
+        elif move:
+            _move(item.data, view)  # type: ignore[arg-type]
+        else:
+            view[:] = np.frombuffer(item.data, np.uint8)
+        self.arrays[item.name] = view
 
     def address(self, name: str) -> int:
         return self.arrays[name].ctypes.data
@@ -230,22 +264,31 @@ def drop_data_globals(module: ModuleOp) -> None:
             op.properties.clear()  # the bytes go now, not when the collector finds the op
 
 
-def write_assembly(data: list[DataGlobal], asm_path: str, blob_path: str) -> None:
+def write_assembly(
+    data: list[DataGlobal], asm_path: str, blob_path: str, give_up: bool = False
+) -> dict[str, int]:
     """Write the assembler file defining every data global (exported,
     aligned) at ``asm_path`` and the one binary file its ``.incbin``s read at
-    ``blob_path``, streaming each constant (no copy of all the data)."""
+    ``blob_path``, streaming each constant (no copy of all the data). Returns
+    each constant's offset in the binary file (a multiple of its alignment
+    and of 64); ``give_up`` as in :func:`write_data_object`."""
     quoted = blob_path.replace('"', '\\"')
     lines = []
+    offsets: dict[str, int] = {}
     offset = 0
     with open(blob_path, "wb") as blob:
-        for item in data:
+        for i in range(len(data)):
+            item = data[i]
             if item.data is None:
                 lines += _bss_lines(item)
                 continue
-            pad = (-offset) % 64
+            pad = (-offset) % max(item.alignment, 64)
             blob.write(bytes(pad))
             offset += pad
             blob.write(item.data)
+            if give_up:
+                data[i] = item = replace(item, data=b"")
+            offsets[item.name] = offset
             lines += [
                 f'    .section .rodata.{item.name},"a",@progbits',
                 f"    .globl {item.name}",
@@ -259,33 +302,42 @@ def write_assembly(data: list[DataGlobal], asm_path: str, blob_path: str) -> Non
     lines.append('    .section .note.GNU-stack,"",@progbits')
     with open(asm_path, "w") as f:
         f.write("\n".join(lines) + "\n")
+    return offsets
 
 
-def write_data_object(data: list[DataGlobal], path: str) -> None:
+def write_data_object(data: list[DataGlobal], path: str, give_up: bool = False) -> dict[str, int]:
     """Write an x86-64 ELF relocatable object defining every data global
     (exported, aligned): constants in ``.rodata.xtvm``, zeroed ones in
     ``.bss.xtvm``, each constant's bytes written once, straight from memory
-    (what :func:`write_assembly` + ``as`` do, without the assembler's copy)."""
+    (what :func:`write_assembly` + ``as`` do, without the assembler's copy).
+    Returns each constant's offset in the file (a multiple of its alignment
+    and of 64, so a page-aligned mapping of the file aligns it).
+
+    ``give_up=True`` replaces each constant of ``data`` by one without its
+    bytes (``data=b""``) as soon as they are written, so bytes only the list
+    holds are freed while the file grows: the weights are then in the file,
+    not in the process (a lazily loaded JIT module's export)."""
     import struct
 
-    rodata: list[tuple[DataGlobal, int]] = []
-    bss: list[tuple[DataGlobal, int]] = []
+    rodata: list[tuple[int, int]] = []  # (index in data, offset): no reference to the bytes
+    bss: list[tuple[int, int]] = []
     ro_size = bss_size = 0
-    for item in data:
+    for i, item in enumerate(data):
         align = max(item.alignment, 64)
         if item.data is None:
             bss_size += (-bss_size) % align
-            bss.append((item, bss_size))
+            bss.append((i, bss_size))
             bss_size += item.size
         else:
             ro_size += (-ro_size) % align
-            rodata.append((item, ro_size))
+            rodata.append((i, ro_size))
             ro_size += item.size
     shstrtab = b"\0.rodata.xtvm\0.bss.xtvm\0.symtab\0.strtab\0.shstrtab\0.note.GNU-stack\0"
     strtab = bytearray(b"\0")
     symbols = [bytes(24)]  # the null symbol
     for section, items in ((1, rodata), (2, bss)):
-        for item, offset in items:
+        for i, offset in items:
+            item = data[i]
             name = len(strtab)
             strtab += item.name.encode() + b"\0"
             # st_name, st_info (GLOBAL << 4 | OBJECT), st_other, st_shndx, st_value, st_size
@@ -321,20 +373,48 @@ def write_data_object(data: list[DataGlobal], path: str) -> None:
     header = ident + struct.pack(
         "<HHIQQQIHHHHHH", 1, 62, 1, 0, 0, sh_offset, 0, 64, 0, 0, 64, len(sections), 5
     )  # ET_REL, EM_X86_64
+    item = None  # no reference to the last bytes
     with open(path, "wb") as f:
         f.write(header)
         f.write(bytes(ro_offset - header_size))
         position = 0
-        for item, offset in rodata:
+        for i, offset in rodata:
             f.write(bytes(offset - position))
-            f.write(item.data)  # type: ignore[arg-type]
-            position = offset + item.size
+            f.write(data[i].data)  # type: ignore[arg-type]
+            if give_up:
+                data[i] = replace(data[i], data=b"")
+            position = offset + data[i].size
         f.write(bytes(sym_offset - ro_offset - ro_size))
         f.write(symtab)
         f.write(strtab)
         f.write(shstrtab)
         f.write(bytes(sh_offset - shstr_offset - len(shstrtab)))
         f.write(b"".join(sections))
+    return {data[i].name: ro_offset + offset for i, offset in rodata}
+
+
+@dataclass(frozen=True)
+class DataFiles:
+    """The data globals written to files once: ``inputs`` are what the link
+    takes (an ELF object, or an assembler file), ``blob`` the file holding
+    every constant's bytes at ``offsets`` (the object itself, or the binary
+    file the assembler file's ``.incbin``s read)."""
+
+    inputs: list[str]
+    blob: str
+    offsets: dict[str, int]
+
+
+def write_data_files(data: list[DataGlobal], directory: str, give_up: bool = False) -> DataFiles:
+    """Write the data globals into ``directory`` as the link takes them: an
+    ELF object on x86-64 Linux (:func:`write_data_object`), else an
+    assembler file and its binary file (:func:`write_assembly`);
+    ``give_up`` as in :func:`write_data_object`."""
+    if sys.platform.startswith("linux") and platform.machine() == "x86_64":
+        path = os.path.join(directory, "data.o")
+        return DataFiles([path], path, write_data_object(data, path, give_up))
+    asm, blob = os.path.join(directory, "data.s"), os.path.join(directory, "data.bin")
+    return DataFiles([asm], blob, write_assembly(data, asm, blob, give_up))
 
 
 def _bss_lines(item: DataGlobal) -> list[str]:
@@ -383,6 +463,7 @@ def assembly(data: list[DataGlobal], blob_path: str) -> tuple[str, bytes]:
 
 
 __all__ = [
+    "DataFiles",
     "DataGlobal",
     "PlacedData",
     "assembly",
@@ -393,4 +474,6 @@ __all__ = [
     "read_metadata",
     "split_data",
     "write_assembly",
+    "write_data_files",
+    "write_data_object",
 ]

@@ -11,21 +11,13 @@ under a second.
 from __future__ import annotations
 
 import os
-import platform
-import sys
 import subprocess
 import tempfile
 
 from xdsl.dialects.builtin import ModuleOp
 
 from xtvm.codegen.cc import find_c_compiler
-from xtvm.codegen.data import (
-    DataGlobal,
-    data_globals,
-    read_metadata,
-    write_assembly,
-    write_data_object,
-)
+from xtvm.codegen.data import DataFiles, DataGlobal, data_globals, read_metadata, write_data_files
 from xtvm.codegen.llvm_ir import CodegenError, compile_module, uses_openmp
 from xtvm.codegen.objects import CompiledObjects, compile_objects
 from xtvm.target import Target
@@ -58,11 +50,13 @@ def export_library(
 
 def link_library(
     compiled: CompiledObjects,
-    data: list[DataGlobal],
+    data: list[DataGlobal] | DataFiles,
     path: str | os.PathLike[str],
     compiler: str | None = None,
 ) -> None:
-    """Link object files and the data globals into the shared library ``path``."""
+    """Link object files and the data globals into the shared library
+    ``path``; the data as a list is written for this link only, as
+    :class:`DataFiles` it was written already (a JIT module's own)."""
     compiler = compiler or find_c_compiler()
     with tempfile.TemporaryDirectory(prefix="xtvm-export-") as tmp:
         objects = []
@@ -70,14 +64,9 @@ def link_library(
             objects.append(os.path.join(tmp, f"unit{i}.o"))
             with open(objects[-1], "wb") as f:
                 f.write(code)
-        if sys.platform.startswith("linux") and platform.machine() == "x86_64":
-            asm = os.path.join(tmp, "data.o")
-            write_data_object(data, asm)  # no assembler pass over the weights
-        else:
-            asm = os.path.join(tmp, "data.s")
-            write_assembly(data, asm, os.path.join(tmp, "data.bin"))
+        files = data if isinstance(data, DataFiles) else write_data_files(data, tmp)
         libraries = [*compiled.libraries, *(["-lgomp"] if compiled.uses_openmp else [])]
-        command = [compiler, "-shared", "-o", os.fspath(path), *objects, asm, *libraries, "-lm"]
+        command = [compiler, "-shared", "-o", os.fspath(path), *objects, *files.inputs, *libraries, "-lm"]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             raise CodegenError(

@@ -8,7 +8,15 @@ and a keepalive object that keeps the code mapped:
   `__xtvm_metadata` / `__xtvm_metadata_size` symbols hold the metadata blob;
 * `Module.from_addresses(addresses, header, params, keepalive, exporter)`:
   code the JIT placed in memory; `exporter(path)` writes it as a shared
-  library, which is what `export_library` calls.
+  library, which is what `export_library` calls;
+* `Module.from_loader(header, load, exporter)`: code placed in memory only
+  when first needed (TVM's LLVM module creates its MCJIT engine on the first
+  `GetFunction`): `load()` places it and returns `(resolve, keepalive)`.
+  Looking up a kernel, creating the graph executor, reading `params` or
+  anything else that needs an address loads it (`loaded` says whether it
+  is); the header (`function_names`, `graph_json`, `get_graph_json`) does
+  not, nor does `export_library`, so a build that is only exported never
+  places its code or weights.
 
 A module whose metadata has a `graph_json` is a graph executor factory:
 
@@ -23,6 +31,7 @@ import ctypes
 import hashlib
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -176,6 +185,19 @@ class Module(Object):
         }
         return NativeModule("llvm", addresses.get, dict(header), arrays, keepalive, exporter)
 
+    @staticmethod
+    def from_loader(
+        header: dict[str, Any],
+        load: Callable[[], tuple[Callable[[str], int | None], Any]],
+        exporter: Callable[[str], None] | None = None,
+    ) -> NativeModule:
+        """A module over code placed in memory on first use (see the module
+        docstring): ``load()`` places it once and returns ``(resolve,
+        keepalive)``, a symbol resolver and what keeps the code alive;
+        ``header`` is the version-2 metadata, whose ``params`` name their
+        symbols. ``exporter(path)`` writes the library, loaded or not."""
+        return NativeModule("llvm", None, dict(header), None, None, exporter, load=load)
+
 
 class NativeModule(Module):
     """A module of compiled kernels, described by its metadata (docs/abi.md).
@@ -192,12 +214,13 @@ class NativeModule(Module):
     def __init__(
         self,
         type_key: str,
-        resolve: Callable[[str], int | None],
+        resolve: Callable[[str], int | None] | None,
         header: dict[str, Any],
-        params: dict[str, np.ndarray],
+        params: dict[str, np.ndarray] | None,
         keepalive: Any,
         exporter: Callable[[str], None] | None = None,
         path: str | None = None,
+        load: Callable[[], tuple[Callable[[str], int | None], Any]] | None = None,
     ):
         functions = header.get("functions", {})
         if not isinstance(functions, dict) or not all(
@@ -207,12 +230,53 @@ class NativeModule(Module):
             raise XTVMError("xtvm metadata: 'functions' must map names to {'args': [...]}")
         super().__init__("GraphExecutorFactory" if header.get("graph_json") else type_key)
         self.header = header
-        self.params = params
         self.graph_json: str | None = header.get("graph_json")
-        self._resolve = resolve
-        self._keepalive = keepalive
         self._exporter = exporter
         self._path = path
+        self._load = load
+        self._loading = threading.Lock()
+        if load is None:
+            assert resolve is not None and params is not None
+            self._attach(resolve, params, keepalive)
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the code and data are in memory (a module made
+        `from_loader` loads them when first needed)."""
+        return self._load is None
+
+    @property
+    def params(self) -> dict[str, np.ndarray]:
+        """The parameters, read-only NumPy arrays over the module's data."""
+        self._ensure_loaded()
+        return self._params
+
+    @property
+    def _resolve(self) -> Callable[[str], int | None]:
+        self._ensure_loaded()
+        return self._resolver
+
+    def _ensure_loaded(self) -> None:
+        if self._load is None:
+            return
+        with self._loading:
+            if self._load is None:  # another thread loaded it meanwhile
+                return
+            resolve, keepalive = self._load()
+            missing = [name for name in self.header.get("functions", {}) if not resolve(name)]
+            if missing:
+                raise XTVMError(f"JIT module: no address for function(s) {', '.join(missing)}")
+            keep_heap_pages()  # its kernels' large buffers, as when a library loads
+            self._attach(resolve, params_at(self.header, resolve, keepalive), keepalive)
+            self._load = None
+
+    def _attach(
+        self, resolve: Callable[[str], int | None], params: dict[str, np.ndarray], keepalive: Any
+    ) -> None:
+        """Take loaded code: its resolver, parameters and keepalive."""
+        self._resolver = resolve
+        self._params = params
+        self._keepalive = keepalive
         setter_address = resolve(THREAD_SETTER_SYMBOL)
         if setter_address:
             threads.attach(self, _THREAD_SETTER_TYPE(setter_address))
@@ -224,7 +288,7 @@ class NativeModule(Module):
     def _lookup(self, name: str) -> PackedFunc | None:
         signature = self.header.get("functions", {}).get(name)
         if signature is not None:
-            address = self._resolve(name)
+            address = self._resolve(name)  # loads the module
             if not address:
                 raise XTVMError(f"module '{self.type_key}': symbol '{name}' is not defined")
             return KernelFunc(name, address, signature, keepalive=self)
