@@ -154,6 +154,18 @@ def test_a_record_favouring_f23_turns_it_on_where_the_thresholds_do_not(small, t
     }
 
 
+def test_f43_chosen_by_records_on_partial_tiles_computes_the_conv(small, tmp_path):
+    """F(4,3) on a 10x10 output (the thresholds never take it there: two
+    whole 4x4 tiles and a partial one per side)."""
+    model, mod, params, tasks = small
+    path = tmp_path / "records.json"
+    _records(path, _by_tile(tasks), {DIRECT: 2e-3, 4: 1e-3})
+    context = apply_history_best(str(path))
+    with context:
+        assert "tile_size = 4 : i64" in _relay_text(mod, params)
+    _check(model, mod, params, context, 10)
+
+
 def test_a_record_favouring_direct_turns_winograd_off(medium, tmp_path):
     model, mod, params, tasks = medium
     assert "tile_size = 2 : i64" in _relay_text(mod, params)  # the thresholds: F(2,3)
