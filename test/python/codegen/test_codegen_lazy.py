@@ -164,3 +164,13 @@ def test_writing_the_data_gives_each_weight_up(tmp_path: Path, writer: str):
     for i, raw in enumerate(raws):
         assert placed.arrays[f"c{i}"].tobytes() == raw and placed.address(f"c{i}") % 64 == 0
     assert not placed.arrays["ws"].any() and placed.arrays["ws"].size == 256
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF build IDs")
+def test_the_library_has_no_build_id(tmp_path: Path):
+    """The linker is asked for no build ID, a SHA-1 of the whole library
+    (every weight read again after the link; ``export.NO_BUILD_ID``)."""
+    module, _, _ = _mlp_module()
+    xtvm.build(module).export_library(tmp_path / "a.so")
+    library = (tmp_path / "a.so").read_bytes()
+    assert b".note.gnu.build-id" not in library and b".dynsym" in library
