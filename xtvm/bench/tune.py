@@ -19,13 +19,17 @@ random weights), in one run:
    runs) and keep a task's record only when its kernel's calls are
    faster in the model too (by 2%): a kernel timed alone keeps its
    weights and input in the caches, in the model it does not, and the
-   two rankings can differ. Then rebuild with the kept records and time
+   two rankings can differ (a conv whose records choose another
+   implementation, Winograd or direct, is one unit: all its kernels'
+   calls, its records kept or dropped together). Then rebuild with the
+   kept records and time
    the hand-written and tuned models and onnxruntime at 1 thread,
    interleaved, on the calling thread's CPU time (onnxruntime at one
    intra-op thread runs in the caller too): the median of ``--repeat``
    runs each;
 3. print the model row (hand-written, tuned and onnxruntime ms, the
-   ratios, the budget and the search time spent) and the per-task table:
+   ratios, the tuned kernels and the convs whose implementation the
+   records changed, the search time spent) and the per-task table:
    the hand-written time, AutoTVM's and the auto_scheduler's best programs
    of their own (the baseline excluded) with their trial counts, which is
    better, the kernel's calls in the model (hand-written and with the
@@ -141,24 +145,31 @@ def run_model(name: str, args, records_dir: Path) -> None:
             args.jobs,
         )
     existing = [str(p) for p in paths.values() if p.exists()]
-    times, applied, in_model = model_latency(
+    times, applied, in_model, chosen = model_latency(
         model, mod, params, input_name, x, existing, args.repeat
     )
     hand, tuned, ort = times["hand-written"], times["tuned"], times["onnxruntime"]
     print(f"\n## {name}: {len(tasks)} tasks, budget {args.budget:.0f} min")
     print(
         "\n| model | hand-written ms | tuned ms | ort ms | hand-written / tuned | tuned / ort "
-        "| tuned kernels | AutoTVM trials, s | auto_scheduler trials, s |"
+        "| tuned kernels | convs' implementation changed | AutoTVM trials, s "
+        "| auto_scheduler trials, s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    changed = {
+        t.conv2d
+        for t in tasks
+        if t.conv2d in chosen and t.hand_written and t.tile_size != chosen[t.conv2d]
+    }
     print(
         f"| {name} | {hand * 1e3:.2f} | {tuned * 1e3:.2f} | {ort * 1e3:.2f} | "
         f"{hand / tuned:.2f}x | {tuned / ort:.2f} | {len(applied)} of {len(tasks)} | "
+        f"{len(changed)} of {len({t.conv2d for t in tasks if t.conv2d})} | "
         f"{spent['autotvm'].trials}, {spent['autotvm'].seconds:.0f} | "
         f"{spent['ansor'].trials}, {spent['ansor'].seconds:.0f} |"
     )
     print()
-    print(task_table(tasks, paths, applied, in_model))
+    print(task_table(tasks, paths, applied, in_model, chosen))
 
 
 MATCH = 0.02
@@ -442,18 +453,19 @@ def kernel_keys(mod, params, context=None) -> dict[str, tuple[str, str]]:
 
 
 def _build(mod, params, records):
-    """The model built with ``records`` applied (None: hand-written) and
-    the keys the build took a record for."""
+    """The model built with ``records`` applied (None: hand-written), the
+    keys the build took a record for and the implementation it chose for
+    each conv the records decided (conv workload → tile, 0 = direct)."""
     import xtvm
     from xtvm.tuning.record import apply_history_best
 
     with xtvm.transform.PassContext(opt_level=3):  # the level extract_tasks fused at
         if records is None:
-            return xtvm.build(mod, params=params), {}
+            return xtvm.build(mod, params=params), {}, {}
         context = apply_history_best(records)
         with context:
             lib = xtvm.build(mod, params=params)
-    return lib, dict(context.applied)
+    return lib, dict(context.applied), dict(context.implementations)
 
 
 def _graph(lib, input_name, x):
@@ -494,16 +506,18 @@ def kernel_calls(gmods: dict, repeat: int) -> dict[str, dict[str, float]]:
 def model_latency(model, mod, params, input_name, x, records, repeat: int):
     """The in-model check of the records, then the hand-written and tuned
     models and onnxruntime timed (see the module); returns the medians,
-    the applied keys, and per workload key (per conv workload for a conv
+    the applied keys, per workload key (per conv workload for a conv
     whose implementation the records choose) its kernel calls' seconds in
-    the model hand-written and tuned (before the check)."""
+    the model hand-written and tuned (before the check), and the
+    implementation the final build chose for each conv the records
+    decided."""
     import xtvm
     from xtvm.bench.timing import ort_session
     from xtvm.tuning.record import apply_history_best, load_records
 
     xtvm.runtime.set_num_threads(1)
-    hand_lib, _ = _build(mod, params, None)
-    tuned_lib, applied = _build(mod, params, records)
+    hand_lib, _, _ = _build(mod, params, None)
+    tuned_lib, applied, chosen = _build(mod, params, records)
     gmods = {"hand": _graph(hand_lib, input_name, x), "tuned": _graph(tuned_lib, input_name, x)}
     calls = kernel_calls(gmods, repeat)
     loaded = [r for path in records for r in load_records(path)]
@@ -530,7 +544,7 @@ def model_latency(model, mod, params, input_name, x, records, repeat: int):
     kept = {u for u, (h, t) in in_model.items() if t < h * 0.98}
     if kept != tuned_units:
         kept_records = [r for r in loaded if unit(r.key, r.kwargs.get("conv2d", "")) in kept]
-        tuned_lib, applied = _build(mod, params, kept_records)
+        tuned_lib, applied, chosen = _build(mod, params, kept_records)
         gmods["tuned"] = _graph(tuned_lib, input_name, x)
     runs = {"hand-written": gmods["hand"].run, "tuned": gmods["tuned"].run}
     session = ort_session(model, 1)
@@ -544,16 +558,22 @@ def model_latency(model, mod, params, input_name, x, records, repeat: int):
             run()
             times[label].append(time.thread_time() - start)
     medians = {k: statistics.median(v) for k, v in times.items()}
-    return medians, applied, in_model
+    return medians, applied, in_model, chosen
 
 
 def task_table(
-    tasks, paths: dict[str, Path], applied: dict[str, str], in_model: dict[str, list[float]]
+    tasks,
+    paths: dict[str, Path],
+    applied: dict[str, str],
+    in_model: dict[str, list[float]],
+    chosen: dict[str, int] | None = None,
 ) -> str:
     """Per task: calls, hand-written µs, each search's own best µs and
     trials (the baseline excluded), the better search, its calls in the
     model hand-written and with the record (µs per run), what was
-    applied; then how many tasks the auto_scheduler matched or beat
+    applied (for a conv's implementations, ``chosen`` on the one the
+    records chose, ``not built`` on the others); then how many tasks the
+    auto_scheduler matched or beat
     AutoTVM on."""
     from xtvm.tuning.record import is_baseline, load_records
 
@@ -593,6 +613,11 @@ def task_table(
         model_cells = f"{_us(pair[0])}, {_us(pair[1])}" if pair else "-"
         config = applied.get(task.key)
         what = "hand-written" if config is None else ("trace" if "trace" in config else "AutoTVM")
+        if task.conv2d and (chosen or {}).get(task.conv2d) is not None:
+            built = chosen[task.conv2d] == task.tile_size  # the records chose the implementation
+            what = f"{what}, chosen" if built else "not built"
+        elif task.conv2d and not task.hand_written:
+            what = "not built"
         rows.append(
             f"| {task.label.removeprefix('fused_nn_contrib_')} | {task.weight} | "
             f"{task.flop / 1e9:.3f} | {_us(hand.get(task.key, math.inf))} | "
