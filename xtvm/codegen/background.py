@@ -453,6 +453,10 @@ class PrimitiveWorkers:
         try:
             while len(self._done) < len(self._names):
                 self._receive()
+            while self._readers:  # each worker ends once no function is left
+                self._receive()
+            for process in self._processes:
+                process.join()
             for i, name in enumerate(self._names):
                 if i in self._given and (error := self._done[i]) is not None:
                     raise KernelCacheMiss(f"kernel '{name}' failed in a worker: {error}")
