@@ -138,13 +138,13 @@ def _tile(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> int | None:
     """The F(m, 3) tile of the conv (None: direct): the current dispatch
     context's choice among :func:`winograd_tiles`, by default
     :func:`winograd_tile`'s."""
+    from xtvm.autotvm.dispatch import DIRECT, DispatchContext  # not loaded by xtvm-opt's start
+
     tiles = _tiles(x, w, root, lanes)
     if not tiles:
         return None
     out = root.result.type.get_shape()
     default = winograd_tile(x.type.get_shape()[1], w.type.get_shape()[0], out[2], out[3], lanes)
-    from xtvm.autotvm.dispatch import DIRECT, DispatchContext
-
     context = DispatchContext.current()
     if context is None:
         return default
