@@ -88,7 +88,9 @@ class JitImage:
     the weights into memory.
     """
 
-    def __init__(self, compiled: CompiledObjects, data: list[DataGlobal], target: Target, own: bool):
+    def __init__(
+        self, compiled: CompiledObjects, data: list[DataGlobal], target: Target, own: bool
+    ):
         """``own``: ``data`` is this image's alone (``jit(consume=True)``),
         so its bytes may be given up once placed or written."""
         self.compiled, self.data, self.target, self._own = compiled, data, target, own
@@ -129,20 +131,21 @@ class JitImage:
     def export(self, path: str) -> None:
         """Link the library at ``path``; the data object is written on the
         first export and kept for the next ones and for a later load."""
+        if sum(item.size for item in self.data) >= COLLECT_BEFORE_LINK_BYTES:
+            gc.collect()
         if self.files is None:
             self._dir = tempfile.mkdtemp(prefix="xtvm-jit-")
             weakref.finalize(self, shutil.rmtree, self._dir, True)
             # Each weight is given up once written: from then on the file is
             # the image's copy (with consume, unless loaded, the only one).
             self.files = write_data_files(self.data, self._dir, give_up=True)
-        if sum(item.size for item in self.data) >= COLLECT_BEFORE_LINK_BYTES:
-            gc.collect()
         link_library(self.compiled, self.files, path)
 
 
 COLLECT_BEFORE_LINK_BYTES = 1 << 26
-"""An export of this much data or more collects garbage before the link:
-the build's discarded IR is reference cycles that may still hold the
-weights the caller's parameters shared (they outlive ``del params`` until
-the collector runs), and the linker holds the whole data object (VGG-19:
-+456 MB beside ``ld``'s 567 MB if not collected; the collection: ~0.06 s)."""
+"""An export of this much data or more first collects garbage: the build's
+discarded IR is reference cycles that may still hold the weights the
+caller's parameters shared (they outlive ``del params`` until the collector
+runs), and the linker then holds the whole data object (VGG-19: +456 MB
+while the data is written and beside ``ld``'s 567 MB if not collected; the
+collection: ~0.06 s)."""

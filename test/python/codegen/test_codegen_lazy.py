@@ -144,7 +144,10 @@ def test_writing_the_data_gives_each_weight_up(tmp_path: Path, writer: str):
     the returned offsets find the bytes in the file, aligned."""
     rng = np.random.default_rng(0)
     raws = [rng.integers(0, 256, n, dtype=np.uint8).tobytes() for n in (100, 4096 + 7, 33)]
-    items = [data_module.DataGlobal(f"c{i}", raw, len(raw), 128 if i else 64, True) for i, raw in enumerate(raws)]
+    items = [
+        data_module.DataGlobal(f"c{i}", raw, len(raw), 128 if i else 64, True)
+        for i, raw in enumerate(raws)
+    ]
     items.insert(1, data_module.DataGlobal("ws", None, 256, 64, False))
     before = [sys.getrefcount(raw) for raw in raws]
     if writer == "object":
@@ -174,3 +177,36 @@ def test_the_library_has_no_build_id(tmp_path: Path):
     xtvm.build(module).export_library(tmp_path / "a.so")
     library = (tmp_path / "a.so").read_bytes()
     assert b".note.gnu.build-id" not in library and b".dynsym" in library
+
+
+def test_an_export_of_large_data_collects_garbage_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Reference cycles left by the build (which may hold the caller's
+    weights) are collected before the data is written and linked."""
+    import gc
+    import weakref
+
+    class Cycle:
+        pass
+
+    module, _, _ = _mlp_module()
+    lib = xtvm.build(module)
+    seen: list[bool] = []
+    write = jit_module.write_data_files
+    monkeypatch.setattr(jit_module, "COLLECT_BEFORE_LINK_BYTES", 1)
+    monkeypatch.setattr(
+        jit_module,
+        "write_data_files",
+        lambda *a, **k: (seen.append(ref() is None), write(*a, **k))[1],
+    )
+    gc.disable()
+    try:
+        garbage = Cycle()
+        garbage.me = garbage
+        ref = weakref.ref(garbage)
+        del garbage
+        lib.export_library(tmp_path / "a.so")
+    finally:
+        gc.enable()
+    assert seen == [True]

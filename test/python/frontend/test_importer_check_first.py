@@ -26,15 +26,21 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     check, load = onnx.checker.check_model, importer._load
     monkeypatch.setattr(importer, "CHECK_IN_CHILD_MAX_BYTES", 0)
     monkeypatch.setattr(
-        onnx.checker, "check_model",
-        lambda model, *a, **k: (found.append(f"check {type(model).__name__}"), check(model, *a, **k))[1],
+        onnx.checker,
+        "check_model",
+        lambda model, *a, **k: (
+            found.append(f"check {type(model).__name__}"),
+            check(model, *a, **k),
+        )[1],
     )
     monkeypatch.setattr(importer, "_load", lambda model: (found.append("load"), load(model))[1])
     return found
 
 
 def _relu(tmp_path: Path) -> Path:
-    model = make_model([helper.make_node("Relu", ["x"], ["y"])], [tensor("x", [2, 3])], [tensor("y", [2, 3])])
+    model = make_model(
+        [helper.make_node("Relu", ["x"], ["y"])], [tensor("x", [2, 3])], [tensor("y", [2, 3])]
+    )
     onnx.save(model, tmp_path / "relu.onnx")
     return tmp_path / "relu.onnx"
 
