@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 import tempfile
 import weakref
@@ -135,11 +136,19 @@ class JitImage:
             gc.collect()
         if self.files is None:
             self._dir = tempfile.mkdtemp(prefix="xtvm-jit-")
-            weakref.finalize(self, shutil.rmtree, self._dir, True)
+            weakref.finalize(self, _remove, self._dir, os.getpid())
             # Each weight is given up once written: from then on the file is
             # the image's copy (with consume, unless loaded, the only one).
             self.files = write_data_files(self.data, self._dir, give_up=True)
         link_library(self.compiled, self.files, path)
+
+
+def _remove(directory: str, owner: int) -> None:
+    """Remove an image's directory, in the process that made it only (a
+    forked child that exits through the interpreter runs the finalizers
+    of objects it inherited)."""
+    if os.getpid() == owner:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 COLLECT_BEFORE_LINK_BYTES = 1 << 26

@@ -210,3 +210,17 @@ def test_an_export_of_large_data_collects_garbage_first(
     finally:
         gc.enable()
     assert seen == [True]
+
+
+def test_only_the_process_that_made_the_directory_removes_it(tmp_path: Path):
+    """A child forked after the export that exits through the interpreter
+    runs the finalizers it inherited: the parent's data must stay."""
+    import os
+
+    module, w1, w2 = _mlp_module()
+    lib = xtvm.build(module)
+    lib.export_library(tmp_path / "a.so")
+    directory = _image(lib)._dir
+    jit_module._remove(directory, os.getpid() + 1)  # what a child's finalizer does
+    assert Path(directory).exists()
+    np.testing.assert_allclose(_run(lib), _reference(X, w1, w2), rtol=1e-4, atol=1e-4)
