@@ -145,14 +145,29 @@ class PlacedData:
     """The data globals of a JIT module in aligned, process-owned memory, or
     read from the file they were written to (:meth:`mapped`)."""
 
-    def __init__(self, data: list[DataGlobal], consume: bool = False):
+    def __init__(self, data: list[DataGlobal], consume: bool = False, mirror: bool = False):
         """Copy each global's bytes into aligned memory; with ``consume``, each
         item of ``data`` gives its bytes up once placed (``data`` then names
-        the globals only), so the weights are never held twice in full."""
+        the globals only), so the weights are never held twice in full.
+
+        ``mirror=True`` places the constants in one anonymous mapping at
+        their offsets in the data file (:func:`data_file_offsets`), so that
+        once that file is written :meth:`remap` can swap the memory for the
+        file's pages at the same addresses (code compiled against them
+        keeps running)."""
         self.arrays: dict[str, np.ndarray] = {}
         self._map: mmap.mmap | None = None
+        self._offsets = data_file_offsets(data) if mirror else {}
+        end = max((self._offsets[d.name] + d.size for d in data if d.name in self._offsets), default=0)
+        if end and _LIBC is not None and max(item.alignment for item in data) <= mmap.PAGESIZE:
+            self._map = mmap.mmap(-1, -(-end // mmap.PAGESIZE) * mmap.PAGESIZE, flags=mmap.MAP_PRIVATE)
+        region = np.frombuffer(self._map, np.uint8) if self._map is not None else None
         for i, item in enumerate(data):
-            self._place(item, move=consume and item.data is not None and _given_up(item.data))
+            view = None
+            if region is not None and item.data is not None:
+                offset = self._offsets[item.name]
+                view = region[offset : offset + item.size]
+            self._place(item, consume and item.data is not None and _given_up(item.data), view)
             if consume and item.data is not None:
                 data[i] = replace(item, data=b"")
 
@@ -182,13 +197,15 @@ class PlacedData:
                 placed.arrays[item.name] = view
         return placed
 
-    def _place(self, item: DataGlobal, move: bool = False) -> None:
-        """Put ``item`` in aligned memory: zeroed, copied, or moved
-        (:func:`_move`: ``item.data`` must be given up)."""
-        align = max(item.alignment, 64)
-        raw = np.empty(item.size + align, np.uint8)
-        start = (-raw.ctypes.data) % align
-        view = raw[start : start + item.size]
+    def _place(self, item: DataGlobal, move: bool = False, view: np.ndarray | None = None) -> None:
+        """Put ``item`` in ``view``, else in aligned memory of its own:
+        zeroed, copied, or moved (:func:`_move`: ``item.data`` must be given
+        up)."""
+        if view is None:
+            align = max(item.alignment, 64)
+            raw = np.empty(item.size + align, np.uint8)
+            start = (-raw.ctypes.data) % align
+            view = raw[start : start + item.size]
         if item.data is None:
             view[:] = 0
         elif move:
@@ -196,6 +213,25 @@ class PlacedData:
         else:
             view[:] = np.frombuffer(item.data, np.uint8)
         self.arrays[item.name] = view
+
+    def remap(self, files: DataFiles) -> bool:
+        """Replace a mirrored placement's pages by a private mapping of
+        ``files``' blob at the same addresses (``mmap(MAP_FIXED)``): the
+        same bytes, now file-backed, so the placed copy no longer costs
+        memory until touched again (a module that ran, then is exported:
+        the process does not hold its weights while ``ld`` does). Whether
+        it was done (not for a placement that does not mirror the file)."""
+        if self._map is None or not self._offsets or files.offsets != self._offsets:
+            return False
+        region = np.frombuffer(self._map, np.uint8)
+        base, size = region.ctypes.data, region.size
+        with open(files.blob, "rb") as f:
+            if os.fstat(f.fileno()).st_size < size - mmap.PAGESIZE:
+                return False
+            got = _LIBC.mmap(base, size, _PROT_RW, _MAP_PRIVATE_FIXED, f.fileno(), 0)
+        if got != base:
+            raise OSError(ctypes.get_errno(), f"remapping the placed data to {files.blob} failed")
+        return True
 
     def address(self, name: str) -> int:
         return self.arrays[name].ctypes.data
@@ -247,11 +283,17 @@ def _libc() -> ctypes.CDLL | None:
         return None
     libc = ctypes.CDLL(None, use_errno=True)
     libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    libc.mmap.argtypes = (
+        ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long
+    )
+    libc.mmap.restype = ctypes.c_void_p
     return libc
 
 
 _LIBC = _libc()
 _MADV_DONTNEED = 4
+_PROT_RW = mmap.PROT_READ | mmap.PROT_WRITE
+_MAP_PRIVATE_FIXED = mmap.MAP_PRIVATE | 0x10  # MAP_FIXED (Linux)
 
 
 def drop_data_globals(module: ModuleOp) -> None:
@@ -264,6 +306,45 @@ def drop_data_globals(module: ModuleOp) -> None:
             op.properties.clear()  # the bytes go now, not when the collector finds the op
 
 
+def _layout(data: list[DataGlobal]) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int, int]:
+    """Where each global goes: ``(constants, zeroed, constants' size,
+    zeroed size)``, each list of ``(index in data, offset)`` (indices, so
+    that no reference to the bytes is kept), every offset a multiple of its
+    global's alignment and of 64."""
+    rodata: list[tuple[int, int]] = []
+    bss: list[tuple[int, int]] = []
+    ro_size = bss_size = 0
+    for i, item in enumerate(data):
+        align = max(item.alignment, 64)
+        if item.data is None:
+            bss_size += (-bss_size) % align
+            bss.append((i, bss_size))
+            bss_size += item.size
+        else:
+            ro_size += (-ro_size) % align
+            rodata.append((i, ro_size))
+            ro_size += item.size
+    return rodata, bss, ro_size, bss_size
+
+
+def _elf_data_offset(data: list[DataGlobal]) -> int:
+    """Where the constants start in :func:`write_data_object`'s file."""
+    max_align = max([64] + [item.alignment for item in data])
+    return (64 + max_align - 1) // max_align * max_align  # after the ELF header
+
+
+def _elf_platform() -> bool:
+    return sys.platform.startswith("linux") and platform.machine() == "x86_64"
+
+
+def data_file_offsets(data: list[DataGlobal]) -> dict[str, int]:
+    """Each constant's offset in the file :func:`write_data_files` writes
+    (the same for the same globals): a placement that mirrors them can be
+    replaced by a mapping of the file (:meth:`PlacedData.remap`)."""
+    base = _elf_data_offset(data) if _elf_platform() else 0
+    return {data[i].name: base + offset for i, offset in _layout(data)[0]}
+
+
 def write_assembly(
     data: list[DataGlobal], asm_path: str, blob_path: str, give_up: bool = False
 ) -> dict[str, int]:
@@ -273,22 +354,17 @@ def write_assembly(
     each constant's offset in the binary file (a multiple of its alignment
     and of 64); ``give_up`` as in :func:`write_data_object`."""
     quoted = blob_path.replace('"', '\\"')
-    lines = []
-    offsets: dict[str, int] = {}
-    offset = 0
+    rodata, _, _, _ = _layout(data)
+    lines = [line for item in data if item.data is None for line in _bss_lines(item)]
     with open(blob_path, "wb") as blob:
-        for i in range(len(data)):
-            item = data[i]
-            if item.data is None:
-                lines += _bss_lines(item)
-                continue
-            pad = (-offset) % max(item.alignment, 64)
-            blob.write(bytes(pad))
-            offset += pad
-            blob.write(item.data)
+        position = 0
+        for i, offset in rodata:
+            blob.write(bytes(offset - position))
+            blob.write(data[i].data)  # type: ignore[arg-type]
             if give_up:
-                data[i] = item = replace(item, data=b"")
-            offsets[item.name] = offset
+                data[i] = replace(data[i], data=b"")
+            item = data[i]
+            position = offset + item.size
             lines += [
                 f'    .section .rodata.{item.name},"a",@progbits',
                 f"    .globl {item.name}",
@@ -298,11 +374,10 @@ def write_assembly(
                 f'    .incbin "{quoted}", {offset}, {item.size}',
                 f"    .size {item.name}, {item.size}",
             ]
-            offset += item.size
     lines.append('    .section .note.GNU-stack,"",@progbits')
     with open(asm_path, "w") as f:
         f.write("\n".join(lines) + "\n")
-    return offsets
+    return {data[i].name: offset for i, offset in rodata}
 
 
 def write_data_object(data: list[DataGlobal], path: str, give_up: bool = False) -> dict[str, int]:
@@ -319,19 +394,7 @@ def write_data_object(data: list[DataGlobal], path: str, give_up: bool = False) 
     not in the process (a lazily loaded JIT module's export)."""
     import struct
 
-    rodata: list[tuple[int, int]] = []  # (index in data, offset): no reference to the bytes
-    bss: list[tuple[int, int]] = []
-    ro_size = bss_size = 0
-    for i, item in enumerate(data):
-        align = max(item.alignment, 64)
-        if item.data is None:
-            bss_size += (-bss_size) % align
-            bss.append((i, bss_size))
-            bss_size += item.size
-        else:
-            ro_size += (-ro_size) % align
-            rodata.append((i, ro_size))
-            ro_size += item.size
+    rodata, bss, ro_size, bss_size = _layout(data)
     shstrtab = b"\0.rodata.xtvm\0.bss.xtvm\0.symtab\0.strtab\0.shstrtab\0.note.GNU-stack\0"
     strtab = bytearray(b"\0")
     symbols = [bytes(24)]  # the null symbol
@@ -345,7 +408,7 @@ def write_data_object(data: list[DataGlobal], path: str, give_up: bool = False) 
     symtab = b"".join(symbols)
     header_size = 64
     max_align = max([64] + [item.alignment for item in data])
-    ro_offset = (header_size + max_align - 1) // max_align * max_align
+    ro_offset = _elf_data_offset(data)
     sym_offset = (ro_offset + ro_size + 7) // 8 * 8
     str_offset = sym_offset + len(symtab)
     shstr_offset = str_offset + len(strtab)
@@ -410,7 +473,7 @@ def write_data_files(data: list[DataGlobal], directory: str, give_up: bool = Fal
     ELF object on x86-64 Linux (:func:`write_data_object`), else an
     assembler file and its binary file (:func:`write_assembly`);
     ``give_up`` as in :func:`write_data_object`."""
-    if sys.platform.startswith("linux") and platform.machine() == "x86_64":
+    if _elf_platform():
         path = os.path.join(directory, "data.o")
         return DataFiles([path], path, write_data_object(data, path, give_up))
     asm, blob = os.path.join(directory, "data.s"), os.path.join(directory, "data.bin")

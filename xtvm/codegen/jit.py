@@ -81,12 +81,14 @@ class JitImage:
 
     Where the data is: the bytes the IR gave (``data``) until the module is
     loaded or exported; placed in aligned memory once loaded first
-    (``placed``); written once to a data object in a directory of its own
-    (``files``, removed with the image) once exported. An export before
-    any load gives each weight up as it is written, so the process does not
-    hold the weights while the linker does (VGG-19: 574 MB), and a load
-    after it maps that file (:meth:`PlacedData.mapped`) instead of reading
-    the weights into memory.
+    (``placed``, laid out as the data file); written once to a data object
+    in a directory of its own (``files``, removed with the image) once
+    exported. An export before any load gives each weight up as it is
+    written, so the process does not hold the weights while the linker does
+    (VGG-19: 574 MB), and a load after it maps that file
+    (:meth:`PlacedData.mapped`) instead of reading the weights into memory;
+    an export after a load maps the file over the placed weights at the
+    same addresses (:meth:`PlacedData.remap`), with the same effect.
     """
 
     def __init__(
@@ -112,7 +114,8 @@ class JitImage:
         if self.files is not None:
             placed = PlacedData.mapped(self.data, self.files)
         else:
-            placed = PlacedData(self.data, consume=self._own)  # gives the IR's bytes up
+            # laid out as the data file, which an export then maps in its place
+            placed = PlacedData(self.data, consume=self._own, mirror=True)
         for name in placed.arrays:
             llvm.add_symbol(name, placed.address(name))
         tm = target_machine(self.target, pic=True)
@@ -140,6 +143,8 @@ class JitImage:
             # Each weight is given up once written: from then on the file is
             # the image's copy (with consume, unless loaded, the only one).
             self.files = write_data_files(self.data, self._dir, give_up=True)
+            if self.placed is not None:  # loaded: its weights become the file's pages
+                self.placed.remap(self.files)
         link_library(self.compiled, self.files, path)
 
 

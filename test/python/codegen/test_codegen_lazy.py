@@ -95,17 +95,35 @@ def test_export_before_use_gives_the_weights_up_and_maps_them_back(
     np.testing.assert_allclose(_run(load_module(tmp_path / "b.so")), want, rtol=1e-4, atol=1e-4)
 
 
-def test_export_after_use_links_the_placed_weights(tmp_path: Path):
+def _mapping_of(address: int) -> str:
+    """The file mapped at ``address`` in this process ("" for anonymous memory)."""
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split(maxsplit=5)
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            if start <= address < end:
+                return fields[5].strip() if len(fields) > 5 else ""
+    raise AssertionError(f"{address:#x} is not mapped")
+
+
+def test_export_after_use_links_the_placed_weights_and_maps_them(tmp_path: Path):
+    """The placed weights (laid out as the data file) are replaced by the
+    written file's pages at the same addresses: the module keeps running
+    and its parameters keep their values."""
     module, w1, w2 = _mlp_module()
     lib = xtvm.build(module)
     want = _reference(X, w1, w2)
     np.testing.assert_allclose(_run(lib), want, rtol=1e-4, atol=1e-4)
     placed = _image(lib).placed
+    address = placed.address("__xtvm_const_p0")
+    assert _mapping_of(address) == ""  # anonymous memory
     for name in ("a.so", "b.so"):
         lib.export_library(tmp_path / name)
         np.testing.assert_allclose(_run(load_module(tmp_path / name)), want, rtol=1e-4, atol=1e-4)
-    assert _image(lib).placed is placed and placed._map is None
+    assert _image(lib).placed is placed and placed.address("__xtvm_const_p0") == address
+    assert _mapping_of(address) == _image(lib).files.blob
     np.testing.assert_allclose(_run(lib), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(lib.params["p0"], _packed(w1))
 
 
 def test_the_data_directory_goes_with_the_module(tmp_path: Path):
