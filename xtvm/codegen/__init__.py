@@ -1,9 +1,10 @@
 """Native code from llvm-dialect modules, with llvmlite.
 
-* `jit(module, target=None)`: compile in memory (MCJIT) and return an
-  `xtvm.runtime.Module` described by the module's `@__xtvm_metadata` (its
-  `export_library` writes a .so); `jit(module, header, params)` embeds a
-  hand-made header first (`embed_header`);
+* `jit(module, target=None)`: compile and return an `xtvm.runtime.Module`
+  described by the module's `@__xtvm_metadata`, which MCJIT loads (and
+  whose weights are placed) when first used; its `export_library` writes a
+  .so, loaded or not (:class:`.jit.JitImage`); `jit(module, header,
+  params)` embeds a hand-made header first (`embed_header`);
 * `export_library(module_or_ir, path, target=None, data=None)`: an
   object file plus the data globals, linked by the system C compiler;
 * `compile_objects(module, target=None)`: the build's one O3 + code
