@@ -38,7 +38,6 @@ goes on as a warm build does while the workers compile.
 from __future__ import annotations
 
 import functools
-import gc
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -381,7 +380,6 @@ class PrimitiveWorkers:
             [w for _, w in pipes],
         )
         processes: list[BaseProcess] = []
-        gc.freeze()  # the workers' collections leave the IR they forked with alone
         try:
             for k in range(len(pipes)):
                 process = context.Process(target=_primitive_worker, args=(k,), daemon=True)
@@ -392,7 +390,6 @@ class PrimitiveWorkers:
                 process.terminate()
             raise
         finally:
-            gc.unfreeze()
             _PRIMITIVES = None
             for _, w in pipes:
                 w.close()
