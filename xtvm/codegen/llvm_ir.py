@@ -18,7 +18,7 @@ from xdsl.backend.llvm.convert import convert_module
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import LLVMTranslationException
 
-from xtvm.runtime.threads import caller_affinity_kept, prepare_openmp
+from xtvm.runtime.threads import starting_openmp
 from xtvm.target import Target
 
 
@@ -49,8 +49,7 @@ def load_openmp() -> None:
             "this module has parallel loops, which run on OpenMP threads, but libgomp "
             "is not installed (install GCC's OpenMP runtime, e.g. the libgomp1 package)"
         )
-    prepare_openmp()
-    with caller_affinity_kept():
+    with starting_openmp():
         llvm.load_library_permanently(libgomp)
 
 

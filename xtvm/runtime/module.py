@@ -350,9 +350,8 @@ def load_module(path: str | os.PathLike[str], fmt: str = "") -> NativeModule:
         raise XTVMError(f"cannot load module '{name}': no such file")
     check_shared_library(name)  # truncated or foreign files never reach dlopen
     try:
-        threads.prepare_openmp()  # the library may link libgomp
         keep_heap_pages()  # its kernels' large buffers
-        with threads.caller_affinity_kept():
+        with threads.starting_openmp():  # the library may link libgomp
             lib = ctypes.CDLL(os.path.abspath(name))
     except OSError as err:
         raise XTVMError(f"cannot load module '{name}': not a shared library ({err})") from None

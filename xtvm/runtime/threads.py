@@ -10,8 +10,8 @@ exporting that symbol is told the setting when it is loaded, when a graph
 executor is created on it, and whenever `set_num_threads` is called. Generated
 code runs its parallel loops on libgomp, which xtvm starts with
 `OMP_PROC_BIND=true` (each worker thread on its own core) unless the
-environment says otherwise; the caller's own CPU affinity is left as it was
-(`caller_affinity_kept`).
+environment says otherwise; the caller's own CPU affinity and environment
+are left as they were (`starting_openmp`).
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def caller_affinity_kept() -> Iterator[None]:
     libgomp, started with `OMP_PROC_BIND=true`, binds the thread that loads
     it (its "initial thread") to one core, and the application's later work
     on that thread, and every process it starts, would run on that core
-    alone. Wrap whatever may load libgomp (a library that links it, or the
-    JIT loading it); its worker threads stay bound to their cores.
+    alone (`starting_openmp` wraps whatever may load libgomp); its worker
+    threads stay bound to their cores.
     """
     try:
         saved = os.sched_getaffinity(0)
@@ -72,11 +72,25 @@ def caller_affinity_kept() -> Iterator[None]:
             os.sched_setaffinity(0, saved)
 
 
-def prepare_openmp() -> None:
-    """Give libgomp xtvm's settings before it is loaded (it reads the
-    environment once, when it starts)."""
-    for name, value in OPENMP_DEFAULTS.items():
-        os.environ.setdefault(name, value)
+@contextlib.contextmanager
+def starting_openmp() -> Iterator[None]:
+    """Wrap whatever may load libgomp (a library that links it, or the JIT
+    loading it): libgomp reads the environment once, when it is loaded, so
+    xtvm's settings (`OPENMP_DEFAULTS`, a value the user set wins) are in
+    the environment inside the block and gone after it, and the caller's
+    affinity is kept (`caller_affinity_kept`). Left in the environment,
+    `OMP_PROC_BIND=true` bound the initial thread of every OpenMP runtime
+    loaded later (xgboost's own libgomp, in a tuning run) to one core, and
+    with it the application and every process it started."""
+    added = [name for name in OPENMP_DEFAULTS if name not in os.environ]
+    for name in added:
+        os.environ[name] = OPENMP_DEFAULTS[name]
+    try:
+        with caller_affinity_kept():
+            yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
 
 
 def get_num_threads() -> int:

@@ -80,6 +80,30 @@ def test_running_a_model_keeps_the_callers_cpu_affinity(mlp_library: Path) -> No
     assert same == "True" and int(cores) >= 2
 
 
+def test_openmp_settings_reach_libgomp_and_leave_the_environment(mlp_library: Path) -> None:
+    """libgomp starts with OMP_PROC_BIND=true (its worker thread bound to a
+    core), but the variable does not stay in the environment, where every
+    OpenMP runtime loaded later (xgboost's) would bind its initial thread,
+    and with it the application, to one core."""
+    script = (
+        "import os, sys, numpy as np, xtvm.runtime as rt\n"
+        "os.environ.pop('OMP_PROC_BIND', None)\n"
+        "rt.set_num_threads(2)\n"
+        "g = rt.load_module(sys.argv[1])['default'](rt.cpu(0))\n"
+        "g.set_input('data', np.ones((2, 784), np.float32)); g.run(); g.run()\n"
+        "me = str(os.getpid())\n"
+        "allowed = [open(f'/proc/self/task/{t}/status').read().split('Cpus_allowed_list:')[1].split()[0]\n"
+        "           for t in os.listdir('/proc/self/task') if t != me]\n"
+        "print('OMP_PROC_BIND' in os.environ, any(',' not in a and '-' not in a for a in allowed))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, mlp_library], capture_output=True, text=True, check=True
+    )
+    in_environment, bound_worker = result.stdout.split()
+    assert in_environment == "False"
+    assert bound_worker == "True"  # the setting reached libgomp
+
+
 def test_executor_belongs_to_one_thread(mlp_library: Path) -> None:
     factory = load_module(mlp_library)
     x = np.random.default_rng(0).standard_normal((2, 784)).astype(np.float32)
