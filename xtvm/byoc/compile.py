@@ -81,6 +81,8 @@ def load_libraries(libraries: list[str]) -> None:
     the system's search) into the process, so the JIT resolves their symbols."""
     import llvmlite.binding as llvm_binding
 
+    from xtvm.runtime.threads import starting_openmp
+
     dirs = [w[2:] for w in libraries if w.startswith("-L")]
     for word in libraries:
         if not word.startswith("-l"):
@@ -94,4 +96,5 @@ def load_libraries(libraries: list[str]) -> None:
             raise cc.CCompilerError(
                 f"cannot find the library lib{name}.so that an external kernel needs"
             )
-        llvm_binding.load_library_permanently(path)
+        with starting_openmp():  # oneDNN's library links libgomp
+            llvm_binding.load_library_permanently(path)
