@@ -22,7 +22,7 @@ import platform
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 from xdsl.dialects import llvm
@@ -357,14 +357,9 @@ def write_assembly(
     rodata, _, _, _ = _layout(data)
     lines = [line for item in data if item.data is None for line in _bss_lines(item)]
     with open(blob_path, "wb") as blob:
-        position = 0
+        _write_constants(blob, data, rodata, give_up)
         for i, offset in rodata:
-            blob.write(bytes(offset - position))
-            blob.write(data[i].data)  # type: ignore[arg-type]
-            if give_up:
-                data[i] = replace(data[i], data=b"")
             item = data[i]
-            position = offset + item.size
             lines += [
                 f'    .section .rodata.{item.name},"a",@progbits',
                 f"    .globl {item.name}",
@@ -440,13 +435,7 @@ def write_data_object(data: list[DataGlobal], path: str, give_up: bool = False) 
     with open(path, "wb") as f:
         f.write(header)
         f.write(bytes(ro_offset - header_size))
-        position = 0
-        for i, offset in rodata:
-            f.write(bytes(offset - position))
-            f.write(data[i].data)  # type: ignore[arg-type]
-            if give_up:
-                data[i] = replace(data[i], data=b"")
-            position = offset + data[i].size
+        _write_constants(f, data, rodata, give_up)
         f.write(bytes(sym_offset - ro_offset - ro_size))
         f.write(symtab)
         f.write(strtab)
@@ -454,6 +443,21 @@ def write_data_object(data: list[DataGlobal], path: str, give_up: bool = False) 
         f.write(bytes(sh_offset - shstr_offset - len(shstrtab)))
         f.write(b"".join(sections))
     return {data[i].name: ro_offset + offset for i, offset in rodata}
+
+
+def _write_constants(
+    f: BinaryIO, data: list[DataGlobal], rodata: list[tuple[int, int]], give_up: bool
+) -> None:
+    """Write the constants ``rodata`` places (:func:`_layout`) from where
+    ``f`` stands, zero-padded to their offsets; with ``give_up``, each
+    item of ``data`` gives its bytes up once written."""
+    position = 0
+    for i, offset in rodata:
+        f.write(bytes(offset - position))
+        f.write(data[i].data)  # type: ignore[arg-type]
+        if give_up:
+            data[i] = replace(data[i], data=b"")
+        position = offset + data[i].size
 
 
 @dataclass(frozen=True)
