@@ -17,13 +17,7 @@ import xtvm
 from xtvm.codegen import background
 from xtvm.codegen.cache import KernelCache
 from xtvm.codegen.objects import KernelCacheMiss
-
-
-def _run(lib, x: np.ndarray) -> np.ndarray:
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(0, x)
-    gmod.run()
-    return gmod.get_output(0).numpy()
+from xtvm.testing.graph import run_graph
 
 
 @pytest.fixture
@@ -70,12 +64,12 @@ def test_background_build_matches_one_process(
     workers = xtvm.build(module.clone())
     assert started[0] is None and started[1] is not None  # one process, then workers
     assert waited == [None]
-    np.testing.assert_allclose(_run(workers, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
-    np.testing.assert_array_equal(_run(workers, x), _run(one, x))
+    np.testing.assert_allclose(run_graph(workers, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(run_graph(workers, x), run_graph(one, x))
     assert workers.header == one.header  # signatures and assert messages as lowered here
     workers.export_library(tmp_path / "workers.so")
     loaded = xtvm.runtime.load_module(tmp_path / "workers.so")
-    np.testing.assert_array_equal(_run(loaded, x), _run(one, x))
+    np.testing.assert_array_equal(run_graph(loaded, x), run_graph(one, x))
     # each kernel's object is filed under its prim_func's key, as in one process
     keys = {p.stem for p in (tmp_path / "one" / "objects").rglob("*.o")}
     cache = KernelCache(tmp_path / "workers")
@@ -92,7 +86,7 @@ def test_warm_build_after_background_starts_nothing(
     xtvm.build(module.clone())
     warm = xtvm.build(module.clone())
     assert started[0] is not None and started[1] is None  # every object was cached
-    np.testing.assert_allclose(_run(warm, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(warm, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
 
 
 def _broken(*args, **kwargs):
@@ -120,4 +114,4 @@ def test_failed_worker_falls_back_to_one_process(
     lib = xtvm.build(module.clone())
     assert started[0] is not None
     assert failures and "broken on purpose" in failures[0]
-    np.testing.assert_allclose(_run(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)

@@ -21,14 +21,7 @@ from xtvm.codegen.objects import kernel_key, mark_cached_kernels
 from xtvm.driver.build_module import lower
 from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import CACHED_OBJECT_ATTR, KERNEL_KEY_ATTR
 from xtvm.target import Target
-
-
-def _run(lib, x: np.ndarray, threads: int = 1) -> np.ndarray:
-    xtvm.runtime.set_num_threads(threads)
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(0, x)
-    gmod.run()
-    return gmod.get_output(0).numpy()
+from xtvm.testing.graph import run_graph
 
 
 def _tir(seed: int = 0) -> ModuleOp:
@@ -47,7 +40,7 @@ def test_warm_build_declares_cached_kernels_and_matches(cache_dir: Path, tmp_pat
     x = np.random.default_rng(1).standard_normal((4, 32)).astype(np.float32)
     want = _reference(x, w1, w2)
     cold = xtvm.build(module.clone())
-    np.testing.assert_allclose(_run(cold, x), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(cold, x, threads=1), want, rtol=1e-4, atol=1e-4)
 
     warm_ir = _tir()
     assert mark_cached_kernels(warm_ir) == 2  # both kernels were filed by the cold build
@@ -57,12 +50,12 @@ def test_warm_build_declares_cached_kernels_and_matches(cache_dir: Path, tmp_pat
 
     warm = xtvm.build(module.clone())
     for threads in (1, 2):  # parallel kernels from the cache still find the thread count
-        np.testing.assert_allclose(_run(warm, x, threads), want, rtol=1e-4, atol=1e-4)
-    np.testing.assert_array_equal(_run(warm, x), _run(cold, x))
+        np.testing.assert_allclose(run_graph(warm, x, threads=threads), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(run_graph(warm, x, threads=1), run_graph(cold, x, threads=1))
     path = tmp_path / "warm.so"
     warm.export_library(path)
     loaded = xtvm.runtime.load_module(path)
-    np.testing.assert_allclose(_run(loaded, x), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(loaded, x, threads=1), want, rtol=1e-4, atol=1e-4)
 
 
 def test_without_cache_nothing_is_marked(monkeypatch: pytest.MonkeyPatch):
@@ -96,7 +89,7 @@ def test_corrupt_kernel_entry_is_rebuilt(cache_dir: Path):
     entry.write_bytes(entry.read_bytes()[:100])
     assert mark_cached_kernels(_tir()) == 1  # the damaged one is lowered again
     lib = xtvm.build(module.clone())
-    np.testing.assert_allclose(_run(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(lib, x, threads=1), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
     assert mark_cached_kernels(_tir()) == 2  # and filed again
 
 
@@ -116,7 +109,7 @@ def test_entry_gone_after_marking_falls_back(cache_dir: Path, monkeypatch: pytes
     monkeypatch.setattr(objects, "_cached_kernels", vanish)
     lib = xtvm.build(module.clone())
     assert len(calls) == 2
-    np.testing.assert_allclose(_run(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(lib, x, threads=1), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
 
 
 def test_structure_text_sees_every_difference_but_value_names():

@@ -27,13 +27,7 @@ from xtvm.lowering.relay_to_tir.base import lowering_error
 from xtvm.lowering.relay_to_tir.kernel import KernelBuilder
 from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import KERNEL_KEY_ATTR
 from xtvm.target import Target
-
-
-def _run(lib, x: np.ndarray) -> np.ndarray:
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(0, x)
-    gmod.run()
-    return gmod.get_output(0).numpy()
+from xtvm.testing.graph import run_graph
 
 
 @pytest.fixture
@@ -92,8 +86,8 @@ def test_workers_build_the_kernels_one_process_builds(
     workers = xtvm.build(module.clone())
     assert spies["started"][1] is not None and spies["waited"] == [None]
     assert len(spies["lowered"]) == 2  # the main process lowered no kernel itself
-    np.testing.assert_allclose(_run(workers, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
-    np.testing.assert_array_equal(_run(workers, x), _run(one, x))
+    np.testing.assert_allclose(run_graph(workers, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(run_graph(workers, x), run_graph(one, x))
     assert workers.header == one.header  # signatures, assert messages, graph: the metadata
     # the library is the one a warm build of one process links (cached objects, in order)
     warm = xtvm.build(module.clone())  # from the workers' cache: every kernel a stub
@@ -131,7 +125,7 @@ def test_warm_build_after_workers_starts_none(
     warm = xtvm.build(module.clone())
     assert spies["started"][0] is not None and spies["started"][1] is None
     assert spies["lowered"] == []
-    np.testing.assert_allclose(_run(warm, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(warm, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
 
 
 def _broken(*args, **kwargs):
@@ -156,7 +150,7 @@ def test_worker_failing_after_the_stub_falls_back_to_one_process(
     assert error is not None
     assert ("broken on purpose" if how is _broken else "died") in error
     assert len(spies["lowered"]) == 2  # the whole module again, in this process
-    np.testing.assert_allclose(_run(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
 
 
 def test_worker_failing_before_the_stub_leaves_the_kernel_to_the_main_process(
@@ -169,7 +163,7 @@ def test_worker_failing_before_the_stub_leaves_the_kernel_to_the_main_process(
     lib = xtvm.build(module.clone())
     assert spies["started"][0] is not None
     assert len(spies["lowered"]) == 2  # each lowered here, as without workers
-    np.testing.assert_allclose(_run(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
 
 
 def test_lowering_error_is_reported_as_in_one_process(

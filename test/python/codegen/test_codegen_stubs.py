@@ -19,6 +19,7 @@ from xtvm.autotvm.dispatch import SpaceCollector
 from xtvm.codegen import stubs
 from xtvm.codegen.cache import KernelCache
 from xtvm.lowering.tir_to_llvm.convert_tir_to_llvm import KERNEL_KEY_ATTR
+from xtvm.testing.graph import run_graph
 from xtvm.transform import PassContext
 
 
@@ -45,13 +46,6 @@ def lookups(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return found
 
 
-def _run(lib, x: np.ndarray) -> np.ndarray:
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input(0, x)
-    gmod.run()
-    return gmod.get_output(0).numpy()
-
-
 def _stub_keys(cache_dir: Path) -> list[str]:
     """The keys of the stub entries (the others are objects)."""
     cache = KernelCache(cache_dir)
@@ -65,12 +59,12 @@ def test_warm_build_uses_stubs_and_matches(cache_dir: Path, tmp_path: Path, look
     assert lookups == [False, False]  # both kernels lowered, their stubs filed
     warm = xtvm.build(module.clone())
     assert lookups[2:] == [True, True]  # neither lowered again
-    np.testing.assert_allclose(_run(warm, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
-    np.testing.assert_array_equal(_run(warm, x), _run(cold, x))
+    np.testing.assert_allclose(run_graph(warm, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(run_graph(warm, x), run_graph(cold, x))
     assert warm.header == cold.header  # signatures and assert messages as lowered
     warm.export_library(tmp_path / "warm.so")
     loaded = xtvm.runtime.load_module(tmp_path / "warm.so")
-    np.testing.assert_array_equal(_run(loaded, x), _run(cold, x))
+    np.testing.assert_array_equal(run_graph(loaded, x), run_graph(cold, x))
 
 
 def test_stub_text_keeps_the_signature_and_drops_the_body(cache_dir: Path):
@@ -93,7 +87,7 @@ def test_stub_without_its_object_is_lowered_again(cache_dir: Path, lookups: list
     x = np.random.default_rng(2).standard_normal((4, 32)).astype(np.float32)
     lib = xtvm.build(module.clone())
     assert lookups[2:] == [False, False]
-    np.testing.assert_allclose(_run(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
 
 
 def test_corrupt_stub_is_lowered_again(cache_dir: Path, lookups: list[bool]):
@@ -104,7 +98,7 @@ def test_corrupt_stub_is_lowered_again(cache_dir: Path, lookups: list[bool]):
     x = np.random.default_rng(3).standard_normal((4, 32)).astype(np.float32)
     lib = xtvm.build(module.clone())
     assert lookups[2:] == [False, False]
-    np.testing.assert_allclose(_run(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(lib, x), _reference(x, w1, w2), rtol=1e-4, atol=1e-4)
 
 
 def test_key_follows_the_pass_context(cache_dir: Path, lookups: list[bool]):

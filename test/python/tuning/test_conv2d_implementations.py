@@ -17,6 +17,7 @@ import xtvm
 from xtvm.autotvm.dispatch import DIRECT
 from xtvm.driver.build_module import lower
 from xtvm.target import Target
+from xtvm.testing.graph import run_graph
 from xtvm.topi.x86.config import lanes
 from xtvm.tuning.measure import MeasureInput, MeasureResult
 from xtvm.tuning.record import apply_history_best, decode, encode, save_records
@@ -104,13 +105,6 @@ def _relay_text(mod, params) -> str:
         return str(lower(mod.clone(), params, stage="relay-opt"))
 
 
-def _run(lib, x: np.ndarray) -> np.ndarray:
-    gmod = lib["default"](xtvm.cpu(0))
-    gmod.set_input("x", x)
-    gmod.run()
-    return gmod.get_output(0).numpy()
-
-
 def _reference(model, x: np.ndarray) -> np.ndarray:
     """conv + bias + relu in float64 with NumPy (padding 1, stride 1)."""
     from onnx import numpy_helper
@@ -130,7 +124,7 @@ def _check(model, mod, params, context, size: int) -> None:
     with context, xtvm.transform.PassContext(opt_level=3):
         lib = xtvm.build(mod, params=params)
     x = np.random.default_rng(1).standard_normal((1, 32, size, size)).astype("float32")
-    np.testing.assert_allclose(_run(lib, x), _reference(model, x), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(run_graph(lib, x), _reference(model, x), rtol=1e-4, atol=1e-4)
 
 
 def test_a_record_favouring_f23_turns_it_on_where_the_thresholds_do_not(small, tmp_path):
