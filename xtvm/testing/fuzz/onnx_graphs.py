@@ -139,11 +139,23 @@ def _perturbed(feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def _float64_model(model: onnx.ModelProto) -> onnx.ModelProto:
     """``model`` computing in float64: float32 inputs, outputs, initializers,
-    casts and constants become float64 (the exact answer's stand-in)."""
-    from onnx import TensorProto, numpy_helper
+    casts and constants become float64 (the exact answer's stand-in), and
+    the normalizations' ``stash_type`` (the precision of their mean and
+    variance, float32 by default: ONNX's function body computes the
+    variance as E[x^2] - E[x]^2 in it) is float64."""
+    from onnx import TensorProto, helper, numpy_helper
 
     wide = onnx.ModelProto()
     wide.CopyFrom(model)
+    opset = next((o.version for o in wide.opset_import if o.domain in ("", "ai.onnx")), 0)
+    for node in wide.graph.node:
+        stashes = node.op_type == "LayerNormalization" or (
+            node.op_type == "GroupNormalization" and opset >= 21
+        )
+        if stashes:
+            kept = [a for a in node.attribute if a.name != "stash_type"]
+            del node.attribute[:]
+            node.attribute.extend([*kept, helper.make_attribute("stash_type", TensorProto.DOUBLE)])
     for info in [*wide.graph.input, *wide.graph.output]:
         if info.type.tensor_type.elem_type == TensorProto.FLOAT:
             info.type.tensor_type.elem_type = TensorProto.DOUBLE
