@@ -133,7 +133,12 @@ class Progress:
         try:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, unit="trial", file=sys.stderr, dynamic_ncols=True)
+            class Bar(tqdm):
+                # no monitor thread: it outlived the bar, and a process with
+                # another thread no longer forks (from_onnx's checker child)
+                monitor_interval = 0
+
+            self.bar = Bar(total=total, unit="trial", file=sys.stderr, dynamic_ncols=True)
         except ImportError:
             self.bar = None
         self.done, self.total = 0, total

@@ -19,8 +19,13 @@ from xtvm.frontend.onnx import importer
 
 @pytest.fixture
 def verdicts(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
-    """Per checked file: None if the child found it valid, else the error."""
+    """Per checked file: None if the child found it valid, else the error.
+    The child is forked as in a process without other threads (earlier
+    tests in this process may leave library threads running, e.g. dask's
+    offload pool; with them the file is checked here instead, which
+    test_a_process_with_other_threads_checks_in_process covers)."""
     found: list[str | None] = []
+    monkeypatch.setattr(importer.threading, "active_count", lambda: 1)
     raise_if_invalid = importer._CheckInChild.raise_if_invalid
 
     def spy(self, proto):
@@ -124,3 +129,23 @@ def test_checked_in_this_process(
         from_onnx(_save(model, tmp_path / "bad.onnx"))
     assert str(info.value) == expected
     assert verdicts == []  # no child
+
+
+def test_a_process_with_other_threads_checks_in_process(tmp_path: Path):
+    # a child forked beside another thread may find a lock that thread held
+    import threading
+
+    node = helper.make_node("Frobnicate", ["x"], ["y"], name="f")
+    model = make_model([node], [tensor("x", [2])], [tensor("y", [2])])
+    expected = import_error(model)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert importer._CheckInChild.start(_save(model, tmp_path / "bad.onnx")) is None
+        with pytest.raises(OnnxImportError) as info:
+            from_onnx(tmp_path / "bad.onnx")
+    finally:
+        stop.set()
+        other.join()
+    assert str(info.value) == expected
