@@ -120,10 +120,10 @@ def _reference(model, x: np.ndarray) -> np.ndarray:
     return np.maximum(out + b[None, :, None, None], 0)
 
 
-def _check(model, mod, params, context, size: int) -> None:
+def _check(model, mod, params, context, size: int, channels: int = 32) -> None:
     with context, xtvm.transform.PassContext(opt_level=3):
         lib = xtvm.build(mod, params=params)
-    x = np.random.default_rng(1).standard_normal((1, 32, size, size)).astype("float32")
+    x = np.random.default_rng(1).standard_normal((1, channels, size, size)).astype("float32")
     np.testing.assert_allclose(run_graph(lib, x), _reference(model, x), rtol=1e-4, atol=1e-4)
 
 
@@ -158,6 +158,24 @@ def test_f43_chosen_by_records_on_partial_tiles_computes_the_conv(small, tmp_pat
     with context:
         assert "tile_size = 4 : i64" in _relay_text(mod, params)
     _check(model, mod, params, context, 10)
+
+
+def test_records_may_take_winograd_above_the_default_weight_bounds(tmp_path):
+    """A 512 -> 512 conv on 7x7 (ResNet-50's last stage): its weight is above
+    the hand-written choice's memory bounds (direct), yet it has both
+    Winograd implementations as tasks, and a record favouring F(2,3) builds
+    it (its transformed weight 1.8x the conv's), equal to a NumPy conv."""
+    model, mod, params = _conv(7, channels=512)
+    assert "winograd" not in _relay_text(mod, params)
+    tasks = extract_tasks(mod, params)
+    assert [t.tile_size for t in tasks] == [DIRECT, 2, 4]
+    assert [t.hand_written for t in tasks] == [True, False, False]
+    path = tmp_path / "records.json"
+    _records(path, _by_tile(tasks), {DIRECT: 1e-3, 2: 0.7e-3, 4: 1.4e-3})
+    context = apply_history_best(str(path))
+    with context:
+        assert "tile_size = 2 : i64" in _relay_text(mod, params)
+    _check(model, mod, params, context, 7, channels=512)
 
 
 def test_a_record_favouring_direct_turns_winograd_off(medium, tmp_path):

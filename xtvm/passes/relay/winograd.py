@@ -29,16 +29,25 @@ BLOCK = 16
 """Channels of the data and output blocks (one AVX-512 register of f32)."""
 
 MAX_WEIGHT_ELEMENTS = 1 << 20
-"""Largest conv weight (elements) that takes Winograd, and
-:data:`MAX_F43_WEIGHT_ELEMENTS` the largest that takes F(4,3) (larger ones
-F(2,3)). The transformed weight is (m+2)^2/9 times the conv's (4x for
-F(4,3), 1.8x for F(2,3)), and the build, the linker and the library hold
-every weight: with F(4,3) for all, VGG-19's build peaked at 1,792 MB, with
-these bounds at about 1,470 (issue 14's bound is 1.5 GB; 1,409 without
-Winograd). ResNet-50's Winograd convs (up to 256 x 256 x 3 x 3 = 0.6 M)
-are under them."""
+"""Largest conv weight (elements) that takes Winograd without tuning
+records, and :data:`MAX_F43_WEIGHT_ELEMENTS` the largest that takes F(4,3)
+there (larger ones F(2,3)). The transformed weight is (m+2)^2/9 times the
+conv's (4x for F(4,3), 1.8x for F(2,3)), and the build, the linker and
+the library hold every weight: with F(4,3) for all, VGG-19's build peaked
+at 1,792 MB, with these bounds at about 1,470 (issue 14's bound is 1.5 GB;
+1,409 without Winograd). ResNet-50's default Winograd convs (up to 256 x
+256 x 3 x 3 = 0.6 M) are under them."""
 
 MAX_F43_WEIGHT_ELEMENTS = 1 << 18
+
+MAX_TUNED_WEIGHT_ELEMENTS = 1 << 22
+"""Largest conv weight (elements) whose Winograd implementations tuning
+measures and records may choose (both tiles): 512 x 512 x 3 x 3 = 2.4 M,
+ResNet-50's and VGG-19's largest 3x3 convs, fit. The memory bounds above
+are the hand-written choice's; a build under records takes a larger
+transformed weight only for a conv the records measured faster with it
+(ResNet-50's 512-channel 7x7 conv alone: direct 920 us, F(2,3) 651,
+F(4,3) 1,331; its 256-channel 14x14 one: 930, 444, 380; 1 thread, Zen 5)."""
 
 
 def winograd_tiles(
@@ -46,17 +55,15 @@ def winograd_tiles(
 ) -> tuple[int, ...]:
     """The ``m`` of F(m, 3) the kernel may run a 3x3 stride-1 conv with (empty:
     the direct kernel only): the AVX-512 register tile, whole 16-channel
-    blocks and the weight bounds of :func:`winograd_tile` (the build's
-    memory) as there, an ``m`` at most the output's smaller side; not its
-    size thresholds, which are the hand-written choice that tuning records
-    may overrule."""
+    blocks, a weight of at most :data:`MAX_TUNED_WEIGHT_ELEMENTS`, an ``m``
+    at most the output's smaller side; not :func:`winograd_tile`'s size
+    thresholds and memory bounds, which are the hand-written choice that
+    tuning records may overrule."""
     if lanes < BLOCK or channels % BLOCK or out_channels % BLOCK:
         return ()
-    weight = channels * out_channels * 9
-    if weight > MAX_WEIGHT_ELEMENTS:
+    if channels * out_channels * 9 > MAX_TUNED_WEIGHT_ELEMENTS:
         return ()
-    tiles = (2, 4) if weight <= MAX_F43_WEIGHT_ELEMENTS else (2,)
-    return tuple(m for m in tiles if m <= min(height, width))
+    return tuple(m for m in (2, 4) if m <= min(height, width))
 
 
 def winograd_tile(
@@ -77,7 +84,12 @@ def winograd_tile(
     2.29x, on 224x224 1.53x, 64 -> 128 on 112x112 1.88x, 16 -> 64 on 55x55
     1.63x, 32 -> 128 on 27x27 1.55x, 128 -> 32 on 56x56 1.85x and on 28x28
     2.06x, 48 -> 64 on 28x28 2.17x (docs/winograd.md)."""
+    weight = channels * out_channels * 9
+    if weight > MAX_WEIGHT_ELEMENTS:
+        return None
     tiles = winograd_tiles(channels, out_channels, height, width, lanes)
+    if weight > MAX_F43_WEIGHT_ELEMENTS:
+        tiles = tuple(m for m in tiles if m != 4)
     side = min(height, width)
     if side >= 28 and 4 in tiles:
         return 4
@@ -195,6 +207,7 @@ def winograd_rules(lanes: int) -> list[Rule]:
             " channels in and out whole 16-channel blocks, its weight at most 2^20"
             " elements, F(4,3) on outputs of at least 28x28 (weights up to 2^18),"
             " F(2,3) from 14x14, on AVX-512; under tuning records, the implementation"
-            " (direct, F(2,3), F(4,3)) measured fastest for the conv's workload",
+            " (direct, F(2,3), F(4,3); weights up to 2^22 elements) measured fastest"
+            " for the conv's workload",
         )
     ]
