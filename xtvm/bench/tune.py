@@ -170,6 +170,12 @@ def run_model(name: str, args, records_dir: Path) -> None:
     )
     print()
     print(task_table(tasks, paths, applied, in_model, chosen))
+    first = first_conv_tasks(mod, tasks)
+    if first:
+        from xtvm.bench.peak import fma_peak_gflops
+
+        print()
+        print(first_conv_table(first, paths, fma_peak_gflops()))
 
 
 MATCH = 0.02
@@ -628,6 +634,67 @@ def task_table(
         f"\nThe auto_scheduler matched or beat AutoTVM on {wins} of the {compared} tasks "
         "both searched."
     )
+    return "\n".join(rows)
+
+
+def first_conv_tasks(mod, tasks) -> list:
+    """The tasks of the model's first convolution: those tagged with its
+    workload (one per implementation), else the conv kernel that takes
+    the model's input."""
+    from xtvm.dialects.relay import Conv2dOp
+    from xtvm.passes.relay.winograd import conv2d_workload
+
+    conv = next((op for op in mod.walk() if isinstance(op, Conv2dOp)), None)
+    if conv is None:
+        return []
+    workload = conv2d_workload(conv)
+    tagged = [t for t in tasks if t.conv2d == workload]
+    if tagged:
+        return tagged
+    data = f": {conv.operands[0].type}"
+    takes_input = lambda t: data in t.func.split("func.func", 1)[-1].split("->", 1)[0]
+    return [t for t in tasks if "conv2d" in t.name and takes_input(t)][:1]
+
+
+def first_conv_table(tasks, paths: dict[str, Path], peak: float) -> str:
+    """Per implementation of the first conv (``tasks``): its hand-written
+    (config 0) and best searched µs, their GFLOP/s (the direct conv's
+    FLOPs) and share of one core's FMA ``peak`` GFLOP/s; then the best
+    against the hand-written implementation's own schedule."""
+    from xtvm.tuning.record import is_baseline, load_records
+
+    base: dict[str, float] = {}
+    best: dict[str, float] = {}
+    for path in paths.values():
+        if path.exists():
+            for r in load_records(path):
+                into = base if is_baseline(r) else best
+                into[r.key] = min(into.get(r.key, math.inf), r.cost)
+    rows = [
+        "| first conv | config 0 µs | GFLOP/s | of peak | best searched µs | GFLOP/s | of peak |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    rate = lambda task, t: task.flop / t / 1e9 if math.isfinite(t) else 0.0
+    for task in tasks:
+        b, s = base.get(task.key, math.inf), best.get(task.key, math.inf)
+        rows.append(
+            f"| {task.label.removeprefix('fused_nn_contrib_')} | {_us(b)} | "
+            f"{rate(task, b):.0f} | {rate(task, b) / peak:.0%} | {_us(s)} | "
+            f"{rate(task, s):.0f} | {rate(task, s) / peak:.0%} |"
+        )
+    hand_task = next((t for t in tasks if t.hand_written), tasks[0])
+    hand = base.get(hand_task.key, math.inf)
+    fastest = min(
+        ((min(base.get(t.key, math.inf), best.get(t.key, math.inf)), t) for t in tasks),
+        key=lambda pair: pair[0],
+    )
+    if math.isfinite(hand) and math.isfinite(fastest[0]):
+        rows.append(
+            f"\nFirst conv: hand-written {_us(hand)} µs ({rate(hand_task, hand):.0f} GFLOP/s, "
+            f"{rate(hand_task, hand) / peak:.0%} of one core's FMA peak, {peak:.0f} GFLOP/s); "
+            f"fastest found {_us(fastest[0])} µs ({fastest[1].label}): "
+            f"{hand / fastest[0]:.2f}x the hand-written schedule."
+        )
     return "\n".join(rows)
 
 
