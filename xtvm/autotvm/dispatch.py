@@ -22,8 +22,8 @@ Contexts:
 A context also answers, before the kernels exist, which implementation
 of a conv that has several to build (:meth:`DispatchContext.conv2d_tile`,
 TVM's ``DispatchContext.current.query`` in ``_alter_conv2d_layout``): the
-direct conv or Winograd F(m, 3). ``relay-alter-op-layout``'s
-``conv2d-winograd`` rule asks it.
+direct conv or Winograd F(m, r). ``relay-alter-op-layout``'s
+``conv2d-winograd`` and ``conv2d-winograd-stride2`` rules ask it.
 
 The context is a :mod:`contextvars` variable, so threads and processes do
 not see each other's.
@@ -105,7 +105,7 @@ class DispatchContext:
     def conv2d_tile(self, conv: str, tiles: Sequence[int], default: int) -> int:
         """Which implementation of the conv of workload ``conv``
         (:func:`xtvm.passes.relay.winograd.conv2d_workload`) to build:
-        :data:`DIRECT` or the ``m`` of Winograd F(m, 3), one of ``tiles``;
+        :data:`DIRECT` or the ``m`` of Winograd F(m, r), one of ``tiles``;
         ``default`` is the hand-written rule's choice (its size
         thresholds), which a context without an opinion keeps."""
         return default

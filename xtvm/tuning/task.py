@@ -9,7 +9,7 @@ keeps those whose schedule is an AutoTVM template, i.e. defines knobs. A
 task's ``weight`` is how many times the model calls its kernel: the
 factor of its latency in the model's.
 
-A conv with several implementations (the direct conv and Winograd F(m, 3),
+A conv with several implementations (the direct conv and Winograd F(m, r),
 :func:`xtvm.passes.relay.winograd.winograd_tiles`) gives a task for each:
 the pipeline runs once with every such conv direct, then once per Winograd
 tile with every such conv taking it (:class:`ForceConv2dTile`), and each
@@ -112,10 +112,15 @@ class Task:
 
     @property
     def implementation(self) -> str:
-        """``direct``, ``winograd F(m,3)``, or "" for a task without alternatives."""
+        """``direct``, ``winograd F(m,r)`` (``r`` 3, or 4 for a 7x7 stride-2
+        conv's space-to-depth form), or "" for a task without alternatives."""
         if not self.conv2d:
             return ""
-        return "direct" if self.tile_size == DIRECT else f"winograd F({self.tile_size},3)"
+        if self.tile_size == DIRECT:
+            return "direct"
+        from xtvm.passes.relay.winograd import winograd_kernel_size
+
+        return f"winograd F({self.tile_size},{winograd_kernel_size(self.conv2d)})"
 
     @property
     def label(self) -> str:

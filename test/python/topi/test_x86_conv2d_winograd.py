@@ -18,7 +18,7 @@ from xtvm.dialects import relay
 from xtvm.driver.build_module import lower
 from xtvm.reference.relay.conv import conv2d
 from xtvm.reference.relay.packed import layout_transform
-from xtvm.reference.relay.winograd import conv2d_winograd, transform_weight
+from xtvm.reference.relay.winograd import conv2d_winograd, transform_weight, winograd_matrices
 from xtvm.transform import PassContext
 
 CASES = {
@@ -151,3 +151,119 @@ def test_gemm_tile_knobs_compute_the_conv():
     chosen["tile_p"] = next(o for o in space.knobs["tile_p"].options if o.size[-1] == 4)
     dispatch = ApplyConfig(ConfigEntity(1, chosen), key)
     test_kernel_with_bias_relu_matches_numpy("f43-four-blocks-13x11", dispatch=dispatch)
+
+
+# F(m, 4): the 4x4 stride-1 conv that a 7x7 stride-2 conv becomes after
+# space-to-depth (conv2d-winograd-stride2), on Cook-Toom's matrices.
+
+R4_CASES = {
+    # name: (C, K, H, W, padding, tile); the stem's 12 channels (3 x 4 parities)
+    "f44-stem-12c-19x19": (12, 32, 19, 19, (0, 0, 0, 0), 4),
+    "f24-stem-12c-13x11": (12, 32, 13, 11, (0, 0, 0, 0), 2),
+    "f44-padded-16c-9x10": (16, 16, 9, 10, (1, 2, 2, 1), 4),
+}
+
+
+def _r4_data(case, seed=0):
+    c, k, h, w, padding, m = R4_CASES[case]
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((1, c, h, w), dtype=np.float32)
+    wt = rng.standard_normal((k, c, 4, 4), dtype=np.float32)
+    return x, wt, padding, m
+
+
+@pytest.mark.parametrize("m", [2, 4])
+@pytest.mark.parametrize("r", [3, 4])
+def test_cook_toom_matrices_compute_the_correlation_exactly(m, r):
+    """A^T [(G g) ⊙ (B^T d)] is the 1-D correlation of every d and g, in
+    exact fractions (for r = 3 too, though the ops keep Lavin's F(m, 3))."""
+    from fractions import Fraction
+
+    from xtvm.reference.relay.winograd import cook_toom
+
+    bt, g, at = cook_toom(m, r)
+    a = m + r - 1
+    assert (len(bt), len(bt[0]), len(g), len(g[0]), len(at), len(at[0])) == (a, a, a, r, m, a)
+    rng = np.random.default_rng(m * 10 + r)
+    d = [Fraction(int(v)) for v in rng.integers(-9, 10, a)]
+    f = [Fraction(int(v)) for v in rng.integers(-9, 10, r)]
+    u = [sum(g[j][k] * f[k] for k in range(r)) for j in range(a)]
+    v = [sum(bt[j][i] * d[i] for i in range(a)) for j in range(a)]
+    y = [sum(at[i][j] * u[j] * v[j] for j in range(a)) for i in range(m)]
+    assert y == [sum(d[i + k] * f[k] for k in range(r)) for i in range(m)]
+
+
+@pytest.mark.parametrize("name", list(R4_CASES))
+def test_f_m4_reference_matches_direct_conv_in_float64(name):
+    x, wt, padding, m = _r4_data(name)
+    x, wt = x.astype(np.float64), wt.astype(np.float64)
+    c = x.shape[1]
+    u = transform_weight(wt, m, 16)
+    assert u.shape == (m + 3, m + 3, wt.shape[0] // 16, c, 16)
+    got = conv2d_winograd(layout_transform(x, "NCHW", f"NCHW{c}c"), u, m, padding, f"NCHW{c}c")
+    want = layout_transform(conv2d(x, wt, (1, 1), padding, (1, 1)), "NCHW", "NCHW16c")
+    assert np.abs(got - want).max() <= 1e-12 * np.abs(want).max()
+
+
+def test_f44_float32_error_is_within_1e_4_of_the_outputs_max():
+    """F(4,4) in float32 (weight transformed in float64, then rounded, as
+    relay-fold-constant does; the transforms and products in float32)
+    against the float64 direct conv on random normal data and weights:
+    measured 4.9e-6 relative to the output's max (the x86 kernel's 2.7e-6,
+    F(2,4)'s 7e-7), well within the 1e-4 the kernel tests allow."""
+    x, wt, padding, m = _r4_data("f44-stem-12c-19x19", seed=3)
+    u = transform_weight(wt, m, 16)  # float32
+    assert u.dtype == np.float32
+    bt, _, at = (
+        np.array([[float(v) for v in row] for row in mat], np.float32)
+        for mat in winograd_matrices(m, 4)
+    )
+    a = m + 3
+    xs = x[0]  # [C, H, W], whole tiles: (19 - 3) / 4
+    th = (xs.shape[1] - 3) // m
+    out = np.zeros((wt.shape[0], th * m, th * m), np.float32)
+    uk = u.transpose(0, 1, 3, 2, 4).reshape(a, a, xs.shape[0], -1)  # [a, a, C, K]
+    for ty in range(th):
+        for tx in range(th):
+            d = xs[:, ty * m : ty * m + a, tx * m : tx * m + a]
+            v = np.einsum("ei,cij,fj->efc", bt, d, bt, dtype=np.float32)
+            prod = np.einsum("efc,efck->efk", v, uk, dtype=np.float32)
+            y = np.einsum("pe,efk,qf->kpq", at, prod, at, dtype=np.float32)
+            out[:, ty * m : ty * m + m, tx * m : tx * m + m] = y
+    want = conv2d(x.astype(np.float64), wt.astype(np.float64), (1, 1), padding, (1, 1))[0]
+    error = np.abs(out - want).max() / np.abs(want).max()
+    assert error < 2e-5, error
+
+
+def _r4_module(name, bias):
+    x, wt, padding, m = _r4_data(name, seed=1)
+    c = x.shape[1]
+    return (*_winograd_module(x, wt, padding, m, 16, c, bias), x, wt, padding)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=pytest.mark.slow) if "padded" in n else n for n in R4_CASES],
+)
+def test_f_m4_kernel_with_bias_relu_matches_numpy(name):
+    """The x86 kernel on a 4x4 weight (12-channel blocks: the stem's
+    space-to-depth data), against NumPy's direct conv: within 1e-4 of the
+    output's max (F(4,4) measured 2.7e-6)."""
+    bias = np.random.default_rng(2).standard_normal(R4_CASES[name][1]).astype(np.float32)
+    module, xb, x, wt, padding = _r4_module(name, bias)
+    got, _ = _run(module, [xb])
+    want = np.maximum(conv2d(x, wt, (1, 1), padding, (1, 1)) + bias.reshape(1, -1, 1, 1), 0)
+    want = layout_transform(want, "NCHW", "NCHW16c")
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_type_rule_takes_a_4x4_weight_and_refuses_a_5x5_one():
+    g = GraphBuilder(TensorType(f32, [1, 1, 10, 10, 12]))
+    w = g.const(np.zeros((16, 12, 4, 4), np.float32))
+    u = g.add(relay.WinogradWeightTransformOp(w, 4, 16))
+    assert u.type.get_shape() == (7, 7, 1, 12, 16)
+    y = g.add(relay.Conv2dWinogradOp(g.args[0], u, 4, "NCHW12c"))
+    assert y.type.get_shape() == (1, 1, 7, 7, 16)
+    with pytest.raises(Exception, match=r"expects a weight \[K, C, r, r\] with r in \(3, 4\)"):
+        relay.WinogradWeightTransformOp(g.const(np.zeros((16, 12, 5, 5), np.float32)), 4, 16)

@@ -321,3 +321,67 @@ def test_xtvm_tune_measures_each_implementation_and_xtvm_compile_applies_the_bes
         assert "winograd" not in text and "contrib_conv2d_packed" in text
     else:
         assert f"tile_size = {chosen} : i64" in text
+
+
+STEM = "conv2d f32 data=1x3x32x32 weight=64x3x7x7 strides=2x2 padding=3x3x3x3 dilation=1x1 groups=1"
+
+
+@pytest.fixture(scope="module")
+def stem():
+    """ResNet-50's first conv on 32x32: 3 -> 64 channels, 7x7, stride 2,
+    padding 3 (+ bias + relu); the hand-written choice is the direct conv."""
+    model = conv_model(channels=3, out=64, size=32, kernel=7, stride=2)
+    mod, params = relay_of(model)
+    return model, mod, params, extract_tasks(mod, params)
+
+
+def test_a_stem_gives_a_task_per_implementation(stem):
+    """The direct conv (hand-written) and the space-to-depth form's F(2,4)
+    and F(4,4), all named by the 7x7 stride-2 conv, with its FLOPs."""
+    *_, tasks = stem
+    assert [t.tile_size for t in tasks] == [DIRECT, 2, 4]
+    assert [t.hand_written for t in tasks] == [True, False, False]
+    assert {t.conv2d for t in tasks} == {STEM}
+    assert [t.implementation for t in tasks] == ["direct", "winograd F(2,4)", "winograd F(4,4)"]
+    assert {t.flop for t in tasks} == {2.0 * 64 * 3 * 7 * 7 * 16 * 16}
+    assert all(len(t.config_space) > 1 for t in tasks)
+
+
+def _stem_reference(model, x: np.ndarray) -> np.ndarray:
+    """The 7x7 stride-2 conv (padding 3) + bias + relu in float64 with NumPy."""
+    from onnx import numpy_helper
+
+    inits = {i.name: numpy_helper.to_array(i).astype("float64") for i in model.graph.initializer}
+    w, b = inits["w"], inits["b"]
+    xp = np.pad(x.astype("float64"), ((0, 0), (0, 0), (3, 3), (3, 3)))
+    size = (x.shape[2] + 6 - 7) // 2 + 1
+    out = np.zeros((1, w.shape[0], size, size))
+    for i in range(7):
+        for j in range(7):
+            patch = xp[:, :, i : i + 2 * size : 2, j : j + 2 * size : 2]
+            out += np.einsum("nchw,kc->nkhw", patch, w[:, :, i, j])
+    return np.maximum(out + b[None, :, None, None], 0)
+
+
+@pytest.mark.parametrize("tile", [4, pytest.param(2, marks=pytest.mark.slow)])
+def test_a_record_favouring_winograd_builds_the_stem_by_space_to_depth(stem, tmp_path, tile):
+    """A record measuring F(m,4) fastest turns the stem into the Winograd
+    conv on its space-to-depth data (12 channels, NCHW12c); the model
+    computes the 7x7 stride-2 conv (float32 error of F(4,4) ~3e-6 of the
+    output's max)."""
+    model, mod, params, tasks = stem
+    assert "winograd" not in _relay_text(mod, params)  # hand-written: direct
+    path = tmp_path / "records.json"
+    other = 2 if tile == 4 else 4
+    _records(path, _by_tile(tasks), {DIRECT: 2e-3, tile: 1e-3, other: 1.5e-3})
+    context = apply_history_best(str(path))
+    with context:
+        text = _relay_text(mod, params)
+    assert f"tile_size = {tile} : i64" in text and "contrib_conv2d_packed" not in text
+    assert 'relay.nn.space_to_depth' in text and 'data_layout = "NCHW12c"' in text
+    assert context.implementations == {STEM: tile}
+    with context, xtvm.transform.PassContext(opt_level=3):
+        lib = xtvm.build(mod, params=params)
+    x = np.random.default_rng(1).standard_normal((1, 3, 32, 32)).astype("float32")
+    want = _stem_reference(model, x)
+    np.testing.assert_allclose(run_graph(lib, x), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from xtvm.dialects.relay.winograd import Conv2dWinogradOp, WinogradWeightTransformOp
 from xtvm.lowering.relay_to_tir.patterns import lower, ops_of
+from xtvm.passes.relay.winograd import workload_flop
 from xtvm.topi.x86.conv2d_winograd import conv2d_winograd, winograd_weight_transform
 
 PATTERNS = [
@@ -20,7 +21,11 @@ PATTERNS = [
     lower(
         Conv2dWinogradOp,
         lambda ins, attrs, outs: conv2d_winograd(
-            ins[0], ins[1], attrs["padding"], attrs["tile_size"]
+            ins[0],
+            ins[1],
+            attrs["padding"],
+            attrs["tile_size"],
+            workload_flop(attrs.get("workload", "")),
         ),
     ),
 ]

@@ -763,6 +763,19 @@ class AlterOpLayoutPass(ModulePass):
     """1: pack u8 × s8 convs for AVX-512 VNNI, 0: do not, -1: if
     ``Target.current()`` has it."""
 
+    conv2d_tile: int = -1
+    """-1: each conv with several implementations (direct, Winograd) takes
+    the current dispatch context's choice (the hand-written one without a
+    context); 0: the direct conv; ``m``: Winograd F(m, r) wherever it is one
+    of the conv's implementations (``ForceConv2dTile``, as task extraction
+    does)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         vnni = has_vnni() if self.vnni < 0 else bool(self.vnni)
-        apply_rules(op, rules(self.lanes or lanes(), vnni))
+        if self.conv2d_tile < 0:
+            apply_rules(op, rules(self.lanes or lanes(), vnni))
+            return
+        from xtvm.autotvm.dispatch import ForceConv2dTile  # not loaded by xtvm-opt's start
+
+        with ForceConv2dTile(self.conv2d_tile):
+            apply_rules(op, rules(self.lanes or lanes(), vnni))

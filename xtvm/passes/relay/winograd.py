@@ -15,14 +15,44 @@ has several implementations, the direct conv and F(m, 3) for each allowed
 in its ``_alter_conv2d_layout``): under ``apply_history_best`` the fastest
 measured implementation of the conv's workload (:func:`conv2d_workload`),
 during task extraction each in turn.
+
+``conv2d-winograd-stride2``: a stride-2 float conv of a constant weight
+with an odd ``k x k`` kernel, ``k`` 5 or 7 (ResNet-50's 7x7 stem), and at
+most 4 input channels is, after space-to-depth, a stride-1 conv with an
+``r x r`` kernel (``r = (k + 1) / 2``: 3 or 4) on 16 channels (the data
+zero-padded to 4 channels, even height and width, and split by row and
+column parity: ``x'[c·4 + 2i + j, y, x] = xpad[c, 2y + i, 2x + j]``; the
+weight likewise, ``w'[o, c·4 + 2i + j, p, q] = w[o, c, 2p + i, 2q + j]``,
+zero where ``2p + i`` or ``2q + j`` is ``k``), which runs as Winograd
+F(m, r), the space-to-depth done by relay ops (one injective kernel on
+the data, folded on the weight). F(4,4) needs about a third of the 7x7
+stride-2 conv's multiplies. The direct kernel stays the hand-written
+choice: the rule fires only when a dispatch context (tuning records, task
+extraction) chooses a tile for the conv's workload, which stays the
+stride-2 conv's (docs/winograd.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 from xdsl.ir import Operation, SSAValue
 
-from xtvm.dialects.relay import ConstOp, Conv2dOp, LayoutTransformOp, RelayOp
-from xtvm.dialects.relay.winograd import Conv2dWinogradOp, WinogradWeightTransformOp
+from xtvm.constants import dense_from_numpy
+from xtvm.dialects.relay import (
+    ConstOp,
+    Conv2dOp,
+    LayoutTransformOp,
+    PadOp,
+    RelayOp,
+    SpaceToDepthOp,
+)
+from xtvm.dialects.relay.winograd import (
+    KERNEL_SIZES,
+    Conv2dWinogradOp,
+    WinogradWeightTransformOp,
+)
 from xtvm.rewrite import Pat, Rule, rewrite
 
 BLOCK = 16
@@ -115,7 +145,10 @@ def conv2d_workload(op: Operation) -> str:
     if len(xs) == 5:  # blocked data [N, C/c, H, W, c]
         xs = [xs[0], xs[1] * xs[4], xs[2], xs[3]]
     if isinstance(op, Conv2dWinogradOp):  # [a, a, K/b, C, b]
-        ws, a = [ws[2] * ws[4], ws[3], 3, 3], a | {"strides": (1, 1), "dilation": (1, 1)}
+        if a["workload"]:  # another conv's form (space-to-depth)
+            return a["workload"]
+        r = ws[0] - a["tile_size"] + 1
+        ws, a = [ws[2] * ws[4], ws[3], r, r], a | {"strides": (1, 1), "dilation": (1, 1)}
         a["groups"] = 1
     elif isinstance(op, Conv2dPackedOp):  # [O/b, C/groups, KH, KW, b]
         ws = [ws[0] * ws[4], *ws[1:4]]
@@ -130,6 +163,31 @@ def conv2d_workload(op: Operation) -> str:
         f"strides={dims(a['strides'])} padding={dims(a['padding'])} "
         f"dilation={dims(a['dilation'])} groups={int(a['groups'])}"
     )
+
+
+def workload_flop(workload: str) -> float | None:
+    """The FLOPs of the direct conv a :func:`conv2d_workload` names, ``2 · N
+    · K · C/groups · KH · KW · OH · OW`` (None for no workload, "")."""
+    if not workload:
+        return None
+    fields = dict(f.split("=") for f in workload.split()[2:])
+    n, _, h, w = (int(v) for v in fields["data"].split("x"))
+    k, cg, kh, kw = (int(v) for v in fields["weight"].split("x"))
+    sh, sw = (int(v) for v in fields["strides"].split("x"))
+    top, left, bottom, right = (int(v) for v in fields["padding"].split("x"))
+    dh, dw = (int(v) for v in fields["dilation"].split("x"))
+    oh = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
+    ow = (w + left + right - dw * (kw - 1) - 1) // sw + 1
+    return 2.0 * n * k * cg * kh * kw * oh * ow
+
+
+def winograd_kernel_size(workload: str) -> int:
+    """The ``r`` of the F(m, r) a Winograd implementation of the conv a
+    :func:`conv2d_workload` names runs: its kernel size, or for a stride-2
+    conv (``conv2d-winograd-stride2``) that of its space-to-depth form."""
+    fields = dict(f.split("=") for f in workload.split()[2:])
+    k = int(fields["weight"].split("x")[2])
+    return (k + 1) // 2 if fields["strides"] == "2x2" else k
 
 
 def _constant(value: SSAValue, depth: int = 8) -> bool:
@@ -150,13 +208,19 @@ def _tile(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> int | None:
     """The F(m, 3) tile of the conv (None: direct): the current dispatch
     context's choice among :func:`winograd_tiles`, by default
     :func:`winograd_tile`'s."""
-    from xtvm.autotvm.dispatch import DIRECT, DispatchContext  # not loaded by xtvm-opt's start
-
     tiles = _tiles(x, w, root, lanes)
     if not tiles:
         return None
     out = root.result.type.get_shape()
     default = winograd_tile(x.type.get_shape()[1], w.type.get_shape()[0], out[2], out[3], lanes)
+    return _chosen(root, tiles, default)
+
+
+def _chosen(root: Conv2dOp, tiles: Sequence[int], default: int | None) -> int | None:
+    """The current dispatch context's choice among the direct conv and F(m, r)
+    for ``m`` in ``tiles`` (None: direct), ``default`` without a context."""
+    from xtvm.autotvm.dispatch import DIRECT, DispatchContext  # not loaded by xtvm-opt's start
+
     context = DispatchContext.current()
     if context is None:
         return default
@@ -184,13 +248,95 @@ def _tiles(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> tuple[int, .
     return winograd_tiles(xs[1], ws[0], out[2], out[3], lanes)
 
 
-def conv2d_winograd(x: SSAValue, w: SSAValue, root: Conv2dOp, m: int) -> list[Operation]:
-    layout = f"NCHW{BLOCK}c"
+def conv2d_winograd(
+    x: SSAValue,
+    w: SSAValue,
+    m: int,
+    padding: Sequence[int],
+    workload: str | None = None,
+    channels: int = BLOCK,
+) -> list[Operation]:
+    """The Winograd conv F(m, r) of NCHW ``x`` by the weight ``w``, on
+    ``x`` blocked by ``channels``, between layout transforms."""
+    layout = f"NCHW{channels}c"
     u = WinogradWeightTransformOp(w, m, BLOCK)
     u.result.name_hint = f"{w.name_hint}_winograd" if w.name_hint else None
     blocked = LayoutTransformOp(x, "NCHW", layout)
-    conv = Conv2dWinogradOp(blocked.result, u.result, m, layout, root.attrs["padding"])
-    return [u, blocked, conv, LayoutTransformOp(conv.result, layout, "NCHW")]
+    conv = Conv2dWinogradOp(blocked.result, u.result, m, layout, padding, workload)
+    out = f"NCHW{BLOCK}c"
+    return [u, blocked, conv, LayoutTransformOp(conv.result, out, "NCHW")]
+
+
+S2D_CHANNELS = BLOCK // 4
+"""The most input channels of a stride-2 conv that space-to-depth takes
+(its 4x as many channels are one block, of at most 16)."""
+
+
+def _stride2_tiles(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> tuple[int, ...]:
+    """The ``m`` of F(m, r) the space-to-depth form of a stride-2 conv may
+    take (empty: not eligible; see the module)."""
+    a = root.attrs
+    xs, ws, out = x.type.get_shape(), w.type.get_shape(), root.result.type.get_shape()
+    if (
+        lanes < BLOCK
+        or str(x.type.element_type) != "f32"
+        or x.type.element_type != w.type.element_type
+        or a.get("out_dtype") not in (None, "float32")
+        or tuple(a["strides"]) != (2, 2)
+        or tuple(a["dilation"]) != (1, 1)
+        or a["groups"] != 1
+        or len(ws) != 4
+        or len(xs) != 4
+        or min(*xs, *out) < 1
+        or ws[2] != ws[3]
+        or ws[2] % 2 == 0
+        or (ws[2] + 1) // 2 not in KERNEL_SIZES
+        or xs[1] > S2D_CHANNELS
+        or ws[0] % BLOCK
+        or not _constant(w)
+    ):
+        return ()
+    return tuple(m for m in (2, 4) if m <= min(out[2], out[3]))
+
+
+def _stride2_tile(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> int | None:
+    """The F(m, r) tile of a stride-2 conv's space-to-depth form (None:
+    direct): the current dispatch context's choice, the direct conv by
+    default and without a context."""
+    tiles = _stride2_tiles(x, w, root, lanes)
+    return _chosen(root, tiles, None) if tiles else None
+
+
+def _space_to_depth(value: SSAValue, zero: SSAValue, pads: Sequence[int]) -> list[Operation]:
+    """``[N, C, H, W]`` zero-padded by ``pads`` (``[before, after]`` per
+    axis: to an even height and width), then split by row and column parity:
+    ``[N, 4·C, H'/2, W'/2]``, channel ``c·4 + 2i + j`` from rows ``i`` and
+    columns ``j`` (mod 2)."""
+    pad = PadOp(value, zero, pads)
+    return [pad, SpaceToDepthOp(pad.results[0], 2, "CRD")]
+
+
+def conv2d_winograd_stride2(x: SSAValue, w: SSAValue, root: Conv2dOp, m: int) -> list[Operation]:
+    """The stride-2 conv as F(m, r) on its space-to-depth form (see the module)."""
+    _, c, h, wd = x.type.get_shape()
+    k = w.type.get_shape()[2]
+    r = (k + 1) // 2
+    _, _, oh, ow = root.result.type.get_shape()
+    top, left, _, _ = root.attrs["padding"]
+    hp, wp = 2 * (oh + r - 1), 2 * (ow + r - 1)  # the padded data the r x r conv reads
+    zero = ConstOp(dense_from_numpy(np.array(0, np.float32)))
+    data = _space_to_depth(x, zero.result, [0, 0, 0, 0, top, hp - h - top, left, wp - wd - left])
+    weight = _space_to_depth(w, zero.result, [0, 0, 0, 0, 0, 2 * r - k, 0, 2 * r - k])
+    weight[-1].results[0].name_hint = f"{w.name_hint}_s2d" if w.name_hint else None
+    conv = conv2d_winograd(
+        data[-1].results[0],
+        weight[-1].results[0],
+        m,
+        (0, 0, 0, 0),
+        conv2d_workload(root),
+        channels=4 * c,
+    )
+    return [zero, *data, *weight, *conv]
 
 
 def winograd_rules(lanes: int) -> list[Rule]:
@@ -199,7 +345,9 @@ def winograd_rules(lanes: int) -> list[Rule]:
         rewrite(
             Pat(Conv2dOp, "x", "w"),
             when=[lambda x, w, root: _tile(x, w, root, lanes) is not None],
-            to=lambda x, w, root: conv2d_winograd(x, w, root, _tile(x, w, root, lanes)),
+            to=lambda x, w, root: conv2d_winograd(
+                x, w, _tile(x, w, root, lanes), root.attrs["padding"]
+            ),
             name="conv2d-winograd",
             doc="conv2d(x, w) = layout_transform(contrib_conv2d_winograd_without_weight_transform("
             "layout_transform(x, NCHW -> NCHW16c), contrib_conv2d_winograd_weight_transform(w)),"
@@ -209,5 +357,20 @@ def winograd_rules(lanes: int) -> list[Rule]:
             " F(2,3) from 14x14, on AVX-512; under tuning records, the implementation"
             " (direct, F(2,3), F(4,3); weights up to 2^22 elements) measured fastest"
             " for the conv's workload",
-        )
+        ),
+        rewrite(
+            Pat(Conv2dOp, "x", "w"),
+            when=[lambda x, w, root: _stride2_tile(x, w, root, lanes) is not None],
+            to=lambda x, w, root: conv2d_winograd_stride2(
+                x, w, root, _stride2_tile(x, w, root, lanes)
+            ),
+            name="conv2d-winograd-stride2",
+            doc="conv2d(x, w) with stride 2 = conv2d-winograd's form (F(m, r), no padding)"
+            " of the r x r stride-1 conv of space_to_depth(pad(x)) by space_to_depth(pad(w))"
+            " (channels padded to 4, then 16 after the split by row and column parity;"
+            " r = (k + 1) / 2) for an f32 conv of a constant k x k weight, k 5 or 7, at most"
+            " 4 input channels, output channels whole 16-channel blocks, on AVX-512, when"
+            " the dispatch context (tuning records, task extraction) chooses F(m, r) for the"
+            " conv's workload (without one: the direct conv)",
+        ),
     ]

@@ -1,10 +1,12 @@
-"""Winograd convolution F(m, 3) for 3x3 stride-1 float convs on blocked
+"""Winograd convolution F(m, r) for 3x3 stride-1 float convs on blocked
 ``NCHW<c>c`` activations (TVM's ``conv2d_winograd``; onnxruntime's MLAS
-runs these convs directly).
+runs these convs directly), and for 4x4 ones (``r = 4``: a 7x7 stride-2
+conv after space-to-depth, ``conv2d-winograd-stride2``).
 
 Each ``m x m`` tile of output pixels comes from an ``a x a`` tile of input
-pixels (``a = m + 2``): with the constant matrices ``B^T`` (``a x a``),
-``G`` (``a x 3``) and ``A^T`` (``m x a``) of :data:`MATRICES`,
+pixels (``a = m + r - 1``): with the constant matrices ``B^T`` (``a x a``),
+``G`` (``a x r``) and ``A^T`` (``m x a``) of F(m, r)
+(:func:`~xtvm.reference.relay.winograd.winograd_matrices`),
 
     Y = A^T [ sum_c (G g_kc G^T) ⊙ (B^T d_c B) ] A
 
@@ -50,16 +52,18 @@ from xtvm import te
 from xtvm.arith import int_constant, loop_extent, make_int_constant
 from xtvm.autotvm.dispatch import current_config
 from xtvm.dialects.tir import ForOp, IfOp, LoadOp, StoreOp, YieldOp
-from xtvm.reference.relay.winograd import MATRICES
+from xtvm.reference.relay.winograd import KERNEL_SIZES, MATRICES, winograd_matrices
 from xtvm.te.expr import PrimExpr
 from xtvm.topi.x86.config import row_block, use_threads
 from xtvm.topi.x86.conv2d import pad_blocked, schedule_padding
 from xtvm.topi.x86.tiling import tile_candidates, vectorize_tile
 
 
-def _check_tile(m: int) -> None:
+def _check_tile(m: int, r: int) -> None:
     if m not in MATRICES:
         raise ValueError(f"conv2d_winograd: tile size must be one of {sorted(MATRICES)}, got {m}")
+    if r not in KERNEL_SIZES:
+        raise ValueError(f"conv2d_winograd: kernel size must be one of {KERNEL_SIZES}, got {r}")
 
 
 def _linear(coefs: Sequence[Fraction | int], terms: Sequence[PrimExpr], dtype: str) -> PrimExpr:
@@ -114,13 +118,21 @@ def _two_sided(
 
 
 def conv2d_winograd(
-    data: te.Tensor, weight: te.Tensor, padding: Sequence[int], tile: int
+    data: te.Tensor,
+    weight: te.Tensor,
+    padding: Sequence[int],
+    tile: int,
+    flop: float | None = None,
 ) -> te.Tensor:
-    """3x3 stride-1 conv by Winograd F(``tile``, 3): blocked data ``[N,
-    C/c, H, W, c]``, the weight transformed by the reference's ``transform_weight``
-    (``[a, a, K/b, C, b]``) → ``[N, K/b, OH, OW, b]``."""
-    _check_tile(tile)
-    m, a = tile, tile + 2
+    """``r x r`` stride-1 conv by Winograd F(``tile``, r): blocked data
+    ``[N, C/c, H, W, c]``, the weight transformed by the reference's
+    ``transform_weight`` (``[a, a, K/b, C, b]``, ``r = a - tile + 1``) →
+    ``[N, K/b, OH, OW, b]``. ``flop``: the FLOPs the kernel counts (by
+    default the direct ``r x r`` conv's; a space-to-depth conv passes its
+    stride-2 conv's)."""
+    m, a = tile, weight.shape[0] if weight.ndim == 5 else 0
+    r = a - m + 1
+    _check_tile(m, r)
     n, cb, h, w, c = data.shape
     if weight.ndim != 5 or tuple(weight.shape[:2]) != (a, a) or weight.shape[3] != cb * c:
         raise ValueError(
@@ -129,13 +141,17 @@ def conv2d_winograd(
         )
     _, _, kb, _, b = weight.shape
     top, left, bottom, right = padding
-    oh, ow = h + top + bottom - 2, w + left + right - 2
+    oh, ow = h + top + bottom - r + 1, w + left + right - r + 1
     if oh < 1 or ow < 1:
-        raise ValueError(f"conv2d_winograd: data {list(data.shape)} is smaller than the 3x3 window")
+        raise ValueError(
+            f"conv2d_winograd: data {list(data.shape)} is smaller than the {r}x{r} window"
+        )
     th, tw = -(-oh // m), -(-ow // m)
     # pad so that every tile's a x a input patch is inside
-    padded = pad_blocked(data, (top, left, th * m + 2 - h - top, tw * m + 2 - w - left))
-    bt, _, at = MATRICES[m]
+    padded = pad_blocked(
+        data, (top, left, th * m + r - 1 - h - top, tw * m + r - 1 - w - left)
+    )
+    bt, _, at = winograd_matrices(m, r)
     dtype = data.dtype
     tiles = n * th * tw
 
@@ -176,18 +192,22 @@ def conv2d_winograd(
         output_transform,
         name="T_conv2d_winograd",
         tag="conv2d_winograd",
-        attrs={"schedule": schedule_conv2d_winograd, "tile": m},
+        attrs={
+            "schedule": schedule_conv2d_winograd,
+            "tile": m,
+            "flop": flop or 2.0 * n * kb * b * oh * ow * cb * c * r * r,
+        },
     )
 
 
 def winograd_weight_transform(weight: te.Tensor, tile: int, block: int) -> te.Tensor:
-    """``U = G g G^T`` of an ``OIHW`` 3x3 weight ``[K, C, 3, 3]``, laid out
-    ``[a, a, K/block, C, block]`` (the reference's ``transform_weight``).
+    """``U = G g G^T`` of an ``OIHW`` ``r x r`` weight ``[K, C, r, r]``,
+    laid out ``[a, a, K/block, C, block]`` (the reference's ``transform_weight``).
     ``relay-fold-constant`` evaluates the op on constant weights with the
     reference; this compute serves a weight that is not constant."""
-    _check_tile(tile)
-    k, c = weight.shape[:2]
-    g, a = MATRICES[tile][1], tile + 2
+    k, c, r = weight.shape[:3]
+    _check_tile(tile, r)
+    g, a = winograd_matrices(tile, r)[1], tile + r - 1
 
     def fcompute(e: PrimExpr, nu: PrimExpr, ko: PrimExpr, ci: PrimExpr, ki: PrimExpr) -> PrimExpr:
         tap = lambda i, j: weight[ko * block + ki, ci, i, j]
@@ -211,8 +231,7 @@ def schedule_conv2d_winograd(sch, conv: te.Tensor, outputs: Sequence[te.Tensor])
     v = gemm.op.input_tensors[0]
     cfg = current_config()
     # the direct conv's flops (TVM's convention), so that GFLOP/s compare across algorithms
-    n, blocks, oh, ow, b = conv.shape
-    cfg.add_flop(2.0 * n * blocks * b * oh * ow * gemm.op.input_tensors[1].shape[3] * 9)
+    cfg.add_flop(conv.op.attrs["flop"])
     _schedule_input(sch, v)
     _schedule_gemm(sch, cfg, gemm)
     _schedule_output(sch, out, m)
