@@ -385,3 +385,33 @@ def test_a_record_favouring_winograd_builds_the_stem_by_space_to_depth(stem, tmp
     x = np.random.default_rng(1).standard_normal((1, 3, 32, 32)).astype("float32")
     want = _stem_reference(model, x)
     np.testing.assert_allclose(run_graph(lib, x), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+@pytest.mark.parametrize(
+    "channels, kernel, size, layout",
+    [(4, 5, 15, "NCHW16c"), pytest.param(1, 7, 21, "NCHW4c", marks=pytest.mark.slow)],
+)
+def test_the_space_to_depth_form_takes_5x5_kernels_odd_sizes_and_fewer_channels(
+    channels, kernel, size, layout
+):
+    """F(4,3) for a 5x5 stride-2 conv of 4 channels on 15x15 (its data
+    padded to an even 18x18), F(4,4) for a 7x7 one of 1 channel (4-channel
+    blocks), forced as task extraction does; equal to NumPy's conv."""
+    from onnx import numpy_helper
+
+    from xtvm.autotvm.dispatch import ForceConv2dTile
+    from xtvm.reference.relay.conv import conv2d
+
+    model = conv_model(channels=channels, out=32, size=size, kernel=kernel, stride=2)
+    mod, params = relay_of(model)
+    with ForceConv2dTile(4):
+        text = _relay_text(mod, params)
+        with xtvm.transform.PassContext(opt_level=3):
+            lib = xtvm.build(mod, params=params)
+    assert "relay.nn.space_to_depth" in text and f'data_layout = "{layout}"' in text
+    inits = {i.name: numpy_helper.to_array(i).astype("float64") for i in model.graph.initializer}
+    x = np.random.default_rng(1).standard_normal((1, channels, size, size)).astype("float32")
+    pad = kernel // 2
+    conv = conv2d(x.astype("float64"), inits["w"], (2, 2), (pad,) * 4, (1, 1))
+    want = np.maximum(conv + inits["b"][None, :, None, None], 0)
+    np.testing.assert_allclose(run_graph(lib, x), want, rtol=1e-4, atol=1e-4 * np.abs(conv).max())
