@@ -19,14 +19,14 @@ during task extraction each in turn.
 ``conv2d-winograd-stride2``: a stride-2 float conv of a constant weight
 with an odd ``k x k`` kernel, ``k`` 5 or 7 (ResNet-50's 7x7 stem), and at
 most 4 input channels is, after space-to-depth, a stride-1 conv with an
-``r x r`` kernel (``r = (k + 1) / 2``: 3 or 4) on 16 channels (the data
-zero-padded to 4 channels, even height and width, and split by row and
-column parity: ``x'[c·4 + 2i + j, y, x] = xpad[c, 2y + i, 2x + j]``; the
-weight likewise, ``w'[o, c·4 + 2i + j, p, q] = w[o, c, 2p + i, 2q + j]``,
-zero where ``2p + i`` or ``2q + j`` is ``k``), which runs as Winograd
-F(m, r), the space-to-depth done by relay ops (one injective kernel on
-the data, folded on the weight). F(4,4) needs about a third of the 7x7
-stride-2 conv's multiplies. The direct kernel stays the hand-written
+``r x r`` kernel (``r = (k + 1) / 2``: 3 or 4) on 4x the channels, one
+block of ``NCHW<4C>c`` (the data zero-padded to an even height and width
+and split by row and column parity: ``x'[c·4 + 2i + j, y, x] = xpad[c,
+2y + i, 2x + j]``; the weight likewise, ``w'[o, c·4 + 2i + j, p, q] = w[o,
+c, 2p + i, 2q + j]``, zero where ``2p + i`` or ``2q + j`` is ``k``), which
+runs as Winograd F(m, r), the space-to-depth done by relay ops (one
+injective kernel on the data, folded on the weight). F(4,4) on the stem's
+12 channels does a quarter of the 7x7 stride-2 conv's multiplies. The direct kernel stays the hand-written
 choice: the rule fires only when a dispatch context (tuning records, task
 extraction) chooses a tile for the conv's workload, which stays the
 stride-2 conv's (docs/winograd.md).
@@ -340,7 +340,7 @@ def conv2d_winograd_stride2(x: SSAValue, w: SSAValue, root: Conv2dOp, m: int) ->
 
 
 def winograd_rules(lanes: int) -> list[Rule]:
-    """The rule for registers of ``lanes`` f32 lanes (before ``conv2d-packed``)."""
+    """The rules for registers of ``lanes`` f32 lanes (before ``conv2d-packed``)."""
     return [
         rewrite(
             Pat(Conv2dOp, "x", "w"),
@@ -367,7 +367,7 @@ def winograd_rules(lanes: int) -> list[Rule]:
             name="conv2d-winograd-stride2",
             doc="conv2d(x, w) with stride 2 = conv2d-winograd's form (F(m, r), no padding)"
             " of the r x r stride-1 conv of space_to_depth(pad(x)) by space_to_depth(pad(w))"
-            " (channels padded to 4, then 16 after the split by row and column parity;"
+            " (4C channels, one NCHW<4C>c block, after the split by row and column parity;"
             " r = (k + 1) / 2) for an f32 conv of a constant k x k weight, k 5 or 7, at most"
             " 4 input channels, output channels whole 16-channel blocks, on AVX-512, when"
             " the dispatch context (tuning records, task extraction) chooses F(m, r) for the"
