@@ -262,12 +262,14 @@ class Schedule:
         compute_inline(self.func, self.buffer(block), block)
         self._record(f"compute_inline {block}")
 
-    def compute_at(self, block: str, loop: LoopRV) -> list[LoopRV]:
+    def compute_at(self, block: str, loop: LoopRV, local: bool = False) -> list[LoopRV]:
         """Move the stage writing buffer `block` under `loop`, computing only
-        the region one iteration of `loop` reads; returns its loops."""
+        the region one iteration of `loop` reads; returns its loops. With
+        `local`, in a buffer of that region's size allocated under `loop`
+        (see `xtvm.schedule.stages.compute_at`)."""
         (op,) = self._check(loop)
-        text = f"compute_at {block} {loop.name}"
-        new = compute_at(self.consts, self.func, self.buffer(block), block, op)
+        text = f"compute_at {block} {loop.name}" + (" local" if local else "")
+        new = compute_at(self.consts, self.func, self.buffer(block), block, op, local)
         self._record(text)
         return [LoopRV(o, block) for o in new]
 

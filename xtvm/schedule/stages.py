@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, SSAValue
 
 from xtvm.arith import int_constant
@@ -228,12 +229,23 @@ def _bounds_of(var: SSAValue) -> tuple[int, int] | None:
 
 
 def compute_at(
-    consts: Constants, func: PrimFuncOp, buffer: SSAValue, name: str, loop: ForOp
+    consts: Constants,
+    func: PrimFuncOp,
+    buffer: SSAValue,
+    name: str,
+    loop: ForOp,
+    local: bool = False,
 ) -> list[ForOp]:
     """Move stage `name`'s nest to the start of `loop`'s body, computing only
-    the region the loads under one iteration of `loop` read; returns its loops."""
+    the region the loads under one iteration of `loop` read; returns its loops.
+    With `local`, the stage is stored in a buffer of the region's size
+    allocated in `loop`'s body (indexed from the region's start), so one
+    iteration's values stay in cache and, under a parallel loop, each
+    thread has its own; else in the whole buffer."""
     what = "compute_at"
-    _allocation(buffer, name, what)
+    alloc = _allocation(buffer, name, what)
+    if local and alloc.sizes:
+        raise ScheduleError(f"{what}: {name} has dynamic extents; it cannot be local")
     producer = find_producer(func, buffer, name, what)
     top = producer.band.loops[0]
     if top.is_ancestor(loop):
@@ -323,4 +335,38 @@ def compute_at(
     place(
         new_loops, [*index_ops, *conds, *band.floating], guards, band.body, loop.body.block, first
     )
+    if local:
+        _localize(alloc, region, starts, loop)
     return new_loops
+
+
+def _localize(
+    alloc: AllocateOp, region: Sequence[_Range], starts: Sequence[SSAValue], loop: ForOp
+) -> None:
+    """Replace buffer `alloc` (accessed only under `loop`, as `compute_at`
+    checked) by one of the region's extents allocated at the start of
+    `loop`'s body, every access indexed from the region's start."""
+    old = alloc.res
+    ty = old.type
+    assert isinstance(ty, MemRefType)
+    extents = [r.hi - r.lo + 1 for r in region]
+    new = AllocateOp(MemRefType(ty.element_type, extents), alloc.scope.data)
+    new.res.name_hint = old.name_hint
+    block = loop.body.block
+    block.insert_op_before(new, block.first_op)  # type: ignore[arg-type]
+    for use in list(old.uses):
+        access = use.operation
+        assert isinstance(access, LoadOp | StoreOp) and loop.is_ancestor(access)
+        indices = list(access.indices)
+        for d, start in enumerate(starts):
+            if int_constant(start) == 0:
+                continue
+            sub = arith.SubiOp(indices[d], start)
+            access.parent_block().insert_op_before(sub, access)  # type: ignore[union-attr]
+            indices[d] = sub.result
+        operands = list(access.operands)
+        head = len(operands) - len(indices)  # [value,] buffer, then the indices
+        operands[head - 1] = new.res
+        access.operands = [*operands[:head], *indices]
+    alloc.detach()
+    alloc.erase()

@@ -11,7 +11,7 @@
     unroll C.i.1
     cache_write C C.j.0           → init D_acc.i.1_init, update D_acc.i.1, write-back C.i.1_wb
     compute_inline B
-    compute_at B C.i
+    compute_at B C.i [local]      B in a buffer of its region under C.i with `local`
     transform_layout W (d0, d1) -> (d0 floordiv 8, d1, d0 mod 8)
 
 A loop is `BLOCK.VAR`: the loop with variable VAR among those enclosing the
@@ -105,8 +105,9 @@ def _compute_inline(sch: Schedule, args: list[str]) -> None:
 
 
 def _compute_at(sch: Schedule, args: list[str]) -> None:
-    _expect(args, 2, "compute_at BLOCK BLOCK.VAR")
-    sch.compute_at(args[0], sch.loop(args[1]))
+    local = args[2:] == ["local"]
+    _expect(args[:2] if local else args, 2, "compute_at BLOCK BLOCK.VAR [local]")
+    sch.compute_at(args[0], sch.loop(args[1]), local)
 
 
 def _transform_layout(sch: Schedule, args: list[str]) -> None:

@@ -114,6 +114,26 @@ def test_compute_at_a_reduction_row_and_relayout() -> None:
     np.testing.assert_allclose(e, ref(a, b), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("parallel", [False, True])
+def test_compute_at_local_stores_one_iterations_region(parallel) -> None:
+    """``local``: the reduction is stored, one row at a time, in a buffer of
+    the row's size allocated under the loop (under a parallel loop each
+    thread has its own), read from the region's start; same result."""
+    func, ref = _mirrored_matmul(5, 6, 4)
+    sch = Schedule(func)
+    (i, _) = sch.get_loops("E")
+    sch.compute_at("D", i, local=True)
+    if parallel:
+        sch.parallel(i)
+    (d,) = [op for op in func.walk() if isinstance(op, AllocateOp) and op.res.name_hint == "D"]
+    assert d.res.type.get_shape() == (1, 6)
+    assert d.parent_op() is i.op
+    assert sch.trace[-2 if parallel else -1] == "compute_at D E.i local"
+    a, b = random(5, 4), random(6, 4)
+    (e,) = run(func, [a, b])
+    np.testing.assert_allclose(e, ref(a, b), rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("channels", [8, 6])
 def test_conv2d_with_packed_weights(channels) -> None:
     X = te.placeholder((1, 4, 5, 5), name="X")

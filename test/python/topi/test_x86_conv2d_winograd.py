@@ -267,3 +267,32 @@ def test_type_rule_takes_a_4x4_weight_and_refuses_a_5x5_one():
     assert y.type.get_shape() == (1, 1, 7, 7, 16)
     with pytest.raises(Exception, match=r"expects a weight \[K, C, r, r\] with r in \(3, 4\)"):
         relay.WinogradWeightTransformOp(g.const(np.zeros((16, 12, 5, 5), np.float32)), 4, 16)
+
+
+def test_large_products_are_computed_a_row_of_tiles_at_a_time():
+    """ResNet-50's stem in F(4,4) (12 channels on 115x115 -> 64 on 112x112):
+    its GEMM products (9.8 MB whole) are computed a row of 28 tiles at a
+    time into a buffer of that row's size (4 blocks x 28 tiles x 7 x 7 x
+    16), allocated under the output's row loop, before the output
+    transform reads them; the kernel computes the conv."""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((1, 12, 115, 115), dtype=np.float32)
+    wt = rng.standard_normal((64, 12, 4, 4), dtype=np.float32)
+    bias = rng.standard_normal(64).astype(np.float32)
+    module, xb = _winograd_module(x, wt, (0, 0, 0, 0), 4, 16, 12, bias)
+    with PassContext(opt_level=3):
+        lowered = lower(module.clone(), stage="tir")
+    (kernel,) = [
+        op for op in lowered.ops if op.name == "tir.prim_func" and "winograd" in str(op.sym_name)
+    ]
+    (gemm,) = [
+        op
+        for op in kernel.walk()
+        if op.name == "tir.allocate" and op.res.name_hint == "T_winograd_gemm"
+    ]
+    assert gemm.res.type.get_shape() == (4 * 28 * 7 * 7 * 16,)  # flattened
+    assert gemm.parent_op().name == "tir.for"
+    got, _ = _run(module, [xb])
+    want = np.maximum(conv2d(x, wt, (1, 1), (0, 0, 0, 0), (1, 1)) + bias.reshape(1, -1, 1, 1), 0)
+    want = layout_transform(want, "NCHW", "NCHW16c")
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
