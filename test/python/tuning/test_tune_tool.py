@@ -19,8 +19,10 @@ from xtvm.tuning.task import extract_tasks
 def onnx_file(tmp_path_factory):
     import onnx
 
+    # 5 input channels: a first-layer conv with one implementation (3 would
+    # add the stem's space-to-depth Winograd forms as tasks of their own)
     path = tmp_path_factory.mktemp("model") / "conv.onnx"
-    onnx.save(conv_model(channels=3, out=32, size=30, kernel=7, stride=2), str(path))
+    onnx.save(conv_model(channels=5, out=32, size=30, kernel=7, stride=2), str(path))
     return path
 
 
