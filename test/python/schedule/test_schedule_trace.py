@@ -94,9 +94,7 @@ def test_stage_primitives_replay() -> None:
     def local(sch: Schedule) -> None:
         sch.compute_at("D", sch.get_loops("E")[0], local=True)
 
-    assert _replays(te.create_prim_func([A, B, E], "mirrored"), local) == [
-        "compute_at D E.i local"
-    ]
+    assert _replays(te.create_prim_func([A, B, E], "mirrored"), local) == ["compute_at D E.i local"]
 
 
 def test_replay_one_instruction_at_a_time() -> None:

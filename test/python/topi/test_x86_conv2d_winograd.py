@@ -33,11 +33,12 @@ CASES = {
 }
 
 
-def _data(case, seed=0):
-    c, k, h, w, padding, _ = CASES[case]
+def _data(case, seed=0, cases=CASES, r=3):
+    """Seeded data and an r x r weight for ``cases[case]``."""
+    c, k, h, w, padding, _ = cases[case]
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((1, c, h, w), dtype=np.float32)
-    wt = rng.standard_normal((k, c, 3, 3), dtype=np.float32)
+    wt = rng.standard_normal((k, c, r, r), dtype=np.float32)
     return x, wt, padding
 
 
@@ -132,7 +133,9 @@ def test_transforms_fold_in_tir(m):
     (kernel,) = [op for op in module.ops if op.name == "tir.prim_func"]
     text = str(kernel)
     assert "arith.select" not in text
-    assert text.count("tir.load %p0[") == (m + 2) ** 2  # the unpadded data, read by the input transform
+    assert (
+        text.count("tir.load %p0[") == (m + 2) ** 2
+    )  # the unpadded data, read by the input transform
     assert "tir.store" in text and text.count("\n") < 1600
 
 
@@ -165,11 +168,8 @@ R4_CASES = {
 
 
 def _r4_data(case, seed=0):
-    c, k, h, w, padding, m = R4_CASES[case]
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((1, c, h, w), dtype=np.float32)
-    wt = rng.standard_normal((k, c, 4, 4), dtype=np.float32)
-    return x, wt, padding, m
+    x, wt, padding = _data(case, seed, R4_CASES, r=4)
+    return x, wt, padding, R4_CASES[case][5]
 
 
 @pytest.mark.parametrize("m", [2, 4])

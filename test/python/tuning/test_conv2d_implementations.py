@@ -378,7 +378,7 @@ def test_a_record_favouring_winograd_builds_the_stem_by_space_to_depth(stem, tmp
     with context:
         text = _relay_text(mod, params)
     assert f"tile_size = {tile} : i64" in text and "contrib_conv2d_packed" not in text
-    assert 'relay.nn.space_to_depth' in text and 'data_layout = "NCHW12c"' in text
+    assert "relay.nn.space_to_depth" in text and 'data_layout = "NCHW12c"' in text
     assert context.implementations == {STEM: tile}
     with context, xtvm.transform.PassContext(opt_level=3):
         lib = xtvm.build(mod, params=params)

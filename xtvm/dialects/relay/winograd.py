@@ -180,12 +180,7 @@ class Conv2dWinogradOp(RelayOp):
                 f"'NCHW<c>c'), got {shape_str(ds)} with '{attrs['data_layout']}'"
             )
         r = ws[0] - m + 1 if ws else 0
-        if (
-            len(ws) != 5
-            or ws[1] != ws[0]
-            or r not in KERNEL_SIZES
-            or ws[3] != ds[1] * chans
-        ):
+        if len(ws) != 5 or ws[1] != ws[0] or r not in KERNEL_SIZES or ws[3] != ds[1] * chans:
             expected = " or ".join(
                 f"[{m + k - 1}, {m + k - 1}, K/b, {ds[1] * chans}, b]" for k in KERNEL_SIZES
             )

@@ -118,7 +118,6 @@ def conv2d_packed(x: SSAValue, w: SSAValue, root: Conv2dOp, block: int) -> list[
     return [packed, conv]
 
 
-
 MAX_PADDING = 1 / 8
 """Largest share of padded (computed, then dropped) output channels
 ``conv2d-packed-padded`` accepts when the conv would have packed without it."""
@@ -238,8 +237,15 @@ def _takes_grouped(
         and all(d >= 0 for d in shape)
         and tuple(attrs["dilation"]) == (1, 1)
         and takes_grouped_kernel(
-            attrs["groups"], shape[1], out_channels, kernel, attrs["strides"], attrs["padding"],
-            shape[2], shape[3], vector_lanes,
+            attrs["groups"],
+            shape[1],
+            out_channels,
+            kernel,
+            attrs["strides"],
+            attrs["padding"],
+            shape[2],
+            shape[3],
+            vector_lanes,
         )
     )
 
@@ -339,8 +345,13 @@ def conv2d_grouped_shuffled(y: SSAValue, vector_lanes: int) -> list[Operation]:
     groups = conv.attrs["groups"]
     a = conv.attrs
     new = Conv2dPackedOp(
-        *conv.operands, a["kernel_layout"], strides=a["strides"], padding=a["padding"],
-        dilation=a["dilation"], groups=groups, out_shuffle=groups,
+        *conv.operands,
+        a["kernel_layout"],
+        strides=a["strides"],
+        padding=a["padding"],
+        dilation=a["dilation"],
+        groups=groups,
+        out_shuffle=groups,
     )
     ops: list[Operation] = [new]
     value, old = new.result, conv.results[0]
@@ -591,9 +602,11 @@ SLICE_SINK_RULES: list[Rule] = [
     rewrite(
         Pat(BiasAddOp, _slice_source(), "b"),
         when=[
-            lambda s, b, root: _drops_padding(s)
-            and root.attrs.get("axis", 1) in (1, -3)
-            and str(b.type.element_type) == "f32"
+            lambda s, b, root: (
+                _drops_padding(s)
+                and root.attrs.get("axis", 1) in (1, -3)
+                and str(b.type.element_type) == "f32"
+            )
         ],
         to=slice_sink_bias_add,
         name="channel-slice-sink-bias-add",
@@ -714,9 +727,7 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
                 _plain_float_conv,
                 lambda w, root: _conv_block(w, root, vector_lanes) >= MIN_BLOCK,
             ],
-            to=lambda x, w, root: conv2d_packed(
-                x, w, root, _conv_block(w, root, vector_lanes)
-            ),
+            to=lambda x, w, root: conv2d_packed(x, w, root, _conv_block(w, root, vector_lanes)),
             name="conv2d-packed",
             doc="conv2d(x, w) = contrib_conv2d_packed(x, layout_transform(w, OIHW -> OIHW<b>o))"
             f" for a float conv whose block b is at least {MIN_BLOCK}",
@@ -724,9 +735,11 @@ def rules(vector_lanes: int, vnni: bool = True) -> list[Rule]:
         rewrite(
             Pat(DenseOp, "x", "w"),
             when=[
-                lambda x, w: is_float(x.type.element_type)
-                and len(x.type.get_shape()) == 2
-                and dense_block(w.type.get_shape()[0], vector_lanes) >= MIN_BLOCK
+                lambda x, w: (
+                    is_float(x.type.element_type)
+                    and len(x.type.get_shape()) == 2
+                    and dense_block(w.type.get_shape()[0], vector_lanes) >= MIN_BLOCK
+                )
             ],
             to=lambda x, w: dense_pack(x, w, dense_block(w.type.get_shape()[0], vector_lanes)),
             name="dense-pack",

@@ -153,9 +153,7 @@ def conv2d_winograd(
         )
     th, tw = -(-oh // m), -(-ow // m)
     # pad so that every tile's a x a input patch is inside
-    padded = pad_blocked(
-        data, (top, left, th * m + r - 1 - h - top, tw * m + r - 1 - w - left)
-    )
+    padded = pad_blocked(data, (top, left, th * m + r - 1 - h - top, tw * m + r - 1 - w - left))
     bt, _, at = winograd_matrices(m, r)
     dtype = data.dtype
     tiles = n * th * tw
@@ -264,12 +262,7 @@ def _schedule_by_rows(sch, cfg, out: te.Tensor, gemm: te.Tensor, m: int) -> None
     output transform reads them from L2 and the GEMM's stores do not
     miss: the stem's kernel 0.45-0.5 -> 0.40-0.43 ms warm, and 0.7-0.9 ->
     0.40 in a model run (its buffers cold)."""
-    n, ko, y, x, ki = sch.get_loops(out.name)
-    yo, yi = sch.split(y, [None, m])
-    xo, xi = sch.split(x, [None, m])
-    sch.reorder(n, yo, ko, xo, ki, yi, xi)
-    _unroll_folding(yi.op)
-    sch.vectorize(ki)
+    n, _, yo = _tile_output(sch, out, m, rows_outer=True)
     sch.compute_at(gemm.name, yo, local=True)
     *_, kb, p, e, nu, kin = sch.get_loops(gemm.name)
     row = -(-out.shape[3] // m)
@@ -322,14 +315,23 @@ def _tile_gemm(sch, cfg, gemm: te.Tensor, loops, tiles: int):
 def _schedule_output(sch, out: te.Tensor, m: int) -> None:
     """The output nest (transform + epilogue) by ``m x m`` tiles, a tile's
     pixels unrolled and folded inside the vectorized channel block."""
+    n, ko, yo = _tile_output(sch, out, m, rows_outer=False)
+    if use_threads():
+        sch.parallel(sch.fuse(n, ko, yo))
+
+
+def _tile_output(sch, out: te.Tensor, m: int, rows_outer: bool) -> tuple:
+    """The output nest split into ``m x m`` tiles, a tile's pixels unrolled
+    and folded inside the vectorized channel block; the tile rows outside
+    the channel blocks (``rows_outer``) or inside them. Returns the loops
+    (batch, channel block, tile row)."""
     n, ko, y, x, ki = sch.get_loops(out.name)
     yo, yi = sch.split(y, [None, m])
     xo, xi = sch.split(x, [None, m])
-    sch.reorder(n, ko, yo, xo, ki, yi, xi)
+    sch.reorder(*((n, yo, ko) if rows_outer else (n, ko, yo)), xo, ki, yi, xi)
     _unroll_folding(yi.op)
     sch.vectorize(ki)
-    if use_threads():
-        sch.parallel(sch.fuse(n, ko, yo))
+    return n, ko, yo
 
 
 def _unroll_folding(outer: ForOp) -> None:
