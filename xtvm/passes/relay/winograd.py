@@ -165,12 +165,18 @@ def conv2d_workload(op: Operation) -> str:
     )
 
 
+def _workload_fields(workload: str) -> dict[str, str]:
+    """The ``name=value`` fields of a :func:`conv2d_workload` (after ``conv2d
+    <dtype>``)."""
+    return dict(f.split("=") for f in workload.split()[2:])
+
+
 def workload_flop(workload: str) -> float | None:
     """The FLOPs of the direct conv a :func:`conv2d_workload` names, ``2 · N
     · K · C/groups · KH · KW · OH · OW`` (None for no workload, "")."""
     if not workload:
         return None
-    fields = dict(f.split("=") for f in workload.split()[2:])
+    fields = _workload_fields(workload)
     n, _, h, w = (int(v) for v in fields["data"].split("x"))
     k, cg, kh, kw = (int(v) for v in fields["weight"].split("x"))
     sh, sw = (int(v) for v in fields["strides"].split("x"))
@@ -185,7 +191,7 @@ def winograd_kernel_size(workload: str) -> int:
     """The ``r`` of the F(m, r) a Winograd implementation of the conv a
     :func:`conv2d_workload` names runs: its kernel size, or for a stride-2
     conv (``conv2d-winograd-stride2``) that of its space-to-depth form."""
-    fields = dict(f.split("=") for f in workload.split()[2:])
+    fields = _workload_fields(workload)
     k = int(fields["weight"].split("x")[2])
     return (k + 1) // 2 if fields["strides"] == "2x2" else k
 
@@ -228,23 +234,30 @@ def _chosen(root: Conv2dOp, tiles: Sequence[int], default: int | None) -> int | 
     return chosen or None
 
 
-def _tiles(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> tuple[int, ...]:
+def _plain_f32_conv(x: SSAValue, w: SSAValue, root: Conv2dOp, strides: int) -> bool:
+    """Whether the conv is what both Winograd forms start from: f32 data and
+    weight, an f32 result, the given stride, no dilation, one group, 4-D
+    static shapes and a constant weight."""
     a = root.attrs
     xs, ws, out = x.type.get_shape(), w.type.get_shape(), root.result.type.get_shape()
-    if (
-        str(x.type.element_type) != "f32"
-        or x.type.element_type != w.type.element_type
-        or a.get("out_dtype") not in (None, "float32")
-        or tuple(a["strides"]) != (1, 1)
-        or tuple(a["dilation"]) != (1, 1)
-        or a["groups"] != 1
-        or len(ws) != 4
-        or tuple(ws[2:]) != (3, 3)
-        or len(xs) != 4
-        or min(*xs, *out) < 1
-        or not _constant(w)
-    ):
+    return (
+        str(x.type.element_type) == "f32"
+        and x.type.element_type == w.type.element_type
+        and a.get("out_dtype") in (None, "float32")
+        and tuple(a["strides"]) == (strides, strides)
+        and tuple(a["dilation"]) == (1, 1)
+        and a["groups"] == 1
+        and len(ws) == 4
+        and len(xs) == 4
+        and min(*xs, *out) >= 1
+        and _constant(w)
+    )
+
+
+def _tiles(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> tuple[int, ...]:
+    if not _plain_f32_conv(x, w, root, 1) or tuple(w.type.get_shape()[2:]) != (3, 3):
         return ()
+    xs, ws, out = x.type.get_shape(), w.type.get_shape(), root.result.type.get_shape()
     return winograd_tiles(xs[1], ws[0], out[2], out[3], lanes)
 
 
@@ -275,25 +288,15 @@ S2D_CHANNELS = BLOCK // 4
 def _stride2_tiles(x: SSAValue, w: SSAValue, root: Conv2dOp, lanes: int) -> tuple[int, ...]:
     """The ``m`` of F(m, r) the space-to-depth form of a stride-2 conv may
     take (empty: not eligible; see the module)."""
-    a = root.attrs
+    if lanes < BLOCK or not _plain_f32_conv(x, w, root, 2):
+        return ()
     xs, ws, out = x.type.get_shape(), w.type.get_shape(), root.result.type.get_shape()
     if (
-        lanes < BLOCK
-        or str(x.type.element_type) != "f32"
-        or x.type.element_type != w.type.element_type
-        or a.get("out_dtype") not in (None, "float32")
-        or tuple(a["strides"]) != (2, 2)
-        or tuple(a["dilation"]) != (1, 1)
-        or a["groups"] != 1
-        or len(ws) != 4
-        or len(xs) != 4
-        or min(*xs, *out) < 1
-        or ws[2] != ws[3]
+        ws[2] != ws[3]
         or ws[2] % 2 == 0
         or (ws[2] + 1) // 2 not in KERNEL_SIZES
         or xs[1] > S2D_CHANNELS
         or ws[0] % BLOCK
-        or not _constant(w)
     ):
         return ()
     return tuple(m for m in (2, 4) if m <= min(out[2], out[3]))
