@@ -29,7 +29,10 @@ random weights), in one run:
    runs each;
 3. print the model row (hand-written, tuned and onnxruntime ms, the
    ratios, the tuned kernels and the convs whose implementation the
-   records changed, the search time spent) and the per-task table:
+   records changed, the search time spent); the roof (the hand-written
+   build's direct kernels in the model: GFLOP/s and share of one core's
+   FMA peak, and the model's time were they all at the peak: the most
+   schedules of the same implementations can gain); the per-task table:
    the hand-written time, AutoTVM's and the auto_scheduler's best programs
    of their own (the baseline excluded) with their trial counts, which is
    better, the kernel's calls in the model (hand-written and with the
@@ -145,11 +148,11 @@ def run_model(name: str, args, records_dir: Path) -> None:
             args.jobs,
         )
     existing = [str(p) for p in paths.values() if p.exists()]
-    times, applied, in_model, chosen = model_latency(
+    times, applied, in_model, chosen, hand_calls = model_latency(
         model, mod, params, input_name, x, existing, args.repeat
     )
     hand, tuned, ort = times["hand-written"], times["tuned"], times["onnxruntime"]
-    print(f"\n## {name}: {len(tasks)} tasks, budget {args.budget:.0f} min")
+    print(f"\n## {name}: {len(tasks)} tasks, budget {args.budget:g} min")
     print(
         "\n| model | hand-written ms | tuned ms | ort ms | hand-written / tuned | tuned / ort "
         "| tuned kernels | convs' implementation changed | AutoTVM trials, s "
@@ -168,14 +171,17 @@ def run_model(name: str, args, records_dir: Path) -> None:
         f"{spent['autotvm'].trials}, {spent['autotvm'].seconds:.0f} | "
         f"{spent['ansor'].trials}, {spent['ansor'].seconds:.0f} |"
     )
+    from xtvm.bench.peak import fma_peak_gflops
+
+    peak = fma_peak_gflops()
+    print()
+    print(roof_table(tasks, hand_calls, peak))
     print()
     print(task_table(tasks, paths, applied, in_model, chosen))
     first = first_conv_tasks(mod, tasks)
     if first:
-        from xtvm.bench.peak import fma_peak_gflops
-
         print()
-        print(first_conv_table(first, paths, fma_peak_gflops()))
+        print(first_conv_table(first, paths, peak))
 
 
 MATCH = 0.02
@@ -546,6 +552,7 @@ def model_latency(model, mod, params, input_name, x, records, repeat: int):
     tuned_units = {
         u for u, ks in units.items() if ks["hand"] != ks["tuned"] or ks["tuned"] & set(applied)
     }
+    hand_calls = _roof_calls(gmods["hand"], calls["hand"], kernel_keys(mod, params))
     in_model = {u: in_model[u] for u in tuned_units}
     kept = {u for u, (h, t) in in_model.items() if t < h * 0.98}
     if kept != tuned_units:
@@ -564,7 +571,53 @@ def model_latency(model, mod, params, input_name, x, records, repeat: int):
             run()
             times[label].append(time.thread_time() - start)
     medians = {k: statistics.median(v) for k, v in times.items()}
-    return medians, applied, in_model, chosen
+    return medians, applied, in_model, chosen, hand_calls
+
+
+def _roof_calls(gmod, seconds: dict[str, float], keys: dict[str, tuple[str, str]]):
+    """Per kernel of the hand-written build: (workload key, calls, its
+    calls' seconds in the model)."""
+    counts: dict[str, int] = {}
+    for node in gmod._graph.nodes:
+        if node.op == "tvm_op":
+            counts[node.func_name] = counts.get(node.func_name, 0) + 1
+    return {n: (keys[n][0] if n in keys else "", counts[n], t) for n, t in seconds.items()}
+
+
+def roof_table(tasks, hand_calls, peak: float) -> str:
+    """How far schedules alone can take the model: the hand-written
+    build's kernel calls in the model (``hand_calls``, see
+    :func:`_roof_calls`) as direct convolutions and dense layers (their
+    FLOPs, GFLOP/s and share of one core's FMA ``peak``), Winograd convs
+    and the rest; then the model's time were every direct kernel at the
+    peak and the rest unchanged: the most a tuned schedule of the same
+    implementations can gain."""
+    by_key = {t.key: t for t in tasks}
+    rows = {"direct": [0.0, 0.0, 0], "winograd": [0.0, 0.0, 0], "other": [0.0, 0.0, 0]}
+    for name, (key, calls, seconds) in hand_calls.items():
+        task = by_key.get(key)
+        kind = "other" if task is None else "winograd" if "winograd" in name else "direct"
+        row = rows[kind]
+        row[0] += seconds
+        row[1] += task.flop * calls if kind == "direct" else 0.0
+        row[2] += calls
+    lines = [
+        "| hand-written kernels in the model | calls | ms | GFLOP/s | of peak |",
+        "|---|---|---|---|---|",
+    ]
+    for kind, (seconds, flop, calls) in rows.items():
+        rate = (
+            f"{flop / seconds / 1e9:.0f} | {flop / seconds / 1e9 / peak:.0%}" if flop else "- | -"
+        )
+        lines.append(f"| {kind} | {calls} | {seconds * 1e3:.2f} | {rate} |")
+    total = sum(r[0] for r in rows.values())
+    bound = total - rows["direct"][0] + rows["direct"][1] / (peak * 1e9)
+    lines.append(
+        f"\nEvery direct kernel at one core's FMA peak ({peak:.0f} GFLOP/s), the rest as "
+        f"measured: {bound * 1e3:.2f} ms against {total * 1e3:.2f} ms, at most "
+        f"{total / bound:.2f}x from schedules of the same implementations."
+    )
+    return "\n".join(lines)
 
 
 def task_table(

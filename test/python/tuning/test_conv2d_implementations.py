@@ -261,12 +261,18 @@ def test_the_benchs_in_model_check_compares_a_convs_implementations_as_one(mediu
     path = tmp_path / "records.json"
     _records(path, by_tile, {DIRECT: 1e-4, 2: 1e-3})
     x = np.random.default_rng(2).standard_normal((1, 32, 16, 16)).astype("float32")
-    times, applied, in_model, chosen = model_latency(model, mod, params, "x", x, [str(path)], 2)
+    times, applied, in_model, chosen, hand_calls = model_latency(
+        model, mod, params, "x", x, [str(path)], 2
+    )
     assert set(in_model) == {by_tile[DIRECT].conv2d}
     assert chosen in ({by_tile[DIRECT].conv2d: DIRECT}, {})  # {}: the check dropped the records
     assert all(t > 0 for t in in_model[by_tile[DIRECT].conv2d])
     assert set(applied) <= {by_tile[DIRECT].key}
     assert set(times) == {"hand-written", "tuned", "onnxruntime"}
+    # the hand-written build's kernels: the conv's is a task's, every one called and timed
+    keys = {key for key, _, _ in hand_calls.values()}
+    assert {t.key for t in tasks if t.hand_written} & keys
+    assert all(calls >= 1 and seconds > 0 for _, calls, seconds in hand_calls.values())
 
 
 def test_the_final_table_counts_a_conv_once(medium):
