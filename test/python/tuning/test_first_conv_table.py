@@ -57,4 +57,4 @@ def test_the_roof_of_schedules_in_the_model():
     assert f"| direct | 2 | 4.00 | {rate:.0f} | 50% |" in lines[2], table
     assert lines[3].startswith("| winograd | 1 |") and lines[4].startswith("| other | 1 |")
     # at the peak the direct calls take 2 ms: 6 ms against 8, 1.33x
-    assert "6.00 ms against 8.00 ms, at most 1.33x" in table, table
+    assert "6.00 ms against their 8.00 ms, at most 1.33x" in table, table
