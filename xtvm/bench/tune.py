@@ -544,15 +544,19 @@ def model_latency(model, mod, params, input_name, x, records, repeat: int):
     # its kernels (names and keys differ) are compared as one unit.
     units: dict[str, dict[str, set[str]]] = {}
     in_model: dict[str, list[float]] = {}
-    for k, (label, context) in enumerate((("hand", None), ("tuned", apply_history_best(records)))):
-        for name, (key, conv) in kernel_keys(mod, params, context).items():
+    keys = {
+        "hand": kernel_keys(mod, params),
+        "tuned": kernel_keys(mod, params, apply_history_best(records)),
+    }
+    for k, label in enumerate(("hand", "tuned")):
+        for name, (key, conv) in keys[label].items():
             if name in calls[label]:
                 units.setdefault(unit(key, conv), {"hand": set(), "tuned": set()})[label].add(key)
                 in_model.setdefault(unit(key, conv), [0.0, 0.0])[k] += calls[label][name]
     tuned_units = {
         u for u, ks in units.items() if ks["hand"] != ks["tuned"] or ks["tuned"] & set(applied)
     }
-    hand_calls = _roof_calls(gmods["hand"], kernel_keys(mod, params), repeat)
+    hand_calls = _roof_calls(gmods["hand"], keys["hand"], repeat)
     in_model = {u: in_model[u] for u in tuned_units}
     kept = {u for u, (h, t) in in_model.items() if t < h * 0.98}
     if kept != tuned_units:
@@ -625,6 +629,25 @@ def roof_table(tasks, hand_calls, peak: float) -> str:
     return "\n".join(lines)
 
 
+def record_costs(paths: dict[str, Path]):
+    """The records' seconds per call: per workload key the hand-written
+    baseline's fastest (config 0), and per key and search the costs of its
+    own programs (infinity for an error)."""
+    from xtvm.tuning.record import is_baseline, load_records
+
+    hand: dict[str, float] = {}
+    found: dict[str, dict[str, list[float]]] = {}
+    for search, path in paths.items():
+        if not path.exists():
+            continue
+        for r in load_records(path):
+            if is_baseline(r):
+                hand[r.key] = min(hand.get(r.key, math.inf), r.cost)
+            else:
+                found.setdefault(r.key, {}).setdefault(search, []).append(r.cost)
+    return hand, found
+
+
 def task_table(
     tasks,
     paths: dict[str, Path],
@@ -639,18 +662,7 @@ def task_table(
     records chose, ``not built`` on the others); then how many tasks the
     auto_scheduler matched or beat
     AutoTVM on."""
-    from xtvm.tuning.record import is_baseline, load_records
-
-    found: dict[str, dict[str, list[float]]] = {}
-    hand: dict[str, float] = {}
-    for search, path in paths.items():
-        if not path.exists():
-            continue
-        for r in load_records(path):
-            if is_baseline(r):
-                hand[r.key] = min(hand.get(r.key, math.inf), r.cost)
-            else:
-                found.setdefault(r.key, {}).setdefault(search, []).append(r.cost)
+    hand, found = record_costs(paths)
     rows = [
         (
             "| task | calls | GFLOP | hand-written µs | AutoTVM µs (trials) "
@@ -719,15 +731,8 @@ def first_conv_table(tasks, paths: dict[str, Path], peak: float) -> str:
     (config 0) and best searched µs, their GFLOP/s (the direct conv's
     FLOPs) and share of one core's FMA ``peak`` GFLOP/s; then the best
     against the hand-written implementation's own schedule."""
-    from xtvm.tuning.record import is_baseline, load_records
-
-    base: dict[str, float] = {}
-    best: dict[str, float] = {}
-    for path in paths.values():
-        if path.exists():
-            for r in load_records(path):
-                into = base if is_baseline(r) else best
-                into[r.key] = min(into.get(r.key, math.inf), r.cost)
+    base, found = record_costs(paths)
+    best = {key: min(min(costs) for costs in by.values()) for key, by in found.items()}
     rows = [
         "| first conv | config 0 µs | GFLOP/s | of peak | best searched µs | GFLOP/s | of peak |",
         "|---|---|---|---|---|---|---|",
