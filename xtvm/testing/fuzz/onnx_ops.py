@@ -676,8 +676,13 @@ def einsum(b: GraphBuilder, name: str) -> None:
     b.node(name, inputs, equation=eq)
 
 
+def _nonempty(shape: tuple[int, ...]) -> bool:
+    """No zero-sized axis: ops that read or write at drawn positions need one."""
+    return all(d >= 1 for d in shape)
+
+
 def _spatial(b: GraphBuilder, min_rank: int = 3) -> str:
-    return b.pick(min_rank=min_rank, max_rank=4, where=lambda s: all(d >= 1 for d in s))
+    return b.pick(min_rank=min_rank, max_rank=4, where=_nonempty)
 
 
 def _window(b: GraphBuilder, spatial: tuple[int, ...]) -> dict:
@@ -900,7 +905,7 @@ def gather(b: GraphBuilder, name: str) -> None:
 
 @op("GatherElements")
 def gather_elements(b: GraphBuilder, name: str) -> None:
-    x = b.pick(min_rank=1)
+    x = b.pick(min_rank=1, where=_nonempty)
     shape = b.shape(x)
     axis = b.axis(len(shape))
     ishape = [b.rng.randint(1, d) for d in shape]
@@ -911,7 +916,7 @@ def gather_elements(b: GraphBuilder, name: str) -> None:
 
 @op("GatherND")
 def gather_nd(b: GraphBuilder, name: str) -> None:
-    x = b.pick(min_rank=1)
+    x = b.pick(min_rank=1, where=_nonempty)
     shape = b.shape(x)
     depth = b.rng.randint(1, len(shape))
     rows = b.rng.randint(1, 3)
@@ -921,7 +926,7 @@ def gather_nd(b: GraphBuilder, name: str) -> None:
 
 @op("ScatterElements")
 def scatter_elements(b: GraphBuilder, name: str) -> None:
-    x = b.pick(min_rank=1)
+    x = b.pick(min_rank=1, where=_nonempty)
     shape = b.shape(x)
     axis = b.axis(len(shape))
     d = shape[axis]
@@ -943,7 +948,7 @@ def scatter_elements(b: GraphBuilder, name: str) -> None:
 
 @op("ScatterND")
 def scatter_nd(b: GraphBuilder, name: str) -> None:
-    x = b.pick(min_rank=1)
+    x = b.pick(min_rank=1, where=_nonempty)
     shape = b.shape(x)
     depth = b.rng.randint(1, len(shape))
     cells = list(product(*[range(d) for d in shape[:depth]]))
